@@ -1,0 +1,65 @@
+"""The ``takeiteasy`` command line: one subcommand per module in :mod:`takeiteasy.commands`.
+
+Each command module has ``register(subparsers)``, which adds its parser and
+sets ``run=function(args) -> int``.  Input the engine refuses
+(:class:`~takeiteasy.core.errors.InputError`) becomes one line on standard
+error and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .core.errors import InputError
+
+#: Command modules, in the order ``--help`` lists them.
+COMMANDS = ("play", "score", "tiles", "deal", "variants", "solve", "analyse", "hint", "bench", "train", "serve")
+
+EXIT_USAGE = 2
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors (argparse's default prints the whole usage)."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = ArgumentParser(prog="takeiteasy", description="Take It Easy! -- play, score, solve and study the game.")
+    parser.add_argument("--version", action="version", version=f"takeiteasy {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f".commands.{name}", __package__)
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__package__}.commands.{name}":
+                continue  # a command not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args) or 0
+    except InputError as exc:
+        print(f"takeiteasy {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""``takeiteasy deal``: the tile order of a seeded deal."""
+
+from __future__ import annotations
+
+import json
+
+from ..core.deal import deal
+from ..core.tiles import TOKENS
+from ._options import add_rules_arguments, rules_from_args
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("deal", help="print the tile order of a seeded deal")
+    parser.add_argument("--seed", type=int, required=True, help="the deal's seed (any integer)")
+    parser.add_argument("--index", type=int, default=None, help="game number within the series SEED (as bench uses)")
+    parser.add_argument("--dashed", action="store_true", help="print tiles as a caller says them (5-7-4)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_rules_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    rules = rules_from_args(args)
+    tiles = deal(args.seed, rules.tile_set, rules.tiles_per_round, index=args.index)
+    tokens = ["-".join(TOKENS[t]) if args.dashed else TOKENS[t] for t in tiles]
+    if args.json:
+        print(json.dumps({"seed": args.seed, "index": args.index, "tiles": tokens}))
+    else:
+        print(" ".join(tokens))
+    return 0

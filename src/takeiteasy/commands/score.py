@@ -1,0 +1,74 @@
+"""``takeiteasy score``: score a board, or a stream of boards from standard input."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from ..core.errors import InputError
+from ..core.notation import format_board, parse_board
+from ..core.rules import Ruleset
+from ._options import add_rules_arguments, rules_from_args
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("score", help="score a board (or '-' for one board per line on standard input)",
+                            description="Score a board written in notation: one token per cell, columns left to "
+                                        "right, each top to bottom; '.' is an empty cell.")
+    parser.add_argument("tokens", nargs="+", metavar="BOARD", help="the board's tokens (quoted or not), or '-'")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_rules_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def score_record(rules: Ruleset, text: str) -> dict:
+    """The JSON record of one scored board (raises InputError on bad text)."""
+    board = parse_board(text, rules.layout, rules.tile_set)
+    lines = rules.lines(board)
+    return {
+        "board": format_board(board),
+        "score": sum(line.points + line.bonus for line in lines),
+        "lines": [line.to_json() for line in lines],
+    }
+
+
+def run(args) -> int:
+    rules = rules_from_args(args)
+    if args.tokens == ["-"]:
+        return _stream(rules)
+    record = score_record(rules, " ".join(args.tokens))
+    if args.json:
+        print(json.dumps(record))
+    else:
+        _show(record)
+    return 0
+
+
+def _stream(rules: Ruleset) -> int:
+    """One JSON line out per line in; a bad line gives an error object in its place."""
+    status = 0
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, start=1):
+        try:
+            record = score_record(rules, line)
+        except InputError as exc:
+            record = {"line": number, "error": str(exc)}
+            print(f"takeiteasy score: error: line {number}: {exc}", file=sys.stderr)
+            status = 2
+        out.write(json.dumps(record) + "\n")
+    return status
+
+
+def _show(record: dict) -> None:
+    table = Table(title=f"Score: {record['score']}", show_footer=False)
+    for column in ("direction", "cells", "status", "value", "points"):
+        table.add_column(column, justify="right" if column in ("value", "points") else "left")
+    for line in record["lines"]:
+        points = line["points"] + line["bonus"]
+        table.add_row(line["direction"], " ".join(map(str, line["cells"])), line["status"],
+                      "" if line["value"] is None else str(line["value"]),
+                      f"[bold green]{points}[/]" if points else "0")
+    Console().print(table)

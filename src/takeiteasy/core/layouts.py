@@ -1,0 +1,186 @@
+"""Board layouts: cells in axial coordinates, and the lookup tables derived from them.
+
+A layout is data (``takeiteasy/data/layouts/NAME.json``: a list of ``[q, r]``
+cells in notation order, plus optional stamen cells).  Everything else -- the
+lines of each direction, which lines cross each cell, neighbours, the
+180-degree rotation -- is computed here once and frozen into integer arrays
+that the rule kernels read.
+
+Geometry (see ``docs/RULES.md``): flat-topped hexes, s = -q - r.  Direction 0
+(vertical) keeps q constant, direction 1 (rising, lower-left to upper-right)
+keeps s constant, direction 2 (falling, upper-left to lower-right) keeps r
+constant.
+
+>>> board = layout("standard")
+>>> board.num_cells, board.num_lines
+(19, 15)
+>>> sorted(board.line_lengths(0))
+[3, 3, 4, 4, 5]
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+import json
+import math
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+#: Axial steps between neighbouring cells.
+NEIGHBOUR_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+#: The step that walks along a line of each direction.
+LINE_STEPS = ((0, 1), (1, -1), (1, 0))
+MAX_LINE = 5
+
+
+class LayoutError(InputError):
+    """A layout file that does not describe a usable board."""
+
+
+def _constant(direction: int, q: int, r: int) -> int:
+    return (q, -q - r, r)[direction]
+
+
+class Layout:
+    """A board shape and its frozen lookup tables.
+
+    Tables (all ``int64`` numpy arrays, read-only):
+
+    * ``line_cells[line, k]`` -- the k-th cell of a line, -1 past its end;
+    * ``line_len[line]``, ``line_dir[line]``;
+    * ``cell_lines[cell, direction]`` -- the line through a cell (-1: none);
+    * ``neighbours[cell, k]`` -- adjacent cells, -1 padded;
+    * ``stamen[cell]`` -- 1 on the daffodil's stamen spaces.
+    """
+
+    def __init__(self, name: str, cells: list[tuple[int, int]], stamen=(), description: str = ""):
+        self.name = name
+        self.description = description
+        self.cells: tuple[tuple[int, int], ...] = tuple((int(q), int(r)) for q, r in cells)
+        if len(set(self.cells)) != len(self.cells):
+            raise LayoutError(f"layout {name}: a cell is listed twice")
+        if list(self.cells) != sorted(self.cells):
+            raise LayoutError(f"layout {name}: cells must be listed by q, then r (notation order)")
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        missing = [c for c in stamen if tuple(c) not in self.index]
+        if missing:
+            raise LayoutError(f"layout {name}: stamen cell {missing[0]} is not on the board")
+
+        lines: list[tuple[int, list[int]]] = []
+        for direction in range(3):
+            step = LINE_STEPS[direction]
+            for cell in self.cells:
+                before = (cell[0] - step[0], cell[1] - step[1])
+                if before in self.index:
+                    continue  # not the first cell of its run
+                run, here = [], cell
+                while here in self.index:
+                    run.append(self.index[here])
+                    here = (here[0] + step[0], here[1] + step[1])
+                if len(run) > MAX_LINE:
+                    raise LayoutError(f"layout {name}: a line longer than {MAX_LINE} cells")
+                if len(run) >= 2:  # a single cell is not a row
+                    lines.append((direction, run))
+        lines.sort(key=lambda item: (item[0], _constant(item[0], *self.cells[item[1][0]])))
+
+        n, num_lines = len(self.cells), len(lines)
+        self.line_cells = np.full((num_lines, MAX_LINE), -1, dtype=np.int64)
+        self.line_len = np.zeros(num_lines, dtype=np.int64)
+        self.line_dir = np.zeros(num_lines, dtype=np.int64)
+        self.cell_lines = np.full((n, 3), -1, dtype=np.int64)
+        for line, (direction, run) in enumerate(lines):
+            self.line_cells[line, : len(run)] = run
+            self.line_len[line] = len(run)
+            self.line_dir[line] = direction
+            self.cell_lines[run, direction] = line
+        self.neighbours = np.full((n, 6), -1, dtype=np.int64)
+        for i, (q, r) in enumerate(self.cells):
+            adjacent = [self.index[(q + dq, r + dr)] for dq, dr in NEIGHBOUR_STEPS if (q + dq, r + dr) in self.index]
+            self.neighbours[i, : len(adjacent)] = adjacent
+        self.stamen = np.zeros(n, dtype=np.int64)
+        for c in stamen:
+            self.stamen[self.index[tuple(c)]] = 1
+        for table in (self.line_cells, self.line_len, self.line_dir, self.cell_lines, self.neighbours, self.stamen):
+            table.setflags(write=False)
+
+    # -- plain facts ---------------------------------------------------------
+    @property
+    def num_cells(self) -> int:
+        return len(self.cells)
+
+    @property
+    def num_lines(self) -> int:
+        return len(self.line_len)
+
+    @property
+    def stamen_cells(self) -> tuple[int, ...]:
+        return tuple(int(i) for i in np.flatnonzero(self.stamen))
+
+    def line_lengths(self, direction: int) -> list[int]:
+        return [int(n) for n, d in zip(self.line_len, self.line_dir) if d == direction]
+
+    def line(self, line: int) -> tuple[int, ...]:
+        return tuple(int(c) for c in self.line_cells[line, : self.line_len[line]])
+
+    def cell_neighbours(self, cell: int) -> tuple[int, ...]:
+        return tuple(int(c) for c in self.neighbours[cell] if c >= 0)
+
+    def screen_position(self, cell: int) -> tuple[float, float]:
+        """Centre of a cell on screen (hex radius 1, y growing downward)."""
+        q, r = self.cells[cell]
+        return 1.5 * q, math.sqrt(3) * (r + q / 2)
+
+    def rotation180(self) -> tuple[int, ...] | None:
+        """Cell permutation of a half turn about the origin, or None if the board is not symmetric."""
+        try:
+            return tuple(self.index[(-q, -r)] for q, r in self.cells)
+        except KeyError:
+            return None
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "cells": [list(c) for c in self.cells],
+            "stamen": [list(self.cells[i]) for i in self.stamen_cells],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Layout":
+        try:
+            return cls(data["name"], [tuple(c) for c in data["cells"]], data.get("stamen", ()), data.get("description", ""))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, LayoutError):
+                raise
+            raise LayoutError(f"layout: expected {{'name', 'cells': [[q, r], ...]}} ({exc})") from None
+
+    def __repr__(self) -> str:
+        return f"Layout({self.name!r}, {self.num_cells} cells, {self.num_lines} lines)"
+
+
+#: Names of the layouts shipped with the package.
+LAYOUT_NAMES = ("standard", "daffodil")
+
+
+@cache
+def layout(name_or_path: str = "standard") -> Layout:
+    """A shipped layout by name, or a layout JSON file by path."""
+    if name_or_path in LAYOUT_NAMES:
+        text = resources.files("takeiteasy.data.layouts").joinpath(f"{name_or_path}.json").read_text()
+    else:
+        path = Path(name_or_path)
+        if not path.suffix == ".json":
+            raise LayoutError(f"unknown board {name_or_path!r}; expected one of {', '.join(LAYOUT_NAMES)} or a .json layout file")
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise LayoutError(f"board file {name_or_path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LayoutError(f"board file {name_or_path}: not valid JSON ({exc})") from None
+    return Layout.from_json(data)

@@ -1,0 +1,115 @@
+"""Reading and writing tiles and boards in the project's text notation.
+
+* A tile is three characters, one value per direction in the order vertical
+  (1 5 9), rising (2 6 7), falling (3 4 8): ``574``.  The dashed form a
+  caller announces, ``5-7-4``, is accepted on input.  ``*`` is a wildcard
+  stripe (``***``, ``1**``, ``*2*``, ``**3``).
+* A board is one token per cell, separated by white space, cells in notation
+  order (columns left to right, each top to bottom); ``.`` is an empty cell.
+
+Every parse error is a :class:`NotationError` whose message is one line that
+names the token, its position and the reason.
+
+>>> format_board(parse_board(". " * 18 + "5-7-4"))
+'. . . . . . . . . . . . . . . . . . 574'
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+import numpy as np
+
+from .layouts import Layout, layout as get_layout
+from .tiles import DIRECTION_NAMES, DIRECTION_VALUES, EMPTY, STANDARD_TILES, TILE_BY_TOKEN, TOKENS
+
+EMPTY_TOKEN = "."
+ORDINALS = ("1st", "2nd", "3rd")
+
+
+class NotationError(InputError):
+    """Text that is not a valid tile or board.  ``str()`` is a one-line message."""
+
+    def __init__(self, reason: str, token: str | None = None, position: int | None = None):
+        self.reason, self.token, self.position = reason, token, position
+        where = ""
+        if token is not None:
+            where = f"token {token!r}" if position is None else f"token {position} {token!r}"
+            where += ": "
+        super().__init__(where + reason)
+
+
+def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
+    """Tile id of a token such as ``574``, ``5-7-4`` or ``1**``.
+
+    ``allowed`` (a collection of tile ids) rejects tiles outside a tile set.
+    """
+    token = text.strip()
+    chars = token.replace("-", "") if "-" in token else token
+    if "-" in token and token.count("-") != 2:
+        raise NotationError("a dashed tile has three values, like 5-7-4", token, position)
+    if len(chars) != 3:
+        raise NotationError("a tile has exactly three values, one per direction, like 574", token, position)
+    for d, ch in enumerate(chars):
+        if ch != "*" and (not ch.isdigit() or int(ch) not in DIRECTION_VALUES[d]):
+            expected = ", ".join(map(str, DIRECTION_VALUES[d]))
+            raise NotationError(
+                f"unknown value {ch!r} for the {ORDINALS[d]} ({DIRECTION_NAMES[d]}) stripe; expected {expected} or *",
+                token, position)
+    tile = TILE_BY_TOKEN.get(chars)
+    if tile is None:
+        raise NotationError("no such wildcard tile; the wildcards are ***, 1**, *2* and **3", token, position)
+    if allowed is not None and tile not in allowed:
+        raise NotationError("wildcard tiles belong to the daffodil tile set (use --wildcards or --board daffodil)",
+                            token, position)
+    return tile
+
+
+def parse_tiles(text: str, allowed=None, unique: bool = True) -> list[int]:
+    """A white-space separated list of tile tokens."""
+    tiles, seen = [], {}
+    for position, token in enumerate(text.split(), start=1):
+        tile = parse_tile(token, position, allowed)
+        if unique and tile in seen:
+            raise NotationError(f"duplicate tile: {TOKENS[tile]} is already token {seen[tile]}", token, position)
+        seen[tile] = position
+        tiles.append(tile)
+    return tiles
+
+
+def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np.ndarray:
+    """Board array (tile ids, -1 empty) from board text on the given layout.
+
+    ``allowed`` defaults to the 27 standard tiles on a board without stamen
+    cells (the classic edition) and to every tile, wildcards included, on a
+    board with stamen cells (the daffodil edition).
+    """
+    shape = get_layout(board) if isinstance(board, str) else board
+    if allowed is None:
+        allowed = None if shape.stamen_cells else STANDARD_TILES
+    tokens = text.split()
+    if len(tokens) != shape.num_cells:
+        raise NotationError(
+            f"wrong cell count: {len(tokens)} tokens, but the {shape.name} board has {shape.num_cells} cells")
+    cells = np.full(shape.num_cells, EMPTY, dtype=np.int64)
+    seen: dict[int, int] = {}
+    for position, token in enumerate(tokens, start=1):
+        if token == EMPTY_TOKEN:
+            continue
+        tile = parse_tile(token, position, allowed)
+        if tile in seen:
+            raise NotationError(f"duplicate tile: {TOKENS[tile]} is already token {seen[tile]}", token, position)
+        seen[tile] = position
+        cells[position - 1] = tile
+    return cells
+
+
+def format_tile(tile: int, dashed: bool = False) -> str:
+    if tile < 0:
+        return EMPTY_TOKEN
+    return "-".join(TOKENS[tile]) if dashed else TOKENS[tile]
+
+
+def format_board(cells) -> str:
+    """Board text for an array of tile ids (-1 empty)."""
+    return " ".join(format_tile(int(t)) for t in cells)

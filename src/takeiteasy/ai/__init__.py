@@ -1,0 +1,39 @@
+"""AI players, available by name to every surface (``--agent NAME``).
+
+An agent is a :class:`~takeiteasy.core.game.Player`: it has a ``name`` and
+``choose(view) -> cell``.  Agents that can estimate the final score of each
+cell also implement ``evaluate(view)``, which hints and post-game analysis use.
+
+>>> from takeiteasy.core import Game, Ruleset
+>>> rules = Ruleset.from_options()
+>>> game = Game(rules, ["bot"], seed=3)
+>>> scores = game.play([make_agent("greedy", rules, seed=3)])
+>>> game.finished
+True
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..core.errors import InputError
+from ..core.rules import Ruleset
+from .basic import Agent, GreedyAgent, RandomAgent
+
+#: name -> factory(rules, seed) for every agent; modules add themselves here.
+AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+}
+
+
+def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0) -> Agent:
+    """An agent by name for a ruleset (the standard rules by default)."""
+    try:
+        factory = AGENTS[name]
+    except KeyError:
+        raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}") from None
+    return factory(rules or Ruleset.from_options(), seed)
+
+
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]

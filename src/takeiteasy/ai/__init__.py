@@ -18,12 +18,16 @@ from typing import Callable
 
 from ..core.errors import InputError
 from ..core.rules import Ruleset
+from .agents import BestAgent, FastAgent, HeuristicAgent
 from .basic import Agent, GreedyAgent, RandomAgent
 
 #: name -> factory(rules, seed) for every agent; modules add themselves here.
 AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "fast": FastAgent,
+    "best": BestAgent,
 }
 
 
@@ -36,4 +40,4 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0) -> Agent:
     return factory(rules or Ruleset.from_options(), seed)
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "BestAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "make_agent"]

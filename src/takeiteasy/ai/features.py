@@ -1,0 +1,259 @@
+"""Features of a position for the learned value function (an n-tuple network over lines).
+
+A position is the board right after a placement together with the bag (the
+tiles of the set not drawn yet).  Its value is the sum of one weight per
+feature; each feature is a small tuple of *line codes*, looked up in its own
+table.  A line code says what a line can still become:
+
+* 0 -- no tile on it yet;
+* 1 -- broken (two different values: it scores nothing whatever comes);
+* 2 + 5*v + (filled-1) -- the filled cells agree on value number ``v`` of the
+  line's direction (``v`` = 3 when only wildcard stripes are there).
+
+Feature groups (each also keyed by the game phase, the number of filled cells):
+
+1. ``line``: each line's code with the supply of its value left in the bag;
+2. ``cross``: each pair of crossing lines at a cell;
+3. ``cell``: the three lines through each cell together (coarse phase);
+4. ``parallel``: each pair of lines of one direction (coarse phase);
+5. ``supply``: per direction and value, tiles left carrying it against empty
+   cells of open lines waiting for it.
+
+Everything geometric comes from a :class:`~takeiteasy.core.layouts.Layout`, so
+the same code serves the standard and the daffodil board (each with its own
+weights).  Line status comes from :func:`takeiteasy.core.kernels.line_status`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .._jit import kernel
+from ..core import kernels
+from ..core.layouts import MAX_LINE, Layout, layout as get_layout
+from ..core.tiles import DIRECTION_BEST, DIRECTION_VALUES, TILE_VALUES
+
+#: Version of the feature definition; stored in weight files so stale ones are refused.
+FEATURES_VERSION = 1
+
+CODES = 2 + 4 * MAX_LINE  # line codes (see the module docstring)
+SUPPLY = 13  # supply is counted 0..12 (9 standard tiles + 3 wildcards carry a value)
+DEMAND = 16  # empty cells waiting for a value, counted 0..15
+COARSE = 5  # coarse phase buckets of the "cell" and "parallel" groups
+WILD_INDEX = 3
+
+GROUPS = ("line", "cross", "cell", "parallel", "supply")
+
+
+def _value_index_table() -> np.ndarray:
+    """VALUE_INDEX[direction, value] = index of ``value`` among the direction's values (-1: none)."""
+    table = np.full((3, 10), -1, dtype=np.int64)
+    for d, values in enumerate(DIRECTION_VALUES):
+        for i, v in enumerate(values):
+            table[d, v] = i
+    return table
+
+
+VALUE_INDEX = _value_index_table()
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    """The feature tables of one layout: tuples of lines and the offset of each group's weights."""
+
+    layout_name: str
+    num_cells: int
+    line_cells: np.ndarray
+    line_len: np.ndarray
+    line_dir: np.ndarray
+    cell_lines: np.ndarray
+    cross: np.ndarray  # (P, 2) crossing line pairs, one per cell and pair of directions
+    triples: np.ndarray  # (C, 3) the three lines through a cell
+    parallel: np.ndarray  # (Q, 2) line pairs of one direction
+    phase_bucket: np.ndarray  # filled cells -> coarse phase
+    offsets: np.ndarray  # start of each group in the flat weight vector, plus the total
+    sizes: dict
+
+    @property
+    def num_weights(self) -> int:
+        return int(self.offsets[-1])
+
+    @property
+    def num_features(self) -> int:
+        """How many weights one position looks up."""
+        return int(self.line_len.shape[0] + self.cross.shape[0] + self.triples.shape[0]
+                   + self.parallel.shape[0] + 9)
+
+    def tables(self):
+        """The arguments every feature kernel takes, in order."""
+        return (self.line_cells, self.line_len, self.line_dir, self.cell_lines, self.cross, self.triples,
+                self.parallel, self.phase_bucket, self.offsets)
+
+
+@cache
+def feature_spec(layout_name: str) -> FeatureSpec:
+    return build_spec(get_layout(layout_name))
+
+
+def build_spec(shape: Layout) -> FeatureSpec:
+    cross, triples = [], []
+    for cell in range(shape.num_cells):
+        through = [int(x) for x in shape.cell_lines[cell] if x >= 0]
+        for a in range(len(through)):
+            for b in range(a + 1, len(through)):
+                cross.append((through[a], through[b]))
+        if len(through) == 3:
+            triples.append(tuple(through))
+    parallel = [(a, b) for a in range(shape.num_lines) for b in range(a + 1, shape.num_lines)
+                if shape.line_dir[a] == shape.line_dir[b]]
+    phases = shape.num_cells + 1
+    bucket = np.minimum(np.arange(phases) * COARSE // phases, COARSE - 1).astype(np.int64)
+    sizes = {
+        "line": shape.num_lines * CODES * SUPPLY * phases,
+        "cross": len(cross) * CODES * CODES * phases,
+        "cell": len(triples) * CODES ** 3 * COARSE,
+        "parallel": len(parallel) * CODES * CODES * COARSE,
+        "supply": 9 * SUPPLY * DEMAND * phases,
+    }
+    offsets = np.zeros(len(GROUPS) + 1, dtype=np.int64)
+    for i, name in enumerate(GROUPS):
+        offsets[i + 1] = offsets[i] + sizes[name]
+
+    def table(rows, width):
+        return np.array(rows, dtype=np.int64).reshape(-1, width)
+
+    return FeatureSpec(shape.name, shape.num_cells, shape.line_cells, shape.line_len, shape.line_dir,
+                       shape.cell_lines, table(cross, 2), table(triples, 3), table(parallel, 2), bucket, offsets,
+                       sizes)
+
+
+# --- kernels -----------------------------------------------------------------
+
+@kernel
+def line_code(board, line, line_cells, line_len, line_dir, tile_values):
+    """The code of one line (see the module docstring)."""
+    status, value, filled = kernels.line_status(board, line, line_cells, line_len, line_dir, tile_values)
+    if filled == 0:
+        return 0
+    if status == kernels.BROKEN:
+        return 1
+    vi = WILD_INDEX
+    if value > 0:
+        vi = VALUE_INDEX[line_dir[line], value]
+    return 2 + 5 * vi + filled - 1
+
+
+@kernel
+def all_line_codes(board, line_cells, line_len, line_dir, tile_values, codes):
+    for line in range(line_len.shape[0]):
+        codes[line] = line_code(board, line, line_cells, line_len, line_dir, tile_values)
+
+
+@kernel
+def bag_counts(in_bag, tile_values, counts):
+    """counts[d, v]: tiles in the bag carrying value number v in direction d (wildcard stripes count
+    for every value); counts[d, 3]: all tiles in the bag.  Returns the number of tiles in the bag."""
+    counts[:, :] = 0
+    total = 0
+    for tile in range(in_bag.shape[0]):
+        if not in_bag[tile]:
+            continue
+        total += 1
+        for d in range(3):
+            v = tile_values[tile, d]
+            if v == 0:
+                for i in range(3):
+                    counts[d, i] += 1
+            else:
+                counts[d, VALUE_INDEX[d, v]] += 1
+    for d in range(3):
+        counts[d, 3] = total
+    return total
+
+
+@kernel
+def feature_indices(codes, counts, filled, line_len, line_dir, cross, triples, parallel, phase_bucket, offsets,
+                    out):
+    """Fill ``out`` with the weight index of every feature of a position; returns how many.
+
+    ``codes`` are the line codes, ``counts`` the bag counts (see :func:`bag_counts`), ``filled`` the
+    number of filled cells.
+    """
+    phases = phase_bucket.shape[0]
+    coarse = phase_bucket[filled]
+    n = 0
+    num_lines = line_len.shape[0]
+    demand = np.zeros((3, 3), dtype=np.int64)
+    for line in range(num_lines):
+        code = codes[line]
+        d = line_dir[line]
+        supply = 0
+        if code >= 2:
+            vi = (code - 2) // 5
+            supply = counts[d, vi]
+            if vi < WILD_INDEX:
+                demand[d, vi] += line_len[line] - ((code - 2) % 5 + 1)
+        if supply > SUPPLY - 1:
+            supply = SUPPLY - 1
+        out[n] = offsets[0] + ((line * CODES + code) * SUPPLY + supply) * phases + filled
+        n += 1
+    for p in range(cross.shape[0]):
+        out[n] = offsets[1] + ((p * CODES + codes[cross[p, 0]]) * CODES + codes[cross[p, 1]]) * phases + filled
+        n += 1
+    for c in range(triples.shape[0]):
+        key = ((c * CODES + codes[triples[c, 0]]) * CODES + codes[triples[c, 1]]) * CODES + codes[triples[c, 2]]
+        out[n] = offsets[2] + key * COARSE + coarse
+        n += 1
+    for q in range(parallel.shape[0]):
+        key = (q * CODES + codes[parallel[q, 0]]) * CODES + codes[parallel[q, 1]]
+        out[n] = offsets[3] + key * COARSE + coarse
+        n += 1
+    for d in range(3):
+        for vi in range(3):
+            supply = min(counts[d, vi], SUPPLY - 1)
+            need = min(demand[d, vi], DEMAND - 1)
+            out[n] = offsets[4] + (((d * 3 + vi) * SUPPLY + supply) * DEMAND + need) * phases + filled
+            n += 1
+    return n
+
+
+@kernel
+def weighted_sum(weights, index, n):
+    total = 0.0
+    for i in range(n):
+        total += weights[index[i]]
+    return total
+
+
+@kernel
+def placement_value(board, cell, tile, codes, counts, filled, weights, line_cells, line_len, line_dir, cell_lines,
+                    cross, triples, parallel, phase_bucket, offsets, index):
+    """(points the placement completes, learned value of the position after it).
+
+    ``board`` is the board before the placement (restored on return), ``codes``
+    its line codes, ``counts`` the bag after the tile was drawn, ``filled`` the
+    filled cells before the placement.  ``index`` receives the features.
+    """
+    saved = np.empty(3, dtype=np.int64)
+    board[cell] = tile
+    points = 0
+    for d in range(3):
+        line = cell_lines[cell, d]
+        if line < 0:
+            continue
+        saved[d] = codes[line]
+        codes[line] = line_code(board, line, line_cells, line_len, line_dir, TILE_VALUES)
+        points += kernels.line_points(board, line, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
+    n = feature_indices(codes, counts, filled + 1, line_len, line_dir, cross, triples, parallel, phase_bucket,
+                        offsets, index)
+    value = weighted_sum(weights, index, n)
+    for d in range(3):
+        line = cell_lines[cell, d]
+        if line >= 0:
+            codes[line] = saved[d]
+    board[cell] = -1
+    return points, value
+

@@ -1,0 +1,63 @@
+"""Hints: the expected final score of every allowed cell for a tile, best first.
+
+Used by ``takeiteasy hint`` and the web app.  The estimate comes from an
+agent's ``evaluate`` (``best`` by default: expectimax over the bag with the
+learned value; on a layout without trained weights, the heuristic).
+
+>>> from takeiteasy.core import Ruleset
+>>> rules = Ruleset.from_options()
+>>> first = hint(rules, rules.empty_board(), 0, agent="fast")[0]
+>>> 0 <= first.cell < 19
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.game import View
+from ..core.rules import Ruleset
+from ..core.tiles import TOKENS
+
+
+@dataclass(frozen=True)
+class Hint:
+    cell: int
+    expected: float  # expected final score when the tile goes on ``cell``
+
+    def to_json(self) -> dict:
+        return {"cell": self.cell, "expected": round(self.expected, 2)}
+
+
+def default_remaining(rules: Ruleset, board: np.ndarray, tile: int) -> tuple[int, ...]:
+    """Tiles not seen yet: the set minus the board's tiles and the tile in hand."""
+    seen = {int(t) for t in board if t >= 0} | {tile}
+    return tuple(t for t in rules.tile_set if t not in seen)
+
+
+def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1,
+         agent: str = "best") -> list[Hint]:
+    """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first)."""
+    from . import make_agent
+
+    board = np.asarray(board, dtype=np.int64)
+    if board.shape != (rules.layout.num_cells,):
+        raise InputError(f"a {rules.layout.name} board has {rules.layout.num_cells} cells, not {board.size}")
+    if tile not in rules.tile_set:
+        raise InputError(f"tile {TOKENS[tile]} is not in this game's tile set")
+    if tile in set(int(t) for t in board):
+        raise InputError(f"tile {TOKENS[tile]} is already on the board")
+    if (board >= 0).all():
+        raise InputError("the board is full: there is nowhere to put a tile")
+    if remaining is None:
+        remaining = default_remaining(rules, board, tile)
+    view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()))
+    estimates = make_agent(agent, rules).evaluate(view)
+    if estimates is None:
+        raise InputError(f"agent {agent!r} cannot estimate scores; use best, fast or heuristic")
+    cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
+    cells.sort(key=lambda c: (-estimates[c], c))
+    return [Hint(c, float(estimates[c])) for c in cells]

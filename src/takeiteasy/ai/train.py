@@ -1,0 +1,260 @@
+"""Self-play training of the value function by temporal-difference learning.
+
+Each training game deals a random round; the learner puts every tile where
+the points it completes plus the learned value of the position after it are
+highest, and after each placement moves the value of the previous position
+towards (points just completed + value of the new position): TD(0) on
+afterstates.  The step size is held at ``alpha`` for the first ``hold``
+fraction of the games, then falls geometrically to ``alpha_final``.
+
+Everything a run depends on is in its checkpoint: weights, the random
+generator's state, the games played and the settings.  A run stopped and
+resumed from a checkpoint ends with exactly the weights of an uninterrupted
+run with the same settings (the random stream and the schedule depend only on
+the game number).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .._jit import kernel
+from ..core import kernels
+from ..core.errors import InputError
+from ..core.layouts import layout as get_layout
+from ..core.tiles import DAFFODIL_TILES, STANDARD_TILES, TILE_VALUES
+from .features import all_line_codes, bag_counts, feature_indices, feature_spec, placement_value, weighted_sum
+from .value import ValueFunction
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@kernel
+def rng_next(state):
+    """SplitMix64: the next 64-bit output of ``state`` (a one-element uint64 array)."""
+    s = state[0] + GOLDEN
+    state[0] = s
+    z = (s ^ (s >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def rng_below(state, bound):
+    """An integer in [0, bound) (53-bit multiply; the bias is far below anything training notices)."""
+    return np.int64(((rng_next(state) >> np.uint64(11)) * np.uint64(bound)) >> np.uint64(53))
+
+
+@kernel
+def step_size(game, total_games, alpha, alpha_final, hold):
+    start = hold * total_games
+    if game < start or total_games <= start:
+        return alpha
+    progress = min(1.0, (game - start) / (total_games - start))
+    return alpha * (alpha_final / alpha) ** progress
+
+
+@kernel
+def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final, hold, learn, tile_set, per_round,
+               line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, scores):
+    """Play ``count`` games greedily with respect to the value; learn from them when ``learn``.
+
+    Game ``first_game + g`` gets score ``scores[g]``.  Placement is free (any empty cell).
+    """
+    num_cells = cell_lines.shape[0]
+    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
+    board = np.full(num_cells, -1, dtype=np.int64)
+    codes = np.zeros(line_len.shape[0], dtype=np.int64)
+    counts = np.zeros((3, 4), dtype=np.int64)
+    in_bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
+    order = tile_set.copy()
+    index = np.empty(num_features, dtype=np.int64)
+    previous = np.empty(num_features, dtype=np.int64)
+    for g in range(count):
+        rate = step_size(first_game + g, total_games, alpha, alpha_final, hold) / num_features
+        order[:] = tile_set  # every game's shuffle starts afresh, so chunking cannot change the stream
+        for i in range(order.shape[0] - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            order[i], order[j] = order[j], order[i]
+        board[:] = -1
+        codes[:] = 0
+        in_bag[:] = False
+        for t in tile_set:
+            in_bag[t] = True
+        total = 0
+        for t in range(per_round):
+            tile = order[t]
+            in_bag[tile] = False
+            bag_counts(in_bag, TILE_VALUES, counts)
+            best, best_cell, best_points = -1e300, -1, 0
+            for cell in range(num_cells):
+                if board[cell] >= 0:
+                    continue
+                points, value = placement_value(board, cell, tile, codes, counts, t, weights, line_cells, line_len,
+                                                line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+                                                offsets, index)
+                if points + value > best:
+                    best, best_cell, best_points = points + value, cell, points
+            if learn and t > 0:
+                delta = np.float32(rate * (best - weighted_sum(weights, previous, num_features)))
+                for i in range(num_features):
+                    weights[previous[i]] += delta
+            board[best_cell] = tile
+            total += best_points
+            all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
+            feature_indices(codes, counts, t + 1, line_len, line_dir, cross, triples, parallel, phase_bucket,
+                            offsets, previous)
+        if learn:
+            delta = np.float32(rate * (0.0 - weighted_sum(weights, previous, num_features)))
+            for i in range(num_features):
+                weights[previous[i]] += delta
+        scores[g] = total
+
+
+# --- runs, checkpoints and logs ----------------------------------------------
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Settings of a training run (all of them are saved in its checkpoints)."""
+
+    games: int = 5_000_000
+    seed: int = 1
+    board: str = "standard"
+    alpha: float = 0.4
+    alpha_final: float = 0.01
+    hold: float = 0.35
+    eval_games: int = 2000
+    eval_every: int = 200_000
+    checkpoint_every: int = 200_000
+
+    def key(self) -> dict:
+        """The settings that decide the weights (resuming must not change them)."""
+        return {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "alpha", "alpha_final", "hold")}
+
+
+def tile_set_for(board: str) -> np.ndarray:
+    shape = get_layout(board)
+    tiles = DAFFODIL_TILES if shape.stamen_cells else STANDARD_TILES
+    return np.array(tiles, dtype=np.int64)
+
+
+class Trainer:
+    """One training run in a directory: ``checkpoint.npz``, ``weights.npz``, ``train.log``, ``curve.png``."""
+
+    def __init__(self, config: TrainConfig, out: str | Path):
+        self.config = config
+        self.out = Path(out)
+        self.spec = feature_spec(config.board)
+        self.tile_set = tile_set_for(config.board)
+        self.per_round = get_layout(config.board).num_cells
+        self.value = ValueFunction.zeros(config.board)
+        self.rng = np.array([config.seed & ((1 << 64) - 1)], dtype=np.uint64)
+        self.games_done = 0
+        self.history: list[tuple[int, float, float, float]] = []  # games, train mean, eval mean, seconds
+
+    # -- files ---------------------------------------------------------------
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.out / "checkpoint.npz"
+
+    def save_checkpoint(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        tmp = self.out / "checkpoint.tmp.npz"
+        np.savez(tmp, weights=self.value.weights, rng=self.rng, games_done=np.int64(self.games_done),
+                 config=np.array(json.dumps(asdict(self.config))),
+                 history=np.array(self.history, dtype=np.float64).reshape(-1, 4))
+        tmp.replace(self.checkpoint_path)
+
+    def load_checkpoint(self) -> bool:
+        """Continue from the directory's checkpoint; False when there is none."""
+        if not self.checkpoint_path.is_file():
+            return False
+        with np.load(self.checkpoint_path, allow_pickle=False) as data:
+            saved = TrainConfig(**json.loads(str(data["config"])))
+            if saved.key() != self.config.key():
+                diff = [k for k in saved.key() if saved.key()[k] != self.config.key()[k]]
+                raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({', '.join(diff)}:"
+                                 f" {', '.join(str(saved.key()[k]) for k in diff)}); use another --out or the same settings")
+            self.value.weights[:] = data["weights"]
+            self.rng[:] = data["rng"]
+            self.games_done = int(data["games_done"])
+            self.history = [tuple(row) for row in data["history"]]
+        return True
+
+    def log(self, text: str) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        with open(self.out / "train.log", "a") as f:
+            f.write(text + "\n")
+
+    # -- work ----------------------------------------------------------------
+    def play(self, count: int, learn: bool, rng: np.ndarray, first_game: int = 0) -> np.ndarray:
+        scores = np.zeros(count, dtype=np.int64)
+        c = self.config
+        play_games(self.value.weights, rng, first_game, count, c.games, c.alpha, c.alpha_final, c.hold, learn,
+                   self.tile_set, self.per_round, *self.spec.tables(), scores)
+        return scores
+
+    def evaluate(self, games: int | None = None) -> float:
+        """Mean score of greedy play with the current value over fixed evaluation deals."""
+        rng = np.array([(self.config.seed * 7919 + 12345) & ((1 << 64) - 1)], dtype=np.uint64)
+        return float(self.play(games or self.config.eval_games, False, rng).mean())
+
+    def run(self, progress=None, stop_after: int | None = None, chunk: int = 5000) -> None:
+        """Train until ``config.games`` games (or ``stop_after`` more); checkpoint and evaluate on the way."""
+        c = self.config
+        target = c.games if stop_after is None else min(c.games, self.games_done + stop_after)
+        started = time.perf_counter()
+        elapsed_before = self.history[-1][3] if self.history else 0.0
+        recent: list[float] = []
+        while self.games_done < target:
+            boundary = min(target, (self.games_done // chunk + 1) * chunk)
+            n = boundary - self.games_done
+            recent.append(float(self.play(n, True, self.rng, self.games_done).mean()))
+            self.games_done = boundary
+            if progress:
+                progress(self.games_done, recent[-1])
+            if self.games_done % c.eval_every == 0 or self.games_done == c.games:
+                seconds = elapsed_before + time.perf_counter() - started
+                mean = self.evaluate()
+                self.history.append((self.games_done, float(np.mean(recent)), mean, seconds))
+                recent = []
+                rate = step_size(self.games_done, c.games, c.alpha, c.alpha_final, c.hold)
+                self.log(f"games {self.games_done} train_mean {self.history[-1][1]:.2f} eval_mean {mean:.2f} "
+                         f"alpha {rate:.5f} seconds {seconds:.0f}")
+                self.plot()
+            if self.games_done % c.checkpoint_every == 0 or self.games_done == target:
+                self.save_checkpoint()
+        if self.games_done >= c.games:
+            self.export(self.out / "weights.npz")
+
+    def export(self, path: Path) -> None:
+        self.value.info = {"trained_games": self.games_done, "config": asdict(self.config),
+                           "eval_mean": self.history[-1][2] if self.history else None}
+        self.value.save(path)
+
+    def plot(self) -> None:
+        if not self.history:
+            return
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        h = np.array(self.history)
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.plot(h[:, 0] / 1e6, h[:, 1], label="training games (mean)")
+        ax.plot(h[:, 0] / 1e6, h[:, 2], label=f"evaluation, {self.config.eval_games} fixed deals")
+        ax.set_xlabel("games played (millions)")
+        ax.set_ylabel("mean score")
+        ax.set_title(f"TD(0) self-play, {self.config.board} board, seed {self.config.seed}")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        fig.savefig(self.out / "curve.png", dpi=100)
+        plt.close(fig)

@@ -1,0 +1,75 @@
+"""The learned value function: weights over the features of :mod:`takeiteasy.ai.features`.
+
+The value of a position (the board right after a placement, plus the bag) is
+the number of points the rest of the round is expected to add; the expected
+final score of a placement is therefore the points on the board after it plus
+that value.  Weights live in one flat ``float32`` vector saved as ``.npz``
+(no pickle) together with the layout name and the feature version.
+
+The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..core.errors import InputError
+from .features import FEATURES_VERSION, FeatureSpec, feature_spec
+
+
+class WeightsError(InputError):
+    """A weight file that cannot be used."""
+
+
+@dataclass
+class ValueFunction:
+    spec: FeatureSpec
+    weights: np.ndarray  # float32, spec.num_weights
+    info: dict
+
+    @classmethod
+    def zeros(cls, layout_name: str = "standard") -> "ValueFunction":
+        spec = feature_spec(layout_name)
+        return cls(spec, np.zeros(spec.num_weights, dtype=np.float32), {})
+
+    def save(self, path: str | Path, compress: bool = True) -> None:
+        meta = dict(self.info, layout=self.spec.layout_name, features_version=FEATURES_VERSION)
+        saver = np.savez_compressed if compress else np.savez
+        saver(path, weights=self.weights, meta=np.array(json.dumps(meta)))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "ValueFunction":
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                weights = np.ascontiguousarray(data["weights"], dtype=np.float32)
+                meta = json.loads(str(data["meta"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise WeightsError(f"weights {path}: cannot read them ({exc})") from None
+        if meta.get("features_version") != FEATURES_VERSION:
+            raise WeightsError(f"weights {path}: made for feature version {meta.get('features_version')}, "
+                               f"this program uses {FEATURES_VERSION}")
+        spec = feature_spec(meta["layout"])
+        if weights.shape != (spec.num_weights,):
+            raise WeightsError(f"weights {path}: {weights.size} weights, the {spec.layout_name} layout needs "
+                               f"{spec.num_weights}")
+        return cls(spec, weights, meta)
+
+
+def shipped_path(layout_name: str):
+    return resources.files("takeiteasy.data").joinpath("weights", f"{layout_name}.npz")
+
+
+@cache
+def shipped(layout_name: str) -> ValueFunction | None:
+    """The weights shipped for a layout, or None when there are none."""
+    path = shipped_path(layout_name)
+    if not path.is_file():
+        return None
+    with resources.as_file(path) as real:
+        return ValueFunction.load(real)

@@ -1,0 +1,55 @@
+"""``takeiteasy hint``: the expected final score of each allowed cell for a tile, best first."""
+
+from __future__ import annotations
+
+import json
+
+from ..core.errors import InputError
+from ..core.notation import format_board, parse_board, parse_tile
+from ..core.tiles import TOKENS
+from ._options import add_rules_arguments, rules_from_args
+
+
+def register(sub) -> None:
+    parser = sub.add_parser(
+        "hint", help="expected final score of each cell for a tile, best first",
+        description="BOARD is the board in notation (one token per cell, '.' for empty; quoted as one argument or "
+                    "given as separate tokens), TILE the tile to place, e.g. 574 or 5-7-4.")
+    parser.add_argument("tokens", nargs="+", metavar="BOARD TILE", help="the board's tokens, then the tile")
+    parser.add_argument("--agent", default="best", help="whose estimate: best (default), fast or heuristic")
+    parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
+                                                           "that depend on it)")
+    parser.add_argument("--remaining", metavar="TILES",
+                        help="tiles that may still come, white-space separated (default: every tile not seen)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_rules_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..ai.hints import hint
+    from ..core.notation import parse_tiles
+
+    rules = rules_from_args(args)
+    if len(args.tokens) < 2:
+        raise InputError("expected a board and then a tile")
+    board = parse_board(" ".join(args.tokens[:-1]), rules.layout, rules.tile_set)
+    tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
+    previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
+    remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
+    hints = hint(rules, board, tile, remaining, previous, agent=args.agent)
+    if args.json:
+        print(json.dumps({"board": format_board(board), "tile": TOKENS[tile], "agent": args.agent,
+                          "hints": [h.to_json() for h in hints]}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Where to put {TOKENS[tile]} ({args.agent})")
+    table.add_column("rank", justify="right")
+    table.add_column("cell", justify="right")
+    table.add_column("expected final score", justify="right")
+    for rank, h in enumerate(hints, start=1):
+        table.add_row(str(rank), str(h.cell), f"{h.expected:.1f}")
+    Console().print(table)
+    return 0

@@ -1,0 +1,74 @@
+"""``takeiteasy train``: learn a value function by self-play, with checkpoints, a log and a learning curve."""
+
+from __future__ import annotations
+
+import time
+
+from ..core.errors import InputError
+from ..core.layouts import LAYOUT_NAMES
+
+
+def register(sub) -> None:
+    parser = sub.add_parser(
+        "train", help="learn the AI's value function by self-play (resumes from OUT/checkpoint.npz)",
+        description="Temporal-difference self-play training of the value function used by the 'fast' and 'best' "
+                    "agents.  OUT receives checkpoint.npz (resumed automatically when present), train.log, "
+                    "curve.png and, at the end, weights.npz.  The same settings give the same weights, "
+                    "however often the run is stopped and resumed.")
+    parser.add_argument("--out", required=True, help="run directory")
+    parser.add_argument("--games", type=int, default=5_000_000, help="training games in all (default 5,000,000)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--board", default="standard", choices=LAYOUT_NAMES, help="board layout (default standard)")
+    parser.add_argument("--alpha", type=float, default=0.4, help="step size while held (default 0.4)")
+    parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
+    parser.add_argument("--hold", type=float, default=0.35, help="fraction of games at the full step size (default 0.35)")
+    parser.add_argument("--eval-games", type=int, default=2000, help="deals per evaluation (default 2000)")
+    parser.add_argument("--eval-every", type=int, default=200_000, help="games between evaluations (default 200,000)")
+    parser.add_argument("--checkpoint-every", type=int, default=200_000,
+                        help="games between checkpoints (default 200,000)")
+    parser.add_argument("--stop-after", type=int, default=None, help="stop after this many more games (resume later)")
+    parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..ai.train import TrainConfig, Trainer
+
+    for name in ("games", "eval_games", "eval_every", "checkpoint_every"):
+        if getattr(args, name) <= 0:
+            raise InputError(f"--{name.replace('_', '-')} must be positive, not {getattr(args, name)}")
+    if not (0 < args.alpha_final <= args.alpha):
+        raise InputError("--alpha-final must be positive and at most --alpha")
+    if not 0 <= args.hold <= 1:
+        raise InputError("--hold is a fraction between 0 and 1")
+    config = TrainConfig(games=args.games, seed=args.seed, board=args.board, alpha=args.alpha,
+                         alpha_final=args.alpha_final, hold=args.hold, eval_games=args.eval_games,
+                         eval_every=args.eval_every, checkpoint_every=args.checkpoint_every)
+    trainer = Trainer(config, args.out)
+    if args.fresh and trainer.checkpoint_path.exists():
+        trainer.checkpoint_path.unlink()
+    resumed = trainer.load_checkpoint()
+    trainer.log(f"{'resume' if resumed else 'start'} at game {trainer.games_done}: {config}")
+    if trainer.games_done >= config.games:
+        print(f"already trained: {trainer.games_done} games; weights in {trainer.out / 'weights.npz'}")
+        if not (trainer.out / "weights.npz").exists():
+            trainer.export(trainer.out / "weights.npz")
+        return 0
+    if args.quiet:
+        trainer.run(stop_after=args.stop_after)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        columns = (TextColumn("training"), BarColumn(), MofNCompleteColumn(), TextColumn("mean {task.fields[mean]}"),
+                   TimeRemainingColumn())
+        with Progress(*columns) as bar:
+            task = bar.add_task("train", total=config.games, completed=trainer.games_done, mean="-")
+            trainer.run(progress=lambda games, mean: bar.update(task, completed=games, mean=f"{mean:.1f}"),
+                        stop_after=args.stop_after)
+    last = trainer.history[-1] if trainer.history else None
+    done = trainer.games_done >= config.games
+    print(f"{'finished' if done else 'stopped'} at game {trainer.games_done}"
+          + (f"; evaluation mean {last[2]:.2f}" if last else "")
+          + (f"; weights in {trainer.out / 'weights.npz'}" if done else f"; resume with the same command"))
+    return 0

@@ -1,0 +1,102 @@
+"""The AI agents and hints: legal play under every variant, hint ordering, JSON output."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from takeiteasy.ai import AGENTS, make_agent
+from takeiteasy.ai.hints import hint
+from takeiteasy.cli import main
+from takeiteasy.core import Game, Options, Ruleset
+from takeiteasy.core.notation import parse_board
+
+VARIANTS = {
+    "standard": Options(),
+    "adjacent (rulebook 000, Adjacent Placement)": Options(placement="adjacent"),
+    "sunrays (rulebook 000, Sunrays and Moonbeams)": Options(scoring="sunrays"),
+    "daffodil with wildcards (rulebook 003)": Options(board="daffodil"),
+    "standard board with wildcards (rulebook 003 tiles)": Options(wildcards=True),
+}
+
+
+class CheckingAgent:
+    """Wraps an agent and checks that every choice is an allowed cell."""
+
+    def __init__(self, agent):
+        self.agent, self.name = agent, agent.name
+
+    def choose(self, view):
+        cell = self.agent.choose(view)
+        assert cell in view.legal_cells(), (self.name, cell, view.legal_cells())
+        return cell
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "fast", "best"])
+def test_agents_play_only_allowed_cells(name, variant):
+    rules = Ruleset.from_options(VARIANTS[variant])
+    game = Game(rules, ["bot"], seed=11)
+    scores = game.play([CheckingAgent(make_agent(name, rules, seed=1))])
+    assert game.finished and scores[0] == rules.score(game.boards[0])
+
+
+def test_agents_play_two_tile_draws():
+    """Rulebook 001 / 004, two tiles at a time: each drawn tile is placed by the agent."""
+    rules = Ruleset.from_options()
+    game = Game(rules, ["bot"], seed=5, draw_size=2)
+    game.play([CheckingAgent(make_agent("best", rules))])
+    assert game.finished
+
+
+def test_every_agent_is_registered():
+    assert {"random", "greedy", "heuristic", "fast", "best"} <= set(AGENTS)
+
+
+def test_strong_agents_are_reproducible():
+    rules = Ruleset.from_options()
+    runs = [Game(rules, ["a"], seed=3).play([make_agent("fast", rules)]) for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_hints_cover_allowed_cells_best_first():
+    rules = Ruleset.from_options()
+    board = parse_board(". . . . . . . . . 574 . . . . . . . . .")
+    hints = hint(rules, board, 0)
+    assert sorted(h.cell for h in hints) == [c for c in range(19) if c != 9]
+    expected = [h.expected for h in hints]
+    assert expected == sorted(expected, reverse=True)
+    assert all(0 <= e <= 307 for e in expected)
+
+
+def test_hints_respect_adjacent_placement():
+    """Rulebook 000, Adjacent Placement: only cells touching a placed tile are hinted."""
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    board = parse_board(". . . . . . . . . 574 . . . . . . . . .")
+    cells = {h.cell for h in hint(rules, board, 0, agent="fast")}
+    assert cells == {int(c) for c in rules.layout.cell_neighbours(9)}
+
+
+def test_last_tile_hint_is_the_exact_final_score():
+    rules = Ruleset.from_options()
+    tiles = list(range(18))
+    board = np.array(tiles + [-1], dtype=np.int64)
+    (only,) = hint(rules, board, 20)
+    board[18] = 20
+    assert only.cell == 18 and only.expected == rules.score(board)
+
+
+def test_hint_command_json(capsys):
+    code = main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "1-2-3", "--json", "--agent", "fast"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["tile"] == "123" and len(data["hints"]) == 18
+    assert data["hints"][0]["expected"] >= data["hints"][-1]["expected"]
+
+
+def test_hint_command_rejects_a_tile_on_the_board(capsys):
+    assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "574"]) == 2
+    err = capsys.readouterr().err
+    assert "already on the board" in err and len(err.strip().splitlines()) == 1

@@ -20,6 +20,7 @@ from ..core.errors import InputError
 from ..core.rules import Ruleset
 from .agents import BestAgent, FastAgent, HeuristicAgent
 from .basic import Agent, GreedyAgent, RandomAgent
+from .hints import Hint, hint
 
 #: name -> factory(rules, seed) for every agent; modules add themselves here.
 AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
@@ -40,4 +41,5 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0) -> Agent:
     return factory(rules or Ruleset.from_options(), seed)
 
 
-__all__ = ["AGENTS", "Agent", "BestAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "BestAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint", "RandomAgent", "hint",
+           "make_agent"]

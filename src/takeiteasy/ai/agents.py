@@ -22,17 +22,19 @@ from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
 from .basic import Agent
 from .features import WILD_INDEX, all_line_codes, bag_counts
-from .search import expectimax_cells, value_cells
+from .search import bag_from, best_cell, expectimax_cells, fast_choice, value_cells
 from .value import ValueFunction, shipped
 
-#: Expectimax width of ``best``: how many cells (by learned value) get searched.
+#: ``best``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
+#: evaluations a two-draw search may cost (beyond it, one draw).
 BEST_WIDTH = 6
+BEST_WIDTH2 = 3
+BEST_BUDGET = 20_000
 
 
-def bag_of(rules: Ruleset, view_remaining) -> np.ndarray:
-    in_bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
-    in_bag[np.fromiter(view_remaining, dtype=np.int64)] = True
-    return in_bag
+def bag_of(remaining) -> np.ndarray:
+    """The bag as a mask over tile ids."""
+    return bag_from(np.array(remaining, dtype=np.int64), TILE_VALUES.shape[0])
 
 
 # --- the hand-written heuristic ------------------------------------------------
@@ -98,12 +100,16 @@ class _Estimating(Agent):
             value = None
         self.value = value
 
+    @property
+    def tables(self):
+        return self.value.spec.tables()
+
     def estimates(self, view: View, allowed: np.ndarray, in_bag: np.ndarray):
         raise NotImplementedError
 
     def _arrays(self, view: View):
         allowed = np.asarray(self.rules.legal_mask(view.board, view.tile, view.previous_tile), dtype=np.bool_)
-        return np.ascontiguousarray(view.board, dtype=np.int64), allowed, bag_of(self.rules, view.remaining)
+        return np.ascontiguousarray(view.board, dtype=np.int64), allowed, bag_of(view.remaining)
 
     def _scored(self, board, tile, allowed, now):
         """Replace the standard points by the ruleset's own when it scores differently."""
@@ -123,10 +129,7 @@ class _Estimating(Agent):
     def choose(self, view: View) -> int:
         board, allowed, in_bag = self._arrays(view)
         now, future, searched = self.estimates(board, view.tile, allowed, in_bag)
-        total = self._scored(board, view.tile, allowed, now) + future
-        if searched.any():  # compare searched cells with searched cells only
-            total = np.where(searched, total, np.nan)
-        return int(np.nanargmax(total))
+        return int(best_cell(self._scored(board, view.tile, allowed, now), future, searched))
 
 
 class HeuristicAgent(_Estimating):
@@ -150,37 +153,55 @@ class FastAgent(_Estimating):
 
     name = "fast"
 
+    def choose(self, view: View) -> int:
+        if self.value is None or not self.standard_scoring:
+            return super().choose(view)
+        allowed = self.rules.legal_mask(view.board, view.tile, view.previous_tile)
+        return int(fast_choice(view.board, view.tile, allowed, np.array(view.remaining, dtype=np.int64),
+                               self.value.weights, *self.tables))
+
     def estimates(self, board, tile, allowed, in_bag):
         if self.value is None:
             return HeuristicAgent.estimates(self, board, tile, allowed, in_bag)
         n = board.shape[0]
         now, future = np.empty(n), np.empty(n)
-        value_cells(board, tile, allowed, in_bag, self.value.weights, *self.value.spec.tables(), now, future)
+        value_cells(board, tile, allowed, in_bag, self.value.weights, *self.tables, now, future)
         return now, future, np.zeros(n, dtype=np.bool_)
 
 
 class BestAgent(_Estimating):
-    """Expectimax over the next tile drawn from the bag, with the learned value at the leaves."""
+    """Expectimax over the tiles drawn next, with the learned value at the leaves.
+
+    Every move searches the ``width`` most promising cells one draw deep; when
+    a second draw fits in ``budget`` value evaluations (late in the round) it
+    searches two draws deep, ``width2`` cells per drawn tile at the first level.
+    """
 
     name = "best"
 
-    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, width: int = BEST_WIDTH):
+    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, width: int = BEST_WIDTH,
+                 width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET):
         super().__init__(rules, seed, value)
-        self.width = width
+        self.width, self.width2, self.budget = width, width2, budget
 
-    def estimates(self, board, tile, allowed, in_bag):
+    def depth(self, board: np.ndarray, in_bag: np.ndarray, width: int) -> int:
+        empty = int((board < 0).sum()) - 1  # after this placement
+        bag = int(in_bag.sum())
+        two_draws = min(width, empty + 1) * bag * (empty + self.width2 * (bag - 1) * max(empty - 1, 0))
+        return 2 if two_draws <= self.budget else 1
+
+    def estimates(self, board, tile, allowed, in_bag, width=None):
         if self.value is None:
             return HeuristicAgent.estimates(self, board, tile, allowed, in_bag)
+        width = self.width if width is None else width
         n = board.shape[0]
         now, future, searched = np.empty(n), np.empty(n), np.zeros(n, dtype=np.bool_)
-        expectimax_cells(board, tile, allowed, in_bag, self.width, self.value.weights, *self.value.spec.tables(),
-                         now, future, searched)
+        expectimax_cells(board, tile, allowed, in_bag, width, self.depth(board, in_bag, width), self.width2,
+                         self.value.weights, *self.tables, now, future, searched)
         return now, future, searched
 
     def evaluate(self, view: View) -> np.ndarray:
         """Every allowed cell searched (hints want all of them comparable)."""
-        width, self.width = self.width, view.board.shape[0]
-        try:
-            return super().evaluate(view)
-        finally:
-            self.width = width
+        board, allowed, in_bag = self._arrays(view)
+        now, future, _ = self.estimates(board, view.tile, allowed, in_bag, width=board.shape[0])
+        return self._scored(board, view.tile, allowed, now) + future

@@ -8,10 +8,11 @@ are left at NaN.
 * :func:`value_cells` -- ``future`` is the learned value of the position.
 * :func:`expectimax_cells` -- ``future`` averages, over every tile that may
   be drawn next (each tile left in the bag is equally likely), the best
-  placement of that tile by points plus learned value.  Only the ``width``
-  most promising cells by learned value are searched; the others keep their
-  learned value and are marked unsearched.  A final placement needs no
-  search: its future is 0.
+  placement of that tile by points plus learned value (depth 1), or by points
+  plus another such average (depth 2, over the ``width2`` most promising
+  cells of each drawn tile).  Only the ``width`` most promising cells by
+  learned value are searched; the others keep their learned value and are
+  marked unsearched.  A final placement needs no search: its future is 0.
 """
 
 from __future__ import annotations
@@ -49,8 +50,95 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
 
 
 @kernel
-def expectimax_cells(board, tile, allowed, in_bag, width, weights, line_cells, line_len, line_dir, cell_lines, cross,
-                     triples, parallel, phase_bucket, offsets, now, future, searched):
+def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
+            phase_bucket, offsets):
+    """Expected points still to come on ``work`` (``filled`` cells filled) when the next tile is drawn at
+    random from ``bag`` and placed where points plus learned value are highest."""
+    num_cells = work.shape[0]
+    if filled >= num_cells:
+        return 0.0
+    last = filled + 1 == num_cells
+    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
+    index = np.empty(num_features, dtype=np.int64)
+    codes = np.zeros(line_len.shape[0], dtype=np.int64)
+    counts = np.zeros((3, 4), dtype=np.int64)
+    all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
+    total = 0.0
+    draws = 0
+    for tile in range(bag.shape[0]):
+        if not bag[tile]:
+            continue
+        bag[tile] = False
+        bag_counts(bag, TILE_VALUES, counts)
+        best = -1e300
+        for cell in range(num_cells):
+            if work[cell] >= 0:
+                continue
+            points, value = placement_value(work, cell, tile, codes, counts, filled, weights, line_cells, line_len,
+                                            line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                                            index)
+            if last:
+                value = 0.0
+            if points + value > best:
+                best = points + value
+        total += best
+        draws += 1
+        bag[tile] = True
+    return total / max(draws, 1)
+
+
+@kernel
+def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
+            phase_bucket, offsets):
+    """Like :func:`chance1`, but each drawn tile's ``width`` best cells are searched one level deeper."""
+    num_cells = work.shape[0]
+    if filled + 1 >= num_cells:
+        return chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
+                       parallel, phase_bucket, offsets)
+    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
+    index = np.empty(num_features, dtype=np.int64)
+    codes = np.zeros(line_len.shape[0], dtype=np.int64)
+    counts = np.zeros((3, 4), dtype=np.int64)
+    guess = np.empty(num_cells)
+    gained = np.zeros(num_cells, dtype=np.int64)
+    all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
+    total = 0.0
+    draws = 0
+    for tile in range(bag.shape[0]):
+        if not bag[tile]:
+            continue
+        bag[tile] = False
+        bag_counts(bag, TILE_VALUES, counts)
+        for cell in range(num_cells):
+            guess[cell] = -1e300
+            if work[cell] >= 0:
+                continue
+            points, value = placement_value(work, cell, tile, codes, counts, filled, weights, line_cells, line_len,
+                                            line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                                            index)
+            guess[cell] = points + value
+            gained[cell] = points
+        order = np.argsort(-guess)
+        best = -1e300
+        for rank in range(min(width, num_cells - filled)):
+            cell = order[rank]
+            work[cell] = tile
+            deeper = gained[cell] + chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir,
+                                            cell_lines, cross, triples, parallel, phase_bucket, offsets)
+            work[cell] = -1
+            if deeper > best:
+                best = deeper
+        total += best
+        draws += 1
+        bag[tile] = True
+    return total / max(draws, 1)
+
+
+@kernel
+def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, weights, line_cells, line_len, line_dir,
+                     cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future, searched):
+    """Search the ``width`` best cells by learned value ``depth`` (1 or 2) draws deep; the second level
+    searches ``width2`` cells per drawn tile."""
     searched[:] = False
     value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                 parallel, phase_bucket, offsets, now, future)
@@ -58,12 +146,7 @@ def expectimax_cells(board, tile, allowed, in_bag, width, weights, line_cells, l
     filled = kernels.count_filled(board)
     if filled + 1 >= num_cells:
         return
-    # the `width` best cells by learned value, best first
     order = np.argsort(-(now + future))  # NaN sorts last
-    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
-    index = np.empty(num_features, dtype=np.int64)
-    codes = np.zeros(line_len.shape[0], dtype=np.int64)
-    counts = np.zeros((3, 4), dtype=np.int64)
     bag = in_bag.copy()
     work = board.copy()
     for rank in range(min(width, num_cells)):
@@ -71,29 +154,47 @@ def expectimax_cells(board, tile, allowed, in_bag, width, weights, line_cells, l
         if np.isnan(future[cell]):
             break
         work[cell] = tile
-        all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
-        total = 0.0
-        draws = 0
-        for next_tile in range(bag.shape[0]):
-            if not bag[next_tile]:
-                continue
-            bag[next_tile] = False
-            bag_counts(bag, TILE_VALUES, counts)
-            best = -1e300
-            for other in range(num_cells):
-                if work[other] >= 0:
-                    continue
-                points, value = placement_value(work, other, next_tile, codes, counts, filled + 1, weights,
-                                                line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
-                                                phase_bucket, offsets, index)
-                if filled + 2 == num_cells:
-                    value = 0.0
-                if points + value > best:
-                    best = points + value
-            total += best
-            draws += 1
-            bag[next_tile] = True
+        if depth >= 2:
+            future[cell] = chance2(work, filled + 1, bag, width2, weights, line_cells, line_len, line_dir,
+                                   cell_lines, cross, triples, parallel, phase_bucket, offsets)
+        else:
+            future[cell] = chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir, cell_lines,
+                                   cross, triples, parallel, phase_bucket, offsets)
         work[cell] = -1
-        if draws > 0:
-            future[cell] = total / draws
-            searched[cell] = True
+        searched[cell] = True
+
+
+@kernel
+def bag_from(remaining, size):
+    in_bag = np.zeros(size, dtype=np.bool_)
+    for tile in remaining:
+        in_bag[tile] = True
+    return in_bag
+
+
+@kernel
+def best_cell(now, future, searched):
+    """The cell of the highest expected final score (searched cells only, when any); lowest cell on ties."""
+    any_searched = False
+    for cell in range(now.shape[0]):
+        if searched[cell]:
+            any_searched = True
+    best, choice = -1e300, -1
+    for cell in range(now.shape[0]):
+        if np.isnan(future[cell]) or (any_searched and not searched[cell]):
+            continue
+        if now[cell] + future[cell] > best:
+            best, choice = now[cell] + future[cell], cell
+    return choice
+
+
+@kernel
+def fast_choice(board, tile, allowed, remaining, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
+                parallel, phase_bucket, offsets):
+    """The cell ``fast`` plays: best points plus learned value (one call, for speed)."""
+    n = board.shape[0]
+    now = np.empty(n)
+    future = np.empty(n)
+    value_cells(board, tile, allowed, bag_from(remaining, TILE_VALUES.shape[0]), weights, line_cells, line_len,
+                line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future)
+    return best_cell(now, future, np.zeros(n, dtype=np.bool_))

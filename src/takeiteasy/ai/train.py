@@ -123,7 +123,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
 class TrainConfig:
     """Settings of a training run (all of them are saved in its checkpoints)."""
 
-    games: int = 5_000_000
+    games: int = 3_000_000
     seed: int = 1
     board: str = "standard"
     alpha: float = 0.4

@@ -16,7 +16,7 @@ def register(sub) -> None:
                     "curve.png and, at the end, weights.npz.  The same settings give the same weights, "
                     "however often the run is stopped and resumed.")
     parser.add_argument("--out", required=True, help="run directory")
-    parser.add_argument("--games", type=int, default=5_000_000, help="training games in all (default 5,000,000)")
+    parser.add_argument("--games", type=int, default=3_000_000, help="training games in all (default 3,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--board", default="standard", choices=LAYOUT_NAMES, help="board layout (default standard)")
     parser.add_argument("--alpha", type=float, default=0.4, help="step size while held (default 0.4)")

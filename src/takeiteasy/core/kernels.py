@@ -249,30 +249,33 @@ def legal_mask(board, num_cells, neighbours, stamen, symbols, tile, previous_til
                stamen_rule):
     """Every rule combined: where ``tile`` may go, over the whole board array.
 
-    When the placement variant and the board rule leave no cell, the
-    placement variant gives way; if even the board rule leaves none, any
-    empty entry will do.  A drawn tile can therefore always be placed
-    (docs/RULES.md, "When no cell is legal").
+    When no board cell satisfies both the placement variant and the board
+    rule, the placement variant gives way on the board; holding slots obey
+    only the board rule.  If even that leaves nothing, any empty entry will
+    do.  A drawn tile can therefore always be placed (docs/RULES.md, "When
+    no cell is legal").
     """
     base = stamen_mask(board, num_cells, stamen, stamen_rule)
     extra = placement_mask(board, num_cells, neighbours, symbols, tile, previous_tile, previous_cell, placement)
     size = board.shape[0]
     mask = np.zeros(size, dtype=np.bool_)
-    found = False
-    for c in range(size):
+    on_board = False
+    for c in range(num_cells):
         if base[c] and extra[c]:
             mask[c] = True
-            found = True
-    if found:
-        return mask
+            on_board = True
+    if not on_board:
+        for c in range(num_cells):
+            mask[c] = base[c]
+    found = False
     for c in range(size):
-        if base[c]:
-            mask[c] = True
+        if c >= num_cells:
+            mask[c] = base[c]
+        if mask[c]:
             found = True
-    if found:
-        return mask
-    for c in range(size):
-        mask[c] = board[c] < 0
+    if not found:
+        for c in range(size):
+            mask[c] = board[c] < 0
     return mask
 
 

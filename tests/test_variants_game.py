@@ -10,7 +10,7 @@ import pytest
 
 from takeiteasy import Game, IllegalMove, InputError, Match, Options, Ruleset
 from takeiteasy.ai import make_agent
-from takeiteasy.core.bests import PersonalBests
+from takeiteasy.store import Records
 from takeiteasy.core.game import ScriptedPlayer
 from takeiteasy.core.presets import preset, presets
 
@@ -155,12 +155,12 @@ def test_rulebook_004_solitaire_one_player_and_personal_best(tmp_path):
     rules = Ruleset.from_options(preset("solitaire"))
     with pytest.raises(InputError, match="solitaire is for one player"):
         Game(rules, ["a", "b"])
-    store = PersonalBests(tmp_path / "bests.json")
-    assert store.record(rules.options, 120) == (None, True)
-    assert store.record(rules.options, 100) == (120, False)
-    assert store.record(rules.options, 150) == (120, True)
-    assert store.best(rules.options) == 150
-    assert store.best(preset("adjacent")) is None
+    Game(rules, ["a"]).play([make_agent("greedy", rules, 0)])
+    records = Records(tmp_path / "scores.db")
+    key = json.dumps(rules.options.to_json(), sort_keys=True)
+    records.add("ann", key, 120, "")
+    records.add("ann", key, 100, "")
+    assert records.personal_best("ann", key) == 120
 
 
 @pytest.mark.parametrize("name", list(presets()))

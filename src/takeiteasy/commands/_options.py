@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..core.layouts import LAYOUT_NAMES
 from ..core.presets import preset, presets
-from ..core.rules import CHOICES, Options, Ruleset, RulesError
+from ..core.rules import Options, Ruleset, RulesError
 
 #: Options fields, in the order --help shows them.
 FIELDS = tuple(f.name for f in fields(Options))
@@ -40,11 +40,11 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
                        help="start from an options JSON object, e.g. '{\"placement\": \"adjacent\"}'")
     group.add_argument("--board", metavar="NAME|FILE.json",
                        help=f"board layout: {', '.join(LAYOUT_NAMES)} or a layout file (default: standard)")
-    group.add_argument("--placement", choices=CHOICES["placement"],
+    group.add_argument("--placement",
                        help="placement rule: free (any empty cell), adjacent, or sunmoon (default: free)")
-    group.add_argument("--scoring", choices=CHOICES["scoring"],
+    group.add_argument("--scoring",
                        help="scoring rule: standard, sunrays (Sunrays and Moonbeams), best-sunray (default: standard)")
-    group.add_argument("--stamen", choices=CHOICES["stamen"],
+    group.add_argument("--stamen",
                        help="daffodil variants 1-4: free, first, last, holding (default: free)")
     group.add_argument("--wildcards", action=argparse.BooleanOptionalAction, default=None,
                        help="include the four wildcard tiles (default: only on the daffodil board)")
@@ -55,12 +55,12 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
                        help="--no-caller: players take turns announcing a tile of their choice (default: caller)")
     group.add_argument("--takeback", action=argparse.BooleanOptionalAction, default=None,
                        help="tiles placed since the last draw may be moved (default: yes)")
-    group.add_argument("--sunmoon-touch", choices=CHOICES["sunmoon_touch"],
+    group.add_argument("--sunmoon-touch",
                        help="sunmoon placement: touch any placed tile, or the previous tile (default: placed)")
     group.add_argument("--rounds", type=_positive, metavar="N", help="rounds (boards) in a match (default: 1)")
-    group.add_argument("--match", choices=CHOICES["match"],
+    group.add_argument("--match",
                        help="total: highest running total wins; best-of: highest score takes each board")
-    group.add_argument("--best-ray-ties", choices=CHOICES["best_ray_ties"],
+    group.add_argument("--best-ray-ties",
                        help="best-sunray: equal best rays split 60, or compare next-best rays first (default: split)")
     group.add_argument("--solitaire", action=argparse.BooleanOptionalAction, default=None,
                        help="one player, playing to beat a personal best")

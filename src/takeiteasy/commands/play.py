@@ -36,7 +36,6 @@ def register(sub) -> None:
     parser.add_argument("--players", default="you", help="comma-separated names of the people at this terminal")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
                         help="add an AI opponent by agent name (repeatable), e.g. --vs greedy")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds to play, with running totals (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a fresh random one)")
     parser.add_argument("--db", default=None, metavar="PATH",
                         help="score database (default: $TAKEITEASY_DB or the user data directory)")
@@ -55,8 +54,6 @@ def run(args) -> int:
     humans = [name.strip() for name in args.players.split(",") if name.strip()]
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
-    if args.rounds < 1:
-        raise InputError(f"--rounds {args.rounds}: a match has at least one round")
     if args.seed is None:
         import secrets
 
@@ -66,7 +63,7 @@ def run(args) -> int:
     records = None if args.no_record else Records(args.db)
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)
     console = Console(highlight=False)
-    match = Match(rules, names, rounds=args.rounds, seed=args.seed)
+    match = Match(rules, names, seed=args.seed)  # rounds and format come from the rules (--rounds, --match)
     console.print(f"[bold]Take It Easy![/] {rules.layout.name} board, seed {args.seed}.  {HELP}")
     try:
         while not match.finished:
@@ -92,17 +89,81 @@ def _ask(console: Console, prompt: str) -> str:
 
 def _play_round(console: Console, game: Game, bots: dict, args) -> None:
     rules = game.rules
-    while not game.finished:
-        tiles = game.draw()
+    agents = [bots.get(p) for p in range(len(game.players))]
+    while not game.all_drawn:
+        chooser = game.chooser
+        if chooser is not None and chooser not in bots:
+            tiles = _human_announce(console, game, chooser)
+        else:
+            tiles = game.draw_next(agents)
         number = len(game.drawn)
         shown = "  ".join(f"{format_tile(t, dashed=True)} ({rules.symbol_name(t)})" for t in tiles)
-        console.rule(f"Tile {number}/{len(game.deal)}: {shown}")
+        who = f" announced by {game.players[chooser]}" if chooser is not None else ""
+        console.rule(f"Tile {number}/{rules.tiles_per_round}{who}: {shown}")
         for player, name in enumerate(game.players):
             if player in bots:
                 while game.pending[player]:
-                    game.place(player, bots[player].choose(game.view(player)))
+                    game.play_one(player, bots[player])
                 continue
             _human_turn(console, game, player, args)
+    for player in range(len(game.players)):
+        if game.settled[player]:
+            continue
+        if player in bots:
+            game.settle_with(player, bots[player])
+        else:
+            _human_settle(console, game, player, args)
+
+
+def _holding_line(game: Game, player: int) -> str:
+    """Daffodil variant 4: the holding slots beside the board, by number."""
+    board = game.boards[player]
+    slots = [f"[{format_tile(int(board[c]))}]" if board[c] >= 0 else f"({c})" for c in game.rules.holding_cells]
+    return "holding area: " + " ".join(slots)
+
+
+def _human_announce(console: Console, game: Game, player: int) -> list[int]:
+    """No caller (rulebook 004): the player whose turn it is names the tile(s) everyone places."""
+    from ..core.notation import parse_tile
+
+    remaining = game.remaining()
+    console.print(f"{game.players[player]}, announce a tile from your remaining set: "
+                  + " ".join(format_tile(t) for t in remaining))
+    for p, board in enumerate(game.boards):
+        console.print(f"[bold]{game.players[p]}[/]")
+        console.print(board_text(board, game.rules.layout))
+    while True:
+        answer = _ask(console, "announce> ")
+        try:
+            tiles = game.announce(parse_tile(answer, allowed=remaining))
+        except (IllegalMove, InputError) as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        if tiles:
+            return tiles
+        console.print("Announce the next tile.")
+
+
+def _human_settle(console: Console, game: Game, player: int, args) -> None:
+    """Daffodil variant 4: move held tiles onto the stamen ('TILE CELL'), Enter to finish."""
+    from ..core.notation import parse_tile
+
+    rules = game.rules
+    while True:
+        board = game.boards[player]
+        held = [int(board[c]) for c in rules.holding_cells if board[c] >= 0]
+        console.print(board_text(board, rules.layout, args.palette))
+        console.print(f"{game.players[player]}, holding area: " + " ".join(format_tile(t) for t in held)
+                      + f"  (empty stamen cells: {' '.join(str(c) for c in rules.layout.stamen_cells if board[c] < 0)})")
+        answer = _ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish> ")
+        if not answer:
+            game.settle(player)
+            return
+        try:
+            token, cell = answer.split()
+            game.release(player, parse_tile(token), int(cell))
+        except (IllegalMove, InputError, ValueError) as exc:
+            console.print(f"[red]{exc}[/]")
 
 
 def _human_turn(console: Console, game: Game, player: int, args) -> None:
@@ -112,6 +173,8 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
         pending = game.pending[player]
         legal = set(game.view(player).legal_cells())
         console.print(board_text(game.boards[player], rules.layout, args.palette, legal=legal))
+        if rules.holding_cells:
+            console.print(_holding_line(game, player))
         line = Text(f"{name}, place " if len(game.players) > 1 else "Place ")
         for i, tile in enumerate(pending):
             if len(pending) > 1:
@@ -158,7 +221,8 @@ def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
 
 def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str) -> None:
     scores = game.scores()
-    table = Table(title=f"Round {len(match.results)} of {match.rounds}")
+    table = Table(title=f"Round {len(match.results)} of {match.rounds}"
+                  + (" (best of: boards won in the total column)" if match.format == "best-of" else ""))
     table.add_column("player")
     table.add_column("round", justify="right")
     table.add_column("total", justify="right")
@@ -172,8 +236,10 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
                 best_note = f"[bold green]new best! {scores[player]}[/]"
             else:
                 best_note = str(previous)
-        table.add_row(name, str(scores[player]), str(match.totals[player]), best_note)
+        table.add_row(name, str(scores[player]), str(match.standings[player]), best_note)
     for player, name in enumerate(game.players):
         console.print(f"[bold]{name}[/]")
         console.print(board_text(game.boards[player], game.rules.layout))
     console.print(table)
+    if match.finished and len(game.players) > 1:
+        console.print("Winner: " + ", ".join(game.players[p] for p in match.winners))

@@ -30,6 +30,10 @@ from . import _common
 from .gym_env import check_invalid_action_mode, observation_space
 
 
+AUTORESET_MODES = {"nextstep": AutoresetMode.NEXT_STEP, "samestep": AutoresetMode.SAME_STEP,
+                   AutoresetMode.NEXT_STEP: AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP: AutoresetMode.SAME_STEP}
+
+
 class TakeItEasyVectorEnv(VectorEnv):
     """``num_envs`` solitaire rounds under one ruleset; keywords as for ``TakeItEasyEnv``."""
 
@@ -47,12 +51,10 @@ class TakeItEasyVectorEnv(VectorEnv):
             raise InputError(f"render_mode={render_mode!r}; expected 'ansi'")
         self.render_mode = render_mode
         self.invalid_action = check_invalid_action_mode(invalid_action)
-        try:
-            self.autoreset_mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            raise InputError(f"autoreset_mode={autoreset_mode!r}; expected 'next_step' or 'same_step'") from None
-        if self.autoreset_mode == AutoresetMode.DISABLED:
-            raise InputError("autoreset_mode='disabled' is not supported; use 'next_step' or 'same_step'")
+        self.autoreset_mode = AUTORESET_MODES.get(autoreset_mode if isinstance(autoreset_mode, AutoresetMode)
+                                                  else str(autoreset_mode).lower().replace("_", ""))
+        if self.autoreset_mode is None:
+            raise InputError(f"autoreset_mode={autoreset_mode!r}; expected 'next_step' or 'same_step'")
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
 
         n, cells, k = self.num_envs, self.rules.layout.num_cells, _common.num_tile_ids(self.rules)

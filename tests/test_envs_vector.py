@@ -85,3 +85,35 @@ def test_partial_reset_and_invalid_actions():
         strict.step([3, 4])
     with pytest.raises(InputError):
         TakeItEasyVectorEnv(0)
+
+
+def test_rulebook_004_easier_game_two_tiles_turned_over_together():
+    """Rulebook 004, Variations 1 (Easier Game): two tiles are turned over at a time, so both leave the bag at once.
+
+    The ruleset's ``draw_size`` comes from its options; an Options subclass stands in for the field here.
+    """
+    from dataclasses import dataclass
+
+    from pettingzoo.test import parallel_api_test
+
+    from takeiteasy.core import Options, Ruleset
+    from takeiteasy.envs import parallel_env
+
+    @dataclass(frozen=True)
+    class TwoAtATime(Options):
+        draw_size: int = 2
+
+    rules = Ruleset.from_options(TwoAtATime())
+    single, batched = TakeItEasyEnv(rules=rules), TakeItEasyVectorEnv(1, rules=rules)
+    s_obs, s_info = single.reset(seed=3)
+    obs, info = batched.reset(seed=3)
+    assert s_obs["bag"].sum() == 27 - 2  # the first two tiles are turned over together
+    rng = np.random.default_rng(0)
+    for turn in range(19):
+        assert np.array_equal(obs["bag"][0], s_obs["bag"]) and obs["tile"][0] == s_obs["tile"]
+        cell = rng.choice(np.flatnonzero(s_info["action_mask"]))
+        s_obs, s_reward, s_done, _, s_info = single.step(cell)
+        obs, rewards, terminated, _, info = batched.step([cell])
+        assert rewards[0] == s_reward and terminated[0] == s_done
+    assert s_done and single.game.finished
+    parallel_api_test(parallel_env(2, rules=rules), num_cycles=40)

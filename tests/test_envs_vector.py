@@ -18,11 +18,13 @@ def test_make_vec_builds_the_batched_env():
     assert info["action_mask"].shape == (3, 19)
 
 
+@pytest.mark.parametrize("fast", [True, False], ids=["compiled", "ruleset"])
 @pytest.mark.parametrize("kwargs", [{}, {"placement": "adjacent", "scoring": "sunrays"}, {"board": "daffodil"}])
-def test_each_sub_env_matches_the_single_env(kwargs):
+def test_each_sub_env_matches_the_single_env(kwargs, fast):
     """Sub-environment i reset with seed s plays exactly like TakeItEasyEnv reset with seed s + i."""
     n, seed = 4, 100
-    envs = TakeItEasyVectorEnv(n, **kwargs)
+    envs = TakeItEasyVectorEnv(n, fast=fast, **kwargs)
+    assert (envs._fast is not None) == fast
     singles = [TakeItEasyEnv(**kwargs) for _ in range(n)]
     obs, info = envs.reset(seed=seed)
     single = [e.reset(seed=seed + i) for i, e in enumerate(singles)]

@@ -12,6 +12,10 @@ Autoreset follows Gymnasium's modes: ``"next_step"`` (default: the step after
 an episode ends resets that sub-environment, ignores its action and returns
 reward 0) or ``"same_step"`` (the reset happens at once and the last
 observation goes to ``info["final_obs"]``).
+
+For free or adjacent placement with standard or sunrays scoring, one
+compiled kernel (:mod:`takeiteasy.envs._batch`) steps every sub-environment;
+other rulesets, or ``fast=False``, go through the ruleset board by board.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from gymnasium.vector.utils import batch_space
 from ..core.errors import InputError
 from ..core.game import IllegalMove
 from ..core.notation import format_board, format_tile
-from . import _common
+from ..core.tiles import DIRECTION_BEST, TILE_VALUES
+from . import _batch, _common
 from .gym_env import check_invalid_action_mode, observation_space
 
 
@@ -40,8 +45,8 @@ class TakeItEasyVectorEnv(VectorEnv):
     metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, render_mode: str | None = None, invalid_action: str = "end",
-                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, rules=None, options=None,
-                 **rule_options):
+                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, fast: bool = True, rules=None,
+                 options=None, **rule_options):
         rule_options.pop("max_episode_steps", None)  # make_vec may pass the spec's value; rounds end by themselves
         if int(num_envs) < 1:
             raise InputError(f"num_envs={num_envs}: expected at least 1")
@@ -73,6 +78,11 @@ class TakeItEasyVectorEnv(VectorEnv):
         self.scores = np.zeros(n, dtype=np.int64)
         self.masks = np.zeros((n, cells), dtype=np.int8)
         self.done = np.ones(n, dtype=bool)  # episode over: the next step resets (next_step mode)
+        codes = _batch.fast_codes(self.rules) if fast else None
+        shape = self.rules.layout
+        self._fast = None if codes is None else (
+            codes[0], codes[1], shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES, DIRECTION_BEST,
+            shape.neighbours, np.asarray(self.rules.symbols, dtype=np.int64), codes[2])
 
     # -- per sub-environment -------------------------------------------------
     def _start(self, i: int, deal: list[int]) -> None:
@@ -141,38 +151,43 @@ class TakeItEasyVectorEnv(VectorEnv):
         return self._observations(), self._infos()
 
     def step(self, actions):
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        invalid = np.zeros(self.num_envs, dtype=bool)
-        restart = [i for i in range(self.num_envs) if self.done[i]]
-        if restart and self.autoreset_mode == AutoresetMode.NEXT_STEP:
+        n = self.num_envs
+        actions = np.asarray(actions, dtype=np.int64).reshape(n)
+        rewards = np.zeros(n, dtype=np.float64)
+        truncated = np.zeros(n, dtype=bool)
+        active = ~self.done
+        if not active.all():  # next_step autoreset (or a step before the first reset)
             seeds = self._seed_list(None)
-            for i in restart:
-                self._start(i, _common.deal_for(self.rules, seeds[i]))
-        for i in range(self.num_envs):
-            if self.autoreset_mode == AutoresetMode.NEXT_STEP and i in restart:
-                continue
-            if self.done[i]:
-                raise InputError("step() after the end of an episode: call reset() first")
-            cell = int(actions[i])
-            if not (0 <= cell < self.num_cells and self.masks[i, cell]):
-                reason = self.rules.refusal(self.boards[i], self._tile(i), cell,
-                                            int(self.deals[i, self.turns[i] - 1]) if self.turns[i] else -1)
-                if self.invalid_action == "raise":
-                    raise IllegalMove(f"environment {i}, cell {cell}: {reason or 'not allowed'}")
-                invalid[i] = terminated[i] = self.done[i] = True
-                self.masks[i] = 0
-                continue
-            self.boards[i, cell] = self.deals[i, self.turns[i]]
-            self.turns[i] += 1
-            score = self.rules.score(self.boards[i])
-            rewards[i] = score - self.scores[i]
-            self.scores[i] = score
-            if self.turns[i] == self.tiles_per_round:
-                terminated[i] = self.done[i] = True
-            self._refresh_mask(i)
+            for i in np.flatnonzero(~active):
+                self._start(int(i), _common.deal_for(self.rules, seeds[i]))
+        in_range = (actions >= 0) & (actions < self.num_cells)
+        legal = in_range & (self.masks[np.arange(n), np.where(in_range, actions, 0)] == 1)
+        invalid = active & ~legal
+        if invalid.any():
+            i = int(np.flatnonzero(invalid)[0])
+            if self.invalid_action == "raise":
+                previous = int(self.deals[i, self.turns[i] - 1]) if self.turns[i] else -1
+                reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), previous)
+                raise IllegalMove(f"environment {i}, cell {int(actions[i])}: {reason or 'not allowed'}")
+            self.done[invalid] = True
+            self.masks[invalid] = 0
+            active &= ~invalid
+        if self._fast is not None:
+            gains = np.zeros(n, dtype=np.int64)
+            _batch.batch_place(self.boards, self.deals, self.turns, self.scores, self.masks, actions, active, gains,
+                               np.zeros(n, dtype=np.bool_), *self._fast)
+            rewards[:] = gains
+        else:
+            for i in np.flatnonzero(active):
+                self.boards[i, actions[i]] = self.deals[i, self.turns[i]]
+                self.turns[i] += 1
+                score = self.rules.score(self.boards[i])
+                rewards[i] = score - self.scores[i]
+                self.scores[i] = score
+                self._refresh_mask(int(i))
+        finished = active & (self.turns == self.tiles_per_round)
+        self.done |= finished
+        terminated = finished | invalid
         observations, infos = self._observations(), self._infos()
         if invalid.any():
             infos["invalid_action"], infos["_invalid_action"] = invalid, invalid.copy()

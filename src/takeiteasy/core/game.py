@@ -12,7 +12,7 @@
 >>> game = Game(Ruleset.from_options(), ["solo"], seed=1)
 >>> tile = game.draw()[0]
 >>> game.place(0, 9)
->>> game.boards[0][9] == tile
+>>> int(game.boards[0][9]) == tile
 True
 """
 

@@ -247,4 +247,5 @@ class TakeItEasyObserver:
         return " | ".join(parts)
 
 
-pyspiel.register_game(_game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION), TakeItEasyGame)
+if GAME_NAME not in {game_type.short_name for game_type in pyspiel.registered_games()}:  # once per process
+    pyspiel.register_game(_game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION), TakeItEasyGame)

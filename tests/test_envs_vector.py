@@ -91,21 +91,13 @@ def test_partial_reset_and_invalid_actions():
 
 def test_rulebook_004_easier_game_two_tiles_turned_over_together():
     """Rulebook 004, Variations 1 (Easier Game): two tiles are turned over at a time, so both leave the bag at once.
-
-    The ruleset's ``draw_size`` comes from its options; an Options subclass stands in for the field here.
     """
-    from dataclasses import dataclass
-
     from pettingzoo.test import parallel_api_test
 
     from takeiteasy.core import Options, Ruleset
     from takeiteasy.envs import parallel_env
 
-    @dataclass(frozen=True)
-    class TwoAtATime(Options):
-        draw_size: int = 2
-
-    rules = Ruleset.from_options(TwoAtATime())
+    rules = Ruleset.from_options(Options(draw=2))
     single, batched = TakeItEasyEnv(rules=rules), TakeItEasyVectorEnv(1, rules=rules)
     s_obs, s_info = single.reset(seed=3)
     obs, info = batched.reset(seed=3)

@@ -23,28 +23,37 @@ from ..core.deal import deal as seeded_deal
 from ..core.errors import InputError
 from ..core.game import group_sizes
 from ..core.notation import parse_tiles
+from ..core.presets import preset as preset_options
 from ..core.rules import Options, Ruleset, RulesError
 
 #: Largest seed the environments derive from their own random generator.
 SEED_LIMIT = 2**63
 
 
-def rules_from(rules: Ruleset | None = None, options: Options | dict | None = None, **kwargs) -> Ruleset:
-    """A ruleset from a ready ``Ruleset``, an ``Options`` (or its JSON dict), or Options fields as keywords.
+def rules_from(rules: Ruleset | None = None, options: Options | dict | None = None, preset: str | None = None,
+               **kwargs) -> Ruleset:
+    """A ruleset from a ready ``Ruleset``, an ``Options`` (or its JSON dict), a preset name, or Options fields
+    as keywords (on their own, or changing the preset's options).
 
     Keywords are passed to :class:`Options` unchanged, so every field it has
     (``board``, ``placement``, ``scoring``, ``wildcards``, ...) is a keyword of
     every environment.
     """
-    if rules is not None:
-        if options is not None or kwargs:
-            raise RulesError("give either rules=, options= or rule keywords, not several")
-        return rules
-    if options is not None:
+    if sum(x is not None for x in (rules, options, preset)) > 1:
+        raise RulesError("give one of rules=, options= or preset=, not several")
+    if rules is None and options is not None:
         if kwargs:
             raise RulesError("give either options= or rule keywords, not both")
-        return Ruleset.from_options(options if isinstance(options, Options) else Options.from_json(dict(options)))
-    return Ruleset.from_options(Options.from_json(kwargs))
+        rules = Ruleset.from_options(options if isinstance(options, Options) else Options.from_json(dict(options)))
+    elif rules is None:
+        base = preset_options(preset).to_json() if preset is not None else {}
+        rules = Ruleset.from_options(Options.from_json({**base, **kwargs}))
+    elif kwargs:
+        raise RulesError("give either rules= or rule keywords, not both")
+    if rules.holding_cells:
+        raise RulesError("the daffodil holding area (stamen='holding', daffodil variant 4) is not available in the "
+                         "environments yet; use stamen='free', 'first' or 'last'")
+    return rules
 
 
 @cache
@@ -59,7 +68,7 @@ def options_key(rules: Ruleset) -> str:
 
 def draw_size_of(rules: Ruleset) -> int:
     """Tiles turned over at once (1 unless the ruleset's options say otherwise)."""
-    return int(getattr(rules.options, "draw_size", 1) or 1)
+    return rules.options.draw
 
 
 def num_tile_ids(rules: Ruleset) -> int:

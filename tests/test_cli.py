@@ -122,3 +122,22 @@ def test_play_solitaire_to_the_end_with_a_move_and_bad_answers(capsys, monkeypat
 def test_play_ends_cleanly_when_input_ends(capsys, monkeypatch, tmp_path):
     status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", stdin="0\n", monkeypatch=monkeypatch)
     assert status == 1 and "Game abandoned" in out
+
+
+def test_score_best_sunray_lists_the_boards_sun_and_moon_scoring_rows(capsys):
+    """Rulebook 000, Best Sunray/Moonbeam: only rows that are both one symbol and a scoring row count."""
+    status, out, _ = run_cli(capsys, "score", "--json", "--scoring", "best-sunray", EXAMPLE_178)
+    record = json.loads(out)
+    rules = Ruleset.from_options()
+    from takeiteasy.core import parse_board
+    from takeiteasy.core.tiles import default_symbol_map
+
+    symbols = default_symbol_map()
+    expected = {"sun": [], "moon": []}
+    for line in rules.lines(parse_board(EXAMPLE_178)):
+        kinds = {symbols[EXAMPLE_178.split()[c]] for c in line.cells}
+        if line.points and len(kinds) == 1:
+            expected[kinds.pop()].append({"length": len(line.cells), "value": line.value})
+    for name in expected:
+        expected[name].sort(key=lambda r: (r["length"], r["value"]), reverse=True)
+    assert status == 0 and record["score"] == 178 and record["rays"] == expected

@@ -19,6 +19,13 @@ VARIANTS = {
     "sunrays (rulebook 000, Sunrays and Moonbeams)": Options(scoring="sunrays"),
     "daffodil with wildcards (rulebook 003)": Options(board="daffodil"),
     "standard board with wildcards (rulebook 003 tiles)": Options(wildcards=True),
+    "sun/moon adjacent (rulebook 000, Sun/Moon Adjacent Placement)": Options(placement="sunmoon"),
+    "best sunray (rulebook 000, Best Sunray/Moonbeam)": Options(scoring="best-sunray"),
+    "two tiles at a time (rulebook 001, optional rule)": Options(draw=2),
+    "no caller (rulebook 004)": Options(caller=False),
+    "daffodil stamen first (rulebook 003, variant 2)": Options(board="daffodil", stamen="first"),
+    "daffodil stamen last (rulebook 003, variant 3)": Options(board="daffodil", stamen="last"),
+    "daffodil holding area (rulebook 003, variant 4)": Options(board="daffodil", stamen="holding"),
 }
 
 
@@ -33,22 +40,35 @@ class CheckingAgent:
         assert cell in view.legal_cells(), (self.name, cell, view.legal_cells())
         return cell
 
+    def __getattr__(self, hook):  # choose_move / announce / settle: pass through when the agent has them
+        return getattr(self.agent, hook)
+
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "fast", "best"])
 def test_agents_play_only_allowed_cells(name, variant):
     rules = Ruleset.from_options(VARIANTS[variant])
     game = Game(rules, ["bot"], seed=11)
-    scores = game.play([CheckingAgent(make_agent(name, rules, seed=1))])
-    assert game.finished and scores[0] == rules.score(game.boards[0])
+    game.play([CheckingAgent(make_agent(name, rules, seed=1))])
+    assert game.finished and game.board_scores()[0] == rules.score(game.boards[0])
 
 
-def test_agents_play_two_tile_draws():
-    """Rulebook 001 / 004, two tiles at a time: each drawn tile is placed by the agent."""
-    rules = Ruleset.from_options()
-    game = Game(rules, ["bot"], seed=5, draw_size=2)
-    game.play([CheckingAgent(make_agent("best", rules))])
-    assert game.finished
+def test_two_drawn_tiles_are_both_placed_legally():
+    """Rulebook 001, two tiles at a time: the agent picks which tile goes first, and where."""
+    rules = Ruleset.from_options(Options(draw=2))
+    agent = make_agent("best", rules)
+    game = Game(rules, ["bot"], seed=5)
+    game.draw()
+    tile, cell = agent.choose_move(game.view(0))
+    assert tile in game.pending[0] and cell in game.view(0).legal_cells(tile)
+
+
+def test_announce_picks_a_tile_still_in_the_bag():
+    """Rulebook 004, no caller: the announcing player picks one of the tiles not drawn yet."""
+    rules = Ruleset.from_options(Options(caller=False))
+    game = Game(rules, ["a", "b"], seed=2)
+    view = game.view(0)
+    assert view.phase == "announce" and make_agent("fast", rules).announce(view) in view.remaining
 
 
 def test_every_agent_is_registered():

@@ -89,27 +89,43 @@ def heuristic_cells(board, tile, allowed, in_bag, line_cells, line_len, line_dir
 # --- agents ----------------------------------------------------------------
 
 class _Estimating(Agent):
-    """Shared machinery: per-cell estimates, scoring-rule correction, choice."""
+    """Shared machinery: per-cell estimates, scoring-rule correction, and the game's optional hooks
+    (``choose_move`` for several drawn tiles, ``announce`` when there is no caller)."""
 
-    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None):
+    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, learned: bool = True):
         super().__init__(rules, seed)
-        self.standard_scoring = rules.scoring.name == "standard"
-        if value is None:
+        # best-sunray adds its bonus only when boards are compared: a board's own points are standard
+        self.standard_scoring = rules.scoring.name in ("standard", "best-sunray")
+        if value is None and learned:
             value = shipped(rules.layout.name)
-        if value is not None and value.spec.layout_name != rules.layout.name:
-            value = None
-        self.value = value
+        usable = value is not None and value.spec.layout_name == rules.layout.name
+        # holding slots (daffodil variant 4) lie in no line: the learned features do not cover them
+        self.value = value if usable and rules.board_size == rules.layout.num_cells else None
 
     @property
     def tables(self):
         return self.value.spec.tables()
 
-    def estimates(self, view: View, allowed: np.ndarray, in_bag: np.ndarray):
-        raise NotImplementedError
+    def quick_estimates(self, board, tile, allowed, in_bag):
+        """(points now, learned future, nothing searched) per cell; the heuristic without weights."""
+        n = board.shape[0]
+        now, future = np.empty(n), np.empty(n)
+        if self.value is None:
+            s = self.rules.layout
+            heuristic_cells(board, tile, allowed, in_bag, s.line_cells, s.line_len, s.line_dir, s.cell_lines, now,
+                            future)
+        else:
+            value_cells(board, tile, allowed, in_bag, self.value.weights, *self.tables, now, future)
+        return now, future, np.zeros(n, dtype=np.bool_)
 
-    def _arrays(self, view: View):
-        allowed = np.asarray(self.rules.legal_mask(view.board, view.tile, view.previous_tile), dtype=np.bool_)
-        return np.ascontiguousarray(view.board, dtype=np.int64), allowed, bag_of(view.remaining)
+    def estimates(self, board, tile, allowed, in_bag):
+        return self.quick_estimates(board, tile, allowed, in_bag)
+
+    def _arrays(self, view: View, tile: int):
+        allowed = np.asarray(self.rules.legal_mask(view.board, tile, view.previous_tile, view.previous_cell),
+                             dtype=np.bool_)
+        remaining = [t for t in view.remaining if t != tile]
+        return np.ascontiguousarray(view.board, dtype=np.int64), allowed, bag_of(remaining)
 
     def _scored(self, board, tile, allowed, now):
         """Replace the standard points by the ruleset's own when it scores differently."""
@@ -122,14 +138,32 @@ class _Estimating(Agent):
         return now
 
     def evaluate(self, view: View) -> np.ndarray:
-        board, allowed, in_bag = self._arrays(view)
+        board, allowed, in_bag = self._arrays(view, view.tile)
         now, future, _ = self.estimates(board, view.tile, allowed, in_bag)
         return self._scored(board, view.tile, allowed, now) + future
 
+    def _best(self, view: View, tile: int, quick: bool = False) -> tuple[int, float]:
+        board, allowed, in_bag = self._arrays(view, tile)
+        estimate = self.quick_estimates if quick else self.estimates
+        now, future, searched = estimate(board, tile, allowed, in_bag)
+        now = self._scored(board, tile, allowed, now)
+        cell = int(best_cell(now, future, searched))
+        return cell, float(now[cell] + future[cell])
+
     def choose(self, view: View) -> int:
-        board, allowed, in_bag = self._arrays(view)
-        now, future, searched = self.estimates(board, view.tile, allowed, in_bag)
-        return int(best_cell(self._scored(board, view.tile, allowed, now), future, searched))
+        return self._best(view, view.tile)[0]
+
+    def choose_move(self, view: View) -> tuple[int, int]:
+        """Several drawn tiles: place first the one whose best cell promises most."""
+        options = [(self._best(view, tile), tile) for tile in view.pending]
+        (cell, _), tile = max(options, key=lambda item: item[0][1])
+        return tile, cell
+
+    def announce(self, view: View) -> int:
+        """No caller: announce the tile whose best placement promises most (learned value, no search)."""
+        board_view = View(view.rules, view.board, -1, view.remaining, view.previous_tile, view.turn,
+                          view.previous_cell)
+        return max(view.remaining, key=lambda tile: self._best(board_view, tile, quick=True)[1])
 
 
 class HeuristicAgent(_Estimating):
@@ -138,14 +172,7 @@ class HeuristicAgent(_Estimating):
     name = "heuristic"
 
     def __init__(self, rules: Ruleset, seed: int = 0):
-        super().__init__(rules, seed, value=None)
-
-    def estimates(self, board, tile, allowed, in_bag):
-        n = board.shape[0]
-        now, future = np.empty(n), np.empty(n)
-        s = self.rules.layout
-        heuristic_cells(board, tile, allowed, in_bag, s.line_cells, s.line_len, s.line_dir, s.cell_lines, now, future)
-        return now, future, np.zeros(n, dtype=np.bool_)
+        super().__init__(rules, seed, learned=False)
 
 
 class FastAgent(_Estimating):
@@ -156,17 +183,9 @@ class FastAgent(_Estimating):
     def choose(self, view: View) -> int:
         if self.value is None or not self.standard_scoring:
             return super().choose(view)
-        allowed = self.rules.legal_mask(view.board, view.tile, view.previous_tile)
+        allowed = self.rules.legal_mask(view.board, view.tile, view.previous_tile, view.previous_cell)
         return int(fast_choice(view.board, view.tile, allowed, np.array(view.remaining, dtype=np.int64),
                                self.value.weights, *self.tables))
-
-    def estimates(self, board, tile, allowed, in_bag):
-        if self.value is None:
-            return HeuristicAgent.estimates(self, board, tile, allowed, in_bag)
-        n = board.shape[0]
-        now, future = np.empty(n), np.empty(n)
-        value_cells(board, tile, allowed, in_bag, self.value.weights, *self.tables, now, future)
-        return now, future, np.zeros(n, dtype=np.bool_)
 
 
 class BestAgent(_Estimating):
@@ -192,7 +211,7 @@ class BestAgent(_Estimating):
 
     def estimates(self, board, tile, allowed, in_bag, width=None):
         if self.value is None:
-            return HeuristicAgent.estimates(self, board, tile, allowed, in_bag)
+            return self.quick_estimates(board, tile, allowed, in_bag)
         width = self.width if width is None else width
         n = board.shape[0]
         now, future, searched = np.empty(n), np.empty(n), np.zeros(n, dtype=np.bool_)
@@ -202,6 +221,6 @@ class BestAgent(_Estimating):
 
     def evaluate(self, view: View) -> np.ndarray:
         """Every allowed cell searched (hints want all of them comparable)."""
-        board, allowed, in_bag = self._arrays(view)
+        board, allowed, in_bag = self._arrays(view, view.tile)
         now, future, _ = self.estimates(board, view.tile, allowed, in_bag, width=board.shape[0])
         return self._scored(board, view.tile, allowed, now) + future

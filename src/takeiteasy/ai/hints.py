@@ -38,23 +38,25 @@ def default_remaining(rules: Ruleset, board: np.ndarray, tile: int) -> tuple[int
     return tuple(t for t in rules.tile_set if t not in seen)
 
 
-def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1,
+def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
          agent: str = "best") -> list[Hint]:
     """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first)."""
     from . import make_agent
 
     board = np.asarray(board, dtype=np.int64)
-    if board.shape != (rules.layout.num_cells,):
+    if board.shape == (rules.layout.num_cells,) and rules.board_size > board.size:  # holding slots left out
+        board = np.concatenate([board, np.full(rules.board_size - board.size, -1, dtype=np.int64)])
+    if board.shape != (rules.board_size,):
         raise InputError(f"a {rules.layout.name} board has {rules.layout.num_cells} cells, not {board.size}")
     if tile not in rules.tile_set:
         raise InputError(f"tile {TOKENS[tile]} is not in this game's tile set")
     if tile in set(int(t) for t in board):
         raise InputError(f"tile {TOKENS[tile]} is already on the board")
-    if (board >= 0).all():
+    if not rules.legal_mask(board, tile, previous_tile, previous_cell).any():
         raise InputError("the board is full: there is nowhere to put a tile")
     if remaining is None:
         remaining = default_remaining(rules, board, tile)
-    view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()))
+    view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell)
     estimates = make_agent(agent, rules).evaluate(view)
     if estimates is None:
         raise InputError(f"agent {agent!r} cannot estimate scores; use best, fast or heuristic")

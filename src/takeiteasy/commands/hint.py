@@ -19,6 +19,8 @@ def register(sub) -> None:
     parser.add_argument("--agent", default="best", help="whose estimate: best (default), fast or heuristic")
     parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
                                                            "that depend on it)")
+    parser.add_argument("--previous-cell", type=int, default=-1, metavar="CELL",
+                        help="where the previous tile went (sun/moon placement touching the previous tile)")
     parser.add_argument("--remaining", metavar="TILES",
                         help="tiles that may still come, white-space separated (default: every tile not seen)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -37,7 +39,7 @@ def run(args) -> int:
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
     remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
-    hints = hint(rules, board, tile, remaining, previous, agent=args.agent)
+    hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent)
     if args.json:
         print(json.dumps({"board": format_board(board), "tile": TOKENS[tile], "agent": args.agent,
                           "hints": [h.to_json() for h in hints]}))

@@ -49,7 +49,8 @@ def heuristic_cells(board, tile, allowed, in_bag, line_cells, line_len, line_dir
     """
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
-    bag_counts(in_bag, TILE_VALUES, counts)
+    fits = np.zeros((4, 4, 4), dtype=np.int64)
+    bag_counts(in_bag, TILE_VALUES, counts, fits)
     work = board.copy()
     filled = kernels.count_filled(work)
     left = work.shape[0] - filled - 1  # tiles still to come after this one

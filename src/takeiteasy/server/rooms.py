@@ -619,9 +619,11 @@ class RoomMaster:
                 events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
             if mode == "solo":
                 events += room.start(0)
-            self.store.create(code, record, Room(record).summary())
+            try:
+                self.store.create(code, record, room.summary(), events)
+            except StoreError as exc:
+                raise Busy(f"storage failed, no room was created ({exc})") from None
             self._rooms[code] = room
-            self._persist(room, 0, events)
             return room, token
 
     def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:

@@ -43,8 +43,8 @@ class Store(ABC):
     (it must hold ``status`` and ``listed``)."""
 
     @abstractmethod
-    def create(self, code: str, record: dict, summary: dict) -> None:
-        """Add a new room (raises :class:`StoreConflict` if the code is taken)."""
+    def create(self, code: str, record: dict, summary: dict, events: list[dict] = ()) -> None:
+        """Add a new room with its first events, atomically (raises :class:`StoreConflict` if the code is taken)."""
 
     @abstractmethod
     def load(self, code: str) -> tuple[dict, list[dict]] | None:
@@ -73,11 +73,12 @@ class MemoryStore(Store):
         self._rooms: dict[str, tuple[dict, list[dict], dict, float]] = {}
         self._lock = threading.Lock()
 
-    def create(self, code, record, summary):
+    def create(self, code, record, summary, events=()):
         with self._lock:
             if code in self._rooms:
                 raise StoreConflict(f"room {code} exists")
-            self._rooms[code] = (json.loads(json.dumps(record)), [], dict(summary), time.time())
+            self._rooms[code] = (json.loads(json.dumps(record)), json.loads(json.dumps(list(events))), dict(summary),
+                                 time.time())
 
     def load(self, code):
         with self._lock:
@@ -147,15 +148,24 @@ class SQLiteStore(Store):
         with self._lock:
             return self._db.execute("PRAGMA journal_mode").fetchone()[0]
 
-    def create(self, code, record, summary):
-        now = time.time()
+    def create(self, code, record, summary, events=()):
+        now, events = time.time(), list(events)
         with self._lock:
+            db = self._db
             try:
-                self._db.execute(
-                    "INSERT INTO rooms (code, created, updated, record, summary, status, listed, version) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-                    (code, now, now, json.dumps(record), json.dumps(summary), summary["status"],
-                     int(bool(summary.get("listed")))))
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.execute(
+                        "INSERT INTO rooms (code, created, updated, record, summary, status, listed, version) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (code, now, now, json.dumps(record), json.dumps(summary), summary["status"],
+                         int(bool(summary.get("listed"))), len(events)))
+                    db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
+                                   [(code, i, json.dumps(e)) for i, e in enumerate(events)])
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
             except sqlite3.IntegrityError:
                 raise StoreConflict(f"room {code} exists") from None
             except sqlite3.Error as exc:

@@ -301,3 +301,10 @@ def test_a_storage_failure_loses_nothing():
         again = state(client, code, token)
         assert again["version"] == st["version"] and again["players"][0]["board"] == st["players"][0]["board"]
         place_first_legal(client, code, token, again)
+
+
+def test_serve_command_refuses_a_bad_port(capsys):
+    from takeiteasy.cli import main
+
+    assert main(["serve", "--port", "70000", "--db", "/nonexistent-dir-takeiteasy/x.db"]) == 2
+    assert "--port 70000" in capsys.readouterr().err

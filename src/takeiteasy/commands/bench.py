@@ -134,7 +134,7 @@ def reseed(agent, seed: int) -> None:
 
 
 def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], deals: list[list[int]] | None):
-    """Play games ``indices`` (worker entry point); returns (scores, per-move seconds)."""
+    """Play games ``indices`` (worker entry point); returns (scores, per-move seconds, play seconds)."""
     from ..ai import make_agent
 
     rules = Ruleset.from_options(Options.from_json(options))
@@ -143,12 +143,13 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
     warmup = deal(seed ^ WARMUP_SALT, rules.tile_set, rules.tiles_per_round)
     Game(rules, [agent_name], deal=warmup).play([timed.agent])
     scores = []
+    start = time.perf_counter()
     for position, index in enumerate(indices):
         tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
                                                               index=index)
         reseed(timed.agent, game_seed(seed, index))
         scores.append(Game(rules, [agent_name], deal=tiles).play([timed])[0])
-    return scores, timed.times
+    return scores, timed.times, time.perf_counter() - start
 
 
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
@@ -170,9 +171,8 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
 
     options = rules.options.to_json()
     indices = list(range(games))
-    start = time.perf_counter()
     if jobs <= 1:
-        scores, times = _play_chunk(options, agent_name, seed, indices, deals)
+        scores, times, seconds = _play_chunk(options, agent_name, seed, indices, deals)
     else:
         size = math.ceil(games / jobs)
         chunks = [indices[k:k + size] for k in range(0, games, size)]
@@ -180,9 +180,9 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
             futures = [pool.submit(_play_chunk, options, agent_name, seed, chunk,
                                    None if deals is None else deals[chunk[0]:chunk[-1] + 1]) for chunk in chunks]
             results = [f.result() for f in futures]
-        scores = [s for part, _ in results for s in part]
-        times = [t for _, part in results for t in part]
-    seconds = time.perf_counter() - start
+        scores = [s for part, _, _ in results for s in part]
+        times = [t for _, part, _ in results for t in part]
+        seconds = max(spent for _, _, spent in results)  # the chunks play side by side
     return Series(agent_name, np.asarray(scores, dtype=np.int64), seconds, times)
 
 

@@ -275,9 +275,9 @@ def run(args) -> int:
     elif args.vs is not None:  # both agents must see the very same deals
         deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
 
+    context = {"seed": args.seed, "jobs": args.jobs, "deals": args.deals, "options": options.to_json()}
     first = play_series(rules, args.agent, args.seed, games, args.jobs, deals, batch=not args.no_batch)
-    report = first.report()
-    report.update({"seed": args.seed, "jobs": args.jobs, "deals": args.deals, "options": options.to_json()})
+    report = first.report() | context
     played = [first]
     if args.vs is not None:
         second = play_series(rules, args.vs, args.seed, games, args.jobs, deals, batch=not args.no_batch)
@@ -289,7 +289,7 @@ def run(args) -> int:
             "deals": args.deals, "options": options.to_json(),
             "difference": {"mean": gap["mean"], "ci95": gap["ci95"], "median": gap["median"],
                            "wins": float((difference > 0).mean()), "ties": float((difference == 0).mean())},
-            "a": report, "b": second.report(),
+            "a": report, "b": second.report() | context,
         }
     if args.plot:
         write_plot(args.plot, played)

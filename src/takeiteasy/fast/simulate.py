@@ -27,7 +27,8 @@ from ..core.tiles import DIRECTION_BEST, TILE_VALUES
 from .rng import bounded, game_state, next32
 
 
-@kernel
+# inline="always": a call passing nine arrays costs more than a whole game.
+@kernel(inline="always")
 def play_random_game(seed, game, tile_set, tiles_per_round, bag, empties, board,
                      line_cells, line_len, line_dir, tile_values, direction_best):
     """Play game ``game`` of series ``seed`` at random; returns its score.
@@ -59,7 +60,7 @@ def play_random_game(seed, game, tile_set, tiles_per_round, bag, empties, board,
     return board_score(board, line_cells, line_len, line_dir, tile_values, direction_best)
 
 
-@kernel
+@kernel(inline="always")
 def play_random_placement(deal, seed, game, empties, board,
                           line_cells, line_len, line_dir, tile_values, direction_best):
     """Place a given deal (tiles in draw order) on random empty cells; returns the score."""

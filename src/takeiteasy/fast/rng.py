@@ -53,3 +53,14 @@ def next32(x, w):
 def bounded(r, n):
     """Map a 32-bit output to [0, n) by multiply-shift (bias below n / 2**32)."""
     return (r * n) >> 32
+
+
+@kernel
+def bounded_pair(r, n, m):
+    """Two draws, in [0, n) and [0, m), from one 32-bit output.
+
+    The low 32 bits of ``r * n`` are spread evenly over [0, 2**32) whatever
+    the first draw was, so they serve as a second output (bias below n*m / 2**32).
+    """
+    product = r * n
+    return product >> 32, ((product & MASK32) * m) >> 32

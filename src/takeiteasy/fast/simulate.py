@@ -24,7 +24,7 @@ import numpy as np
 from .._jit import COMPILED, kernel, prange
 from ..core.kernels import board_score
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
-from .rng import bounded, game_state, next32
+from .rng import bounded_pair, game_state, next32
 
 
 # inline="always": a call passing nine arrays costs more than a whole game.
@@ -46,13 +46,12 @@ def play_random_game(seed, game, tile_set, tiles_per_round, bag, empties, board,
     x, w = game_state(seed, game)
     for t in range(tiles_per_round):
         x, w, r = next32(x, w)
-        j = t + bounded(r, num_tiles - t)
+        free = num_cells - t
+        pick, k = bounded_pair(r, num_tiles - t, free)  # the tile drawn, the empty cell it goes on
+        j = t + pick
         tile = bag[j]
         bag[j] = bag[t]
         bag[t] = tile
-        x, w, r = next32(x, w)
-        free = num_cells - t
-        k = bounded(r, free)
         cell = empties[k]
         empties[k] = empties[free - 1]
         empties[free - 1] = cell
@@ -69,11 +68,11 @@ def play_random_placement(deal, seed, game, empties, board,
         empties[c] = c
         board[c] = -1
     x, w = game_state(seed, game)
-    for t in range(deal.shape[0]):
-        x, w, r = next32(x, w)  # the draw step of play_random_game, kept so streams line up
+    num_tiles = deal.shape[0]
+    for t in range(num_tiles):
         x, w, r = next32(x, w)
         free = num_cells - t
-        k = bounded(r, free)
+        pick, k = bounded_pair(r, num_tiles - t, free)  # only the cell is used: the deal fixes the tile
         cell = empties[k]
         empties[k] = empties[free - 1]
         empties[free - 1] = cell

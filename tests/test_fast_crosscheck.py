@@ -185,3 +185,54 @@ def test_simulated_games_are_legal_and_scored_right(board_name):
         assert sorted(board.tolist()) == sorted(set(board.tolist()))
         assert set(board.tolist()) <= set(rules.tile_set)
         assert score == reference_score(board.tolist(), ref_lines)
+
+
+INTERPRETED_PROBE = r"""
+import json, numpy as np
+from takeiteasy._jit import COMPILED
+from takeiteasy.core import kernels
+from takeiteasy.core.rules import Options, Ruleset
+from takeiteasy.core.tiles import DIRECTION_BEST, TILE_VALUES
+from takeiteasy.fast import random_scores
+assert not COMPILED
+out = {}
+for name in ("standard", "daffodil"):
+    rules = Ruleset.from_options(Options(board=name))
+    shape = rules.layout
+    rng = np.random.default_rng(8)
+    boards = [np.where(rng.random(shape.num_cells) < 0.8, rng.permutation(len(rules.tile_set))[:shape.num_cells], -1)
+              for _ in range(400)]
+    out[name] = {
+        "simulated": random_scores(rules, 21, 300).tolist(),
+        "scores": [int(kernels.board_score(b.astype(np.int64), shape.line_cells, shape.line_len, shape.line_dir,
+                                           TILE_VALUES, DIRECTION_BEST)) for b in boards],
+    }
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.skipif(not COMPILED, reason="compares the compiled kernels with an interpreted run")
+def test_compiled_and_interpreted_paths_agree():
+    """The same random games and random states give the same scores with and without numba."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    result = subprocess.run([sys.executable, "-c", INTERPRETED_PROBE], env=env, capture_output=True, text=True,
+                            check=True)
+    interpreted = json.loads(result.stdout)
+    from takeiteasy.fast import random_scores
+
+    for name in ("standard", "daffodil"):
+        rules = Ruleset.from_options(Options(board=name))
+        shape = rules.layout
+        rng = np.random.default_rng(8)
+        boards = [np.where(rng.random(shape.num_cells) < 0.8,
+                           rng.permutation(len(rules.tile_set))[:shape.num_cells], -1) for _ in range(400)]
+        assert random_scores(rules, 21, 300).tolist() == interpreted[name]["simulated"]
+        compiled = [int(kernels.board_score(b.astype(np.int64), shape.line_cells, shape.line_len, shape.line_dir,
+                                            TILE_VALUES, DIRECTION_BEST)) for b in boards]
+        assert compiled == interpreted[name]["scores"]
+        assert any(compiled)

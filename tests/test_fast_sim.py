@@ -54,11 +54,15 @@ def test_daffodil_board_with_wildcards_runs_in_the_batch_simulator():
     assert scores.mean() > 0
 
 
-@pytest.mark.parametrize("placement,scoring,expected", [("free", "standard", True), ("adjacent", "standard", False),
-                                                        ("free", "sunrays", False)])
-def test_batch_simulator_only_claims_the_rules_it_plays(placement, scoring, expected):
-    """Rulebook 000 variants (adjacent placement, Sunrays and Moonbeams) take the generic path."""
-    assert supports(Ruleset.from_options(Options(placement=placement, scoring=scoring))) is expected
+@pytest.mark.parametrize("options,expected", [
+    (Options(), True), (Options(draw=2), True), (Options(board="daffodil"), True),
+    (Options(placement="adjacent"), False), (Options(scoring="sunrays"), False),
+    (Options(board="daffodil", stamen="holding"), False), (Options(board="daffodil", stamen="first"), False),
+])
+def test_batch_simulator_only_claims_the_rules_it_plays(options, expected):
+    """Rulebook 000 variants (Adjacent Placement, Sunrays and Moonbeams) and rulebook 003 daffodil
+    variants 2-4 (stamen first, last, holding area) take the generic path."""
+    assert supports(Ruleset.from_options(options)) is expected
 
 
 def test_packing_and_legal_move_bits_round_trip():

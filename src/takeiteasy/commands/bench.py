@@ -107,18 +107,30 @@ class Series:
 
 
 class _TimedAgent:
-    """Wraps an agent and records the time of each ``choose`` call."""
+    """Wraps an agent and records the time of each move decision (``choose``, ``choose_move``).
+
+    Other hooks the game looks for (``announce``, ``settle``...) pass through
+    untimed, and only when the wrapped agent has them.
+    """
+
+    TIMED = ("choose", "choose_move")
 
     def __init__(self, agent):
         self.agent = agent
         self.name = getattr(agent, "name", "agent")
         self.times: list[float] = []
 
-    def choose(self, view):
-        start = time.perf_counter()
-        cell = self.agent.choose(view)
-        self.times.append(time.perf_counter() - start)
-        return cell
+    def _timed(self, method):
+        def call(*args, **kwargs):
+            start = time.perf_counter()
+            result = method(*args, **kwargs)
+            self.times.append(time.perf_counter() - start)
+            return result
+        return call
+
+    def __getattr__(self, name):
+        attribute = getattr(self.agent, name)  # AttributeError when the agent lacks the hook
+        return self._timed(attribute) if name in self.TIMED else attribute
 
 
 def reseed(agent, seed: int) -> None:

@@ -129,8 +129,12 @@ def random_scores_for_deals(deals, seed, start, num_cells,
 # --- Python entry points ---------------------------------------------------
 
 def supports(rules) -> bool:
-    """True when the batch simulator plays these rules (free placement, standard scoring)."""
-    return rules.options.placement == "free" and rules.options.scoring == "standard"
+    """True when the batch simulator plays these rules: free placement, standard scoring, every cell open
+    to every tile, no holding slots.  (Drawing two at a time, or without a caller, changes nothing for a
+    player who places at random.)"""
+    options = rules.options
+    return (options.placement == "free" and options.scoring == "standard" and options.stamen == "free"
+            and rules.board_size == rules.layout.num_cells == rules.tiles_per_round)
 
 
 def _seed64(seed: int) -> int:

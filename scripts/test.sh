@@ -9,3 +9,5 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/de
 fi
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
 python3 -m pytest "$@"
+# The same kernels interpreted: the pure-Python path must give the compiled path's answers.
+NUMBA_DISABLE_JIT=1 python3 -m pytest tests/test_fast_crosscheck.py -q

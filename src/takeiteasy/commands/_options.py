@@ -1,27 +1,98 @@
-"""Command-line options shared by every command that needs a ruleset."""
+"""Command-line options shared by every command that needs a ruleset.
+
+Each rules option maps to exactly one :class:`~takeiteasy.core.rules.Options`
+field of the same name (dashes for underscores): ``--stamen holding`` is
+``{"stamen": "holding"}``.  ``--preset NAME`` starts from a named preset
+and ``--options JSON`` from an Options JSON object (or a file holding one);
+options given explicitly override both.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import fields
+from pathlib import Path
 
 from ..core.layouts import LAYOUT_NAMES
-from ..core.rules import PLACEMENT_RULES, SCORING_RULES, Options, Ruleset
+from ..core.presets import preset, presets
+from ..core.rules import Options, Ruleset, RulesError
+
+#: Options fields, in the order --help shows them.
+FIELDS = tuple(f.name for f in fields(Options))
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    return value
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules")
-    group.add_argument("--board", default="standard", metavar="NAME|FILE.json",
+    group = parser.add_argument_group("rules (see takeiteasy variants and docs/RULES.md)")
+    group.add_argument("--preset", metavar="NAME",
+                       help=f"start from a named preset: {', '.join(presets())} (default: standard)")
+    group.add_argument("--options", dest="options_json", metavar="JSON|FILE.json",
+                       help="start from an options JSON object, e.g. '{\"placement\": \"adjacent\"}'")
+    group.add_argument("--board", metavar="NAME|FILE.json",
                        help=f"board layout: {', '.join(LAYOUT_NAMES)} or a layout file (default: standard)")
-    group.add_argument("--placement", default="free", help=f"placement rule: {', '.join(PLACEMENT_RULES)}")
-    group.add_argument("--scoring", default="standard", help=f"scoring rule: {', '.join(SCORING_RULES)}")
+    group.add_argument("--placement",
+                       help="placement rule: free (any empty cell), adjacent, or sunmoon (default: free)")
+    group.add_argument("--scoring",
+                       help="scoring rule: standard, sunrays (Sunrays and Moonbeams), best-sunray (default: standard)")
+    group.add_argument("--stamen",
+                       help="daffodil variants 1-4: free, first, last, holding (default: free)")
     group.add_argument("--wildcards", action=argparse.BooleanOptionalAction, default=None,
                        help="include the four wildcard tiles (default: only on the daffodil board)")
     group.add_argument("--symbols", metavar="FILE.json", help="sun/moon map of your own tile set")
+    group.add_argument("--draw", type=_positive, metavar="N",
+                       help="tiles turned over at a time; 2 is the easier game (default: 1)")
+    group.add_argument("--caller", action=argparse.BooleanOptionalAction, default=None,
+                       help="--no-caller: players take turns announcing a tile of their choice (default: caller)")
+    group.add_argument("--takeback", action=argparse.BooleanOptionalAction, default=None,
+                       help="tiles placed since the last draw may be moved (default: yes)")
+    group.add_argument("--sunmoon-touch",
+                       help="sunmoon placement: touch any placed tile, or the previous tile (default: placed)")
+    group.add_argument("--rounds", type=_positive, metavar="N", help="rounds (boards) in a match (default: 1)")
+    group.add_argument("--match",
+                       help="total: highest running total wins; best-of: highest score takes each board")
+    group.add_argument("--best-ray-ties",
+                       help="best-sunray: equal best rays split 60, or compare next-best rays first (default: split)")
+    group.add_argument("--solitaire", action=argparse.BooleanOptionalAction, default=None,
+                       help="one player, playing to beat a personal best")
+
+
+def _options_json(text: str) -> dict:
+    source = text
+    if not text.lstrip().startswith("{"):
+        try:
+            source = Path(text).read_text()
+        except OSError as exc:
+            raise RulesError(f"--options {text}: cannot read it ({exc.strerror})") from None
+    try:
+        data = json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"--options: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise RulesError("--options: expected a JSON object of options")
+    return data
 
 
 def options_from_args(args: argparse.Namespace) -> Options:
-    return Options(board=args.board, placement=args.placement, scoring=args.scoring, wildcards=args.wildcards,
-                   symbols=args.symbols)
+    """Options from --preset / --options, then every explicitly given option."""
+    base = preset(args.preset) if getattr(args, "preset", None) else Options()
+    data = base.to_json()
+    if getattr(args, "options_json", None):
+        data.update(_options_json(args.options_json))
+    for name in FIELDS:
+        value = getattr(args, name, None)
+        if value is not None:
+            data[name] = value
+    return Options.from_json(data)
 
 
 def rules_from_args(args: argparse.Namespace) -> Ruleset:

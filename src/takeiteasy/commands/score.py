@@ -28,11 +28,16 @@ def score_record(rules: Ruleset, text: str) -> dict:
     """The JSON record of one scored board (raises InputError on bad text)."""
     board = parse_board(text, rules.layout, rules.tile_set)
     lines = rules.lines(board)
-    return {
+    record = {
         "board": format_board(board),
         "score": sum(line.points + line.bonus for line in lines),
         "lines": [line.to_json() for line in lines],
     }
+    if getattr(rules.scoring, "round_bonus", False):
+        # Best Sunray/Moonbeam is decided across the players of a round: give this board's candidates.
+        record["rays"] = {name: [{"length": n, "value": v} for n, v in rules.rays(board, symbol)]
+                          for symbol, name in enumerate(("sun", "moon"))}
+    return record
 
 
 def run(args) -> int:
@@ -71,4 +76,8 @@ def _show(record: dict) -> None:
         table.add_row(line["direction"], " ".join(map(str, line["cells"])), line["status"],
                       "" if line["value"] is None else str(line["value"]),
                       f"[bold green]{points}[/]" if points else "0")
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for name, rays in record.get("rays", {}).items():
+        best = ", ".join(f"{r['length']} x {r['value']}" for r in rays) or "none"
+        console.print(f"{name} scoring rows (for Best Sunray/Moonbeam, best first): {best}")

@@ -1,18 +1,25 @@
-"""Game flow: a round of one or more players placing the same drawn tiles.
+"""Game flow: a round of one or more players placing the same drawn tiles, and matches of rounds.
 
-* :class:`Game` is one round.  The caller draws (``draw``); every player
-  places each drawn tile (``place``); a tile placed since the last draw may
-  still be moved (``move``, rulebook 001); the round ends when every board is
-  full.  Illegal placements raise :class:`IllegalMove` with the reason.
-* :class:`Match` keeps several rounds with running totals.
+* :class:`Game` is one round.  The caller draws (``draw``) -- one tile, or
+  two at a time in the easier game; with no caller, the player whose turn it
+  is announces a tile of their choice (``draw(tiles)`` / ``announce``).
+  Every player places each drawn tile (``place``), in the order they like; a
+  tile placed since the last draw may still be moved (``move``, rulebook
+  001) unless the ``takeback`` option is off.  In daffodil variant 4 each
+  player ends with ``settle``, moving held tiles onto the stamen.  Illegal
+  moves raise :class:`IllegalMove` whose text names the rule.
+* :class:`Match` plays several rounds: running totals, or best of N boards.
 * Players are pluggable: anything with ``name`` and ``choose(view) -> cell``
-  (:class:`ScriptedPlayer`, the terminal player in :mod:`takeiteasy.cli`,
-  the agents in :mod:`takeiteasy.ai`).
+  (:class:`ScriptedPlayer`, the terminal player, the agents in
+  :mod:`takeiteasy.ai`).  Optional hooks: ``announce(view) -> tile`` (no
+  caller), ``choose_move(view) -> (tile, cell)`` (pick which of several drawn
+  tiles to place first), ``settle(view) -> [(tile, cell), ...]`` (daffodil
+  variant 4).  Without them a sensible default is used.
 
 >>> game = Game(Ruleset.from_options(), ["solo"], seed=1)
 >>> tile = game.draw()[0]
 >>> game.place(0, 9)
->>> game.boards[0][9] == tile
+>>> int(game.boards[0][9]) == tile
 True
 """
 
@@ -25,10 +32,10 @@ from typing import Protocol
 
 import numpy as np
 
-from .deal import deal as seeded_deal
+from .deal import SplitMix64, deal as seeded_deal, game_seed
 from .notation import format_board, format_tile, parse_tile
 from .rules import Options, Ruleset
-from .tiles import TOKENS
+from .tiles import NUM_STANDARD, TOKENS
 
 FORMAT_NAME = "takeiteasy-game"
 FORMAT_VERSION = 1
@@ -40,17 +47,31 @@ class IllegalMove(InputError):
 
 @dataclass(frozen=True)
 class View:
-    """What a player sees when asked where to put a tile."""
+    """What a player sees when asked to act.
+
+    ``phase`` says what is asked: ``place`` (put ``tile`` on a cell),
+    ``announce`` (no caller: pick a tile from ``remaining``; ``tile`` is -1)
+    or ``settle`` (daffodil variant 4: move held tiles onto the stamen).
+    """
 
     rules: Ruleset
-    board: np.ndarray  # a copy of the player's board
+    board: np.ndarray  # a copy of the player's board array
     tile: int
     remaining: tuple[int, ...]  # tiles of the set not drawn yet (some will never come)
     previous_tile: int
     turn: int  # tiles placed so far by this player
+    previous_cell: int = -1  # where the previous tile went
+    pending: tuple[int, ...] = ()  # every drawn tile this player still has to place (``tile`` among them)
+    others: tuple[np.ndarray, ...] = ()  # the other players' boards, when the rules let players look (no caller)
+    phase: str = "place"
 
-    def legal_cells(self) -> list[int]:
-        return [int(c) for c in np.flatnonzero(self.rules.legal_mask(self.board, self.tile, self.previous_tile))]
+    def legal_cells(self, tile: int | None = None) -> list[int]:
+        """Cells where ``tile`` (default: this view's tile) may go under every rule of the game."""
+        tile = self.tile if tile is None else tile
+        if self.phase == "settle":
+            return self.rules.release_cells(self.board, tile)
+        mask = self.rules.legal_mask(self.board, tile, self.previous_tile, self.previous_cell)
+        return [int(c) for c in np.flatnonzero(mask)]
 
 
 class Player(Protocol):
@@ -83,47 +104,96 @@ def group_sizes(total: int, group: int) -> list[int]:
 
 @dataclass
 class Game:
-    """One round.  ``deal`` fixes the tile order; otherwise ``seed`` makes one."""
+    """One round.  ``deal`` fixes the tile order; otherwise ``seed`` makes one.
+
+    ``draw_size`` defaults to the ruleset's ``draw`` option.  ``caller`` is
+    the index of the player who calls this round (with no caller: who
+    announces first; later announcements go round the table).
+    """
 
     rules: Ruleset
     players: list[str]
     seed: int | None = None
     deal: list[int] | None = None
-    draw_size: int = 1
+    draw_size: int | None = None
+    caller: int = 0
     boards: list[np.ndarray] = field(init=False)
     moves: list[list[tuple[int, int]]] = field(init=False)  # per player: (tile, cell) in placing order
     drawn: list[int] = field(init=False, default_factory=list)
     pending: list[list[int]] = field(init=False)  # per player: drawn tiles not placed yet
     movable: list[list[int]] = field(init=False)  # per player: tiles placed since the last draw
+    settled: list[bool] = field(init=False)  # per player: done with the end-of-round moves (variant 4)
+    releases: list[list[tuple[int, int]]] = field(init=False)  # per player: (tile, stamen cell) moved from holding
+    announcers: list[int] = field(init=False, default_factory=list)  # per draw: who announced (no caller)
 
     def __post_init__(self) -> None:
         if not self.players:
-            raise ValueError("a game needs at least one player")
+            raise InputError("a game needs at least one player")
+        options = self.rules.options
+        if options.solitaire and len(self.players) != 1:
+            raise InputError(f"solitaire is for one player, not {len(self.players)}")
+        if not 0 <= self.caller < len(self.players):
+            raise InputError(f"caller {self.caller}: there is no such player")
         n = self.rules.tiles_per_round
-        if self.deal is None:
-            seed = 0 if self.seed is None else self.seed
-            self.deal = seeded_deal(seed, self.rules.tile_set, n)
+        if self.draw_size is None:
+            self.draw_size = options.draw
+        if not 1 <= self.draw_size <= n:
+            raise InputError(f"draw size {self.draw_size}: expected 1..{n}")
+        if not options.caller:
+            if self.deal is not None:
+                self._check_deal(self.deal, exact=False)
+                self.deal = [int(t) for t in self.deal]
+            else:
+                self.deal = []  # grows as players announce tiles
+        elif self.deal is None:
+            self.deal = seeded_deal(0 if self.seed is None else self.seed, self.rules.tile_set, n)
         else:
             self.deal = [int(t) for t in self.deal]
-            bad = [t for t in self.deal if t not in self.rules.tile_set]
-            if len(self.deal) != n or len(set(self.deal)) != n or bad:
-                raise InputError(f"a deal is {n} distinct tiles of the game's tile set")
+            self._check_deal(self.deal, exact=True)
         self.boards = [self.rules.empty_board() for _ in self.players]
         self.moves = [[] for _ in self.players]
         self.pending = [[] for _ in self.players]
         self.movable = [[] for _ in self.players]
+        self.settled = [not self.rules.holding_cells for _ in self.players]
+        self.releases = [[] for _ in self.players]
         self._sizes = group_sizes(n, self.draw_size)
         self._groups_drawn = 0
+        self._announced: list[int] = []  # no caller, several tiles at a time: announced so far
+        self._rng = SplitMix64(game_seed(0 if self.seed is None else self.seed, 1))
+
+    def _check_deal(self, tiles: list[int], exact: bool) -> None:
+        n = self.rules.tiles_per_round
+        bad = [t for t in tiles if t not in self.rules.tile_set]
+        if bad or len(set(tiles)) != len(tiles) or (len(tiles) != n if exact else len(tiles) > n):
+            raise InputError(f"a deal is {n} distinct tiles of the game's tile set")
 
     # -- state ---------------------------------------------------------------
     @property
+    def all_drawn(self) -> bool:
+        return len(self.drawn) == self.rules.tiles_per_round
+
+    @property
     def finished(self) -> bool:
-        return len(self.drawn) == len(self.deal) and not any(self.pending)
+        return self.all_drawn and not any(self.pending) and all(self.settled)
 
     @property
     def waiting(self) -> list[int]:
-        """Players who still have drawn tiles to place."""
+        """Players who still have something to do before the next draw (place tiles, or settle at the end)."""
+        if self.all_drawn:
+            return [p for p in range(len(self.players)) if self.pending[p] or not self.settled[p]]
         return [p for p, tiles in enumerate(self.pending) if tiles]
+
+    @property
+    def chooser(self) -> int | None:
+        """With no caller: the player who announces the next tile(s); None otherwise or when nothing is left."""
+        if self.rules.options.caller or self.all_drawn:
+            return None
+        return (self.caller + self._groups_drawn) % len(self.players)
+
+    @property
+    def next_draw_size(self) -> int:
+        """How many tiles the next draw turns over (0 when all are drawn)."""
+        return 0 if self.all_drawn else self._sizes[self._groups_drawn]
 
     def remaining(self) -> tuple[int, ...]:
         """Tiles of the set not drawn yet."""
@@ -133,32 +203,101 @@ class Game:
     def previous_tile(self, player: int) -> int:
         return self.moves[player][-1][0] if self.moves[player] else -1
 
-    def view(self, player: int, tile: int | None = None) -> View:
-        tile = self.pending[player][0] if tile is None else tile
-        return View(self.rules, self.boards[player].copy(), tile, self.remaining(), self.previous_tile(player),
-                    len(self.moves[player]))
+    def previous_cell(self, player: int) -> int:
+        return self.moves[player][-1][1] if self.moves[player] else -1
 
-    def scores(self) -> list[int]:
+    def view(self, player: int, tile: int | None = None) -> View:
+        """What ``player`` sees now: placing ``tile`` (default: their first pending tile),
+        announcing (no caller, nothing pending), or settling (daffodil variant 4)."""
+        self._check_player(player)
+        phase = "place"
+        if tile is None:
+            if self.pending[player]:
+                tile = self.pending[player][0]
+            elif self.all_drawn and not self.settled[player]:
+                phase, tile = "settle", -1
+            else:
+                phase, tile = "announce", -1
+        others = ()
+        if not self.rules.options.caller:  # rulebook 004: with no caller, players look at each other's boards
+            others = tuple(b.copy() for p, b in enumerate(self.boards) if p != player)
+        return View(self.rules, self.boards[player].copy(), tile, self.remaining(), self.previous_tile(player),
+                    len(self.moves[player]), self.previous_cell(player), tuple(self.pending[player]), others, phase)
+
+    def board_scores(self) -> list[int]:
+        """Each board's own score, without round bonuses."""
         return [self.rules.score(board) for board in self.boards]
 
+    def round_bonuses(self) -> list[int]:
+        """Bonus points from comparing the boards (Best Sunray/Moonbeam); zeros in other variants."""
+        return self.rules.round_bonuses(self.boards)
+
+    def scores(self) -> list[int]:
+        """Each player's score for the round: board score plus round bonus."""
+        return [s + b for s, b in zip(self.board_scores(), self.round_bonuses())]
+
     # -- actions -------------------------------------------------------------
-    def draw(self) -> list[int]:
-        """Turn over the next tile (or tiles); every player must place them."""
+    def draw(self, tiles: list[int] | None = None) -> list[int]:
+        """Turn over the next tile (or tiles); every player must place them.
+
+        With no caller, ``tiles`` are the tiles the chooser announces (as
+        many as :attr:`next_draw_size`); with a caller they come from the deal.
+        """
         if self.waiting:
             raise IllegalMove("every player must place the drawn tiles before the next draw")
-        if len(self.drawn) == len(self.deal):
+        if self.all_drawn:
             raise IllegalMove("the round is over: every tile has been drawn")
         size = self._sizes[self._groups_drawn]
+        start = len(self.drawn)
+        if not self.rules.options.caller and start + size > len(self.deal):
+            if tiles is None:
+                raise IllegalMove(f"no caller: player {self.chooser} ({self.players[self.chooser]}) must announce "
+                                  f"{size} tile{'s' if size > 1 else ''} from their remaining set")
+            tiles = [int(t) for t in tiles]
+            left = set(self.remaining())
+            for t in tiles:
+                if t not in left:
+                    raise IllegalMove(f"no caller: tile {format_tile(t) if 0 <= t < len(TOKENS) else t} "
+                                      "is not in the remaining set")
+            if len(tiles) != size or len(set(tiles)) != size:
+                raise IllegalMove(f"no caller: announce {size} different tile{'s' if size > 1 else ''}")
+            self.deal.extend(tiles)
+            self.announcers.append(self.chooser)
+        elif tiles is not None and [int(t) for t in tiles] != self.deal[start: start + size]:
+            raise IllegalMove("the caller draws the tiles: they cannot be chosen")
         self._groups_drawn += 1
-        tiles = self.deal[len(self.drawn): len(self.drawn) + size]
+        tiles = self.deal[start: start + size]
         self.drawn.extend(tiles)
         for p in range(len(self.players)):
             self.pending[p] = list(tiles)
             self.movable[p] = []
         return list(tiles)
 
+    def announce(self, tile: int) -> list[int]:
+        """No caller: the chooser announces one tile (several calls when more are drawn at a time).
+
+        Returns the tiles turned over once the group is complete, else [].
+        """
+        if self.rules.options.caller:
+            raise IllegalMove("this game has a caller: tiles are drawn at random")
+        if self.waiting:
+            raise IllegalMove("every player must place the drawn tiles before the next announcement")
+        if self.all_drawn:
+            raise IllegalMove("the round is over: every tile has been drawn")
+        tile = int(tile)
+        size = self._sizes[self._groups_drawn]
+        partial = self._announced
+        if tile not in self.remaining() or tile in partial:
+            raise IllegalMove(f"no caller: tile {format_tile(tile) if 0 <= tile < len(TOKENS) else tile} "
+                              "is not in the remaining set")
+        partial.append(tile)
+        if len(partial) < size:
+            return []
+        self._announced = []
+        return self.draw(partial)
+
     def place(self, player: int, cell: int, tile: int | None = None) -> None:
-        """Put a drawn tile (the only pending one if ``tile`` is None) on ``cell``."""
+        """Put a drawn tile (the first pending one if ``tile`` is None) on ``cell``."""
         self._check_player(player)
         pending = self.pending[player]
         if not pending:
@@ -167,7 +306,8 @@ class Game:
             tile = pending[0]
         if tile not in pending:
             raise IllegalMove(f"tile {format_tile(tile)} is not waiting to be placed")
-        reason = self.rules.refusal(self.boards[player], tile, cell, self.previous_tile(player))
+        reason = self.rules.refusal(self.boards[player], tile, cell, self.previous_tile(player),
+                                    self.previous_cell(player))
         if reason:
             raise IllegalMove(reason)
         self.boards[player][cell] = tile
@@ -176,24 +316,65 @@ class Game:
         self.movable[player].append(tile)
 
     def move(self, player: int, cell: int, tile: int | None = None) -> None:
-        """Move a tile placed since the last draw (the last one by default) to ``cell``."""
+        """Move a tile placed since the last draw (the last one by default) to ``cell``.
+
+        The tiles placed since the last draw keep their placing order; the
+        move stands only if each of them is still legal in that order.
+        """
         self._check_player(player)
+        if not self.rules.options.takeback:
+            raise IllegalMove("no takeback: a placed tile may not be moved in this game")
         if not self.movable[player]:
             raise IllegalMove("only a tile placed since the last draw may be moved")
         tile = self.movable[player][-1] if tile is None else tile
         if tile not in self.movable[player]:
             raise IllegalMove(f"tile {format_tile(tile)} was placed before the last draw and may not move")
-        index = next(i for i, (t, _) in enumerate(self.moves[player]) if t == tile)
-        old_cell = self.moves[player][index][1]
+        moves = self.moves[player]
+        first = len(moves) - len(self.movable[player])
+        replay = [(t, cell if t == tile else c) for t, c in moves[first:]]
+        board = self.boards[player].copy()
+        for t, c in moves[first:]:
+            board[c] = -1
+        previous = moves[first - 1] if first else (-1, -1)
+        for t, c in replay:
+            reason = self.rules.refusal(board, t, c, previous[0], previous[1])
+            if reason:
+                if t != tile:
+                    reason = f"moving {format_tile(tile)} there would make {format_tile(t)} illegal ({reason})"
+                raise IllegalMove(reason)
+            board[c] = t
+            previous = (t, c)
+        self.boards[player] = board
+        moves[first:] = replay
+
+    def release(self, player: int, tile: int, cell: int) -> None:
+        """Daffodil variant 4, end of round: move a held tile onto an empty stamen cell."""
+        self._check_player(player)
+        holding = self.rules.holding_cells
+        if not holding:
+            raise IllegalMove("only daffodil variant 4 (holding area) moves tiles onto the stamen at the end")
+        if not self.all_drawn or self.pending[player]:
+            raise IllegalMove("holding area: tiles move onto the stamen only once every tile is placed")
+        if self.settled[player]:
+            raise IllegalMove("holding area: this player has already finished the round")
         board = self.boards[player]
-        board[old_cell] = -1
-        previous = self.moves[player][index - 1][0] if index else -1
-        reason = self.rules.refusal(board, tile, cell, previous)
-        if reason:
-            board[old_cell] = tile
-            raise IllegalMove(reason)
-        board[cell] = tile
-        self.moves[player][index] = (tile, cell)
+        slots = [s for s in holding if board[s] == tile]
+        if not slots:
+            raise IllegalMove(f"holding area: tile {format_tile(tile)} is not in the holding area")
+        if cell not in self.rules.release_cells(board, tile):
+            if tile >= NUM_STANDARD:
+                raise IllegalMove(f"holding area: wildcard {format_tile(tile)} may not move onto the stamen")
+            raise IllegalMove(f"holding area: cell {cell} is not an empty stamen cell")
+        board[slots[0]], board[cell] = -1, tile
+        self.releases[player].append((tile, cell))
+
+    def settle(self, player: int, releases: list[tuple[int, int]] = ()) -> None:
+        """Daffodil variant 4: make the given (tile, stamen cell) moves, and finish the round for ``player``."""
+        for tile, cell in releases:
+            self.release(player, tile, cell)
+        if not self.all_drawn or self.pending[player]:
+            raise IllegalMove("the round is not over: tiles are still to be placed")
+        self.settled[player] = True
 
     def _check_player(self, player: int) -> None:
         if not 0 <= player < len(self.players):
@@ -204,72 +385,201 @@ class Game:
         """Play the round to the end with one agent per player; returns the scores."""
         if len(agents) != len(self.players):
             raise ValueError("one agent per player")
-        while not self.finished:
-            self.draw()
+        while not self.all_drawn:
+            self.draw_next(agents)
             for p, agent in enumerate(agents):
                 while self.pending[p]:
-                    self.place(p, agent.choose(self.view(p)))
+                    self.play_one(p, agent)
+        for p, agent in enumerate(agents):
+            if not self.settled[p]:
+                self.settle_with(p, agent)
         return self.scores()
+
+    def draw_next(self, agents: list[Player] | None = None) -> list[int]:
+        """Draw the next tiles; with no caller, the chooser's ``announce`` hook picks them (default: at random)."""
+        if self.rules.options.caller:
+            return self.draw()
+        chooser = self.chooser
+        agent = agents[chooser] if agents else None
+        tiles: list[int] = []
+        for _ in range(self.next_draw_size):
+            left = [t for t in self.remaining() if t not in tiles]
+            if agent is not None and hasattr(agent, "announce"):
+                view = self.view(chooser)
+                view = View(view.rules, view.board, -1, tuple(left), view.previous_tile, view.turn,
+                            view.previous_cell, (), view.others, "announce")
+                tile = int(agent.announce(view))
+            else:
+                tile = left[self._rng.below(len(left))]
+            tiles.append(tile)
+        return self.draw(tiles)
+
+    def play_one(self, player: int, agent: Player) -> None:
+        """Let ``agent`` place one of ``player``'s pending tiles."""
+        view = self.view(player)
+        if hasattr(agent, "choose_move") and len(view.pending) > 1:
+            tile, cell = agent.choose_move(view)
+            self.place(player, int(cell), int(tile))
+        else:
+            self.place(player, int(agent.choose(view)))
+
+    def settle_with(self, player: int, agent: Player) -> None:
+        """Daffodil variant 4: the agent's ``settle`` hook, or else the best-scoring moves onto the stamen."""
+        view = self.view(player)
+        if hasattr(agent, "settle"):
+            releases = agent.settle(view)
+        else:
+            releases = self.rules.best_release(view.board)
+        self.settle(player, [(int(t), int(c)) for t, c in releases])
 
     # -- saving --------------------------------------------------------------
     def to_json(self) -> dict:
         """The saved-game record described in docs/FORMATS.md."""
-        return {
+        n = self.rules.layout.num_cells
+        record = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             "options": self.rules.options.to_json(),
             "seed": self.seed,
+            "caller": self.caller,
+            "draw_size": self.draw_size,
             "deal": [TOKENS[t] for t in self.deal],
-            "players": [
-                {"name": name, "moves": [{"tile": TOKENS[t], "cell": c} for t, c in self.moves[p]],
-                 "board": format_board(self.boards[p]), "score": self.rules.score(self.boards[p])}
-                for p, name in enumerate(self.players)
-            ],
+            "players": [],
         }
+        bonuses = self.round_bonuses()
+        for p, name in enumerate(self.players):
+            board = self.boards[p]
+            entry = {"name": name, "moves": [{"tile": TOKENS[t], "cell": c} for t, c in self.moves[p]],
+                     "board": format_board(board[:n]), "score": self.rules.score(board)}
+            if self.rules.holding_cells:
+                entry["holding"] = format_board(board[n:])
+                entry["releases"] = [{"tile": TOKENS[t], "cell": c} for t, c in self.releases[p]]
+                entry["settled"] = self.settled[p]
+            if any(bonuses):
+                entry["round_bonus"] = bonuses[p]
+            record["players"].append(entry)
+        return record
 
     @classmethod
     def from_json(cls, data: dict) -> "Game":
         """Rebuild a game by replaying its saved moves through the rules."""
-        if data.get("format") != FORMAT_NAME:
+        if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
             raise InputError(f"not a saved game: expected format {FORMAT_NAME!r}")
-        rules = Ruleset.from_options(Options.from_json(data.get("options", {})))
-        deal = [parse_tile(t) for t in data["deal"]]
-        game = cls(rules, [p["name"] for p in data["players"]], data.get("seed"), deal)
-        moves = [[(parse_tile(m["tile"]), int(m["cell"])) for m in p["moves"]] for p in data["players"]]
-        while not game.finished and any(len(game.moves[p]) < len(moves[p]) for p in range(len(moves))):
-            tiles = game.draw()
+        try:
+            rules = Ruleset.from_options(Options.from_json(data.get("options", {})))
+            deal = [parse_tile(t) for t in data["deal"]]
+            players = data["players"]
+            caller = int(data.get("caller", 0))
+            size = data.get("draw_size")
+            moves = [[(parse_tile(m["tile"]), int(m["cell"])) for m in p["moves"]] for p in players]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"saved game: missing or malformed field ({exc})") from None
+        no_caller = not rules.options.caller
+        game = cls(rules, [p["name"] for p in players], data.get("seed"), None if no_caller else deal, size, caller)
+        while not game.all_drawn and any(len(game.moves[p]) < len(moves[p]) for p in range(len(moves))):
+            if no_caller:
+                start = len(game.drawn)
+                tiles = game.draw(deal[start: start + game.next_draw_size])
+            else:
+                tiles = game.draw()
             for p, player_moves in enumerate(moves):
                 for tile, cell in player_moves[len(game.moves[p]): len(game.moves[p]) + len(tiles)]:
                     game.place(p, cell, tile)
+        for p, entry in enumerate(players):
+            for release in entry.get("releases", []):
+                game.release(p, parse_tile(release["tile"]), int(release["cell"]))
+            if entry.get("settled"):
+                game.settle(p)
         return game
 
 
 @dataclass
 class Match:
-    """Several rounds with running totals (rulebook 001 plays four)."""
+    """Several rounds (boards) of one ruleset.
+
+    ``rounds`` and ``format`` default to the ruleset's ``rounds`` and
+    ``match`` options.  ``total`` (rulebook 001): the caller rotates each
+    round and the highest running total wins.  ``best-of`` (rulebook 001):
+    the single highest score takes each board (a shared top score takes it
+    for nobody); nothing carries over; the match ends when no one can catch
+    the leader, and tied leaders after N boards play deciding boards.
+    """
 
     rules: Ruleset
     players: list[str]
-    rounds: int = 1
+    rounds: int | None = None
     seed: int = 0
     results: list[list[int]] = field(default_factory=list)  # per round, per player
+    format: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.rounds is None:
+            self.rounds = self.rules.options.rounds
+        if self.format is None:
+            self.format = self.rules.options.match
+        if self.format not in ("total", "best-of"):
+            raise InputError(f"unknown match format {self.format!r}; expected total or best-of")
+        if self.rounds < 1:
+            raise InputError(f"a match has at least one round, not {self.rounds}")
 
     def new_round(self) -> Game:
-        if len(self.results) >= self.rounds:
+        if self.finished:
             raise IllegalMove("the match is over")
-        from .deal import game_seed
-
-        return Game(self.rules, self.players, game_seed(self.seed, len(self.results)))
+        index = len(self.results)
+        return Game(self.rules, self.players, game_seed(self.seed, index), caller=index % len(self.players))
 
     def record(self, game: Game) -> None:
         if not game.finished:
             raise IllegalMove("only a finished round can be recorded")
+        if self.finished:
+            raise IllegalMove("the match is over")
         self.results.append(game.scores())
+
+    def play(self, agents: list[Player]) -> list[int]:
+        """Play every round with one agent per player; returns the standings (see :attr:`standings`)."""
+        while not self.finished:
+            game = self.new_round()
+            game.play(agents)
+            self.record(game)
+        return self.standings
 
     @property
     def totals(self) -> list[int]:
         return [sum(r[p] for r in self.results) for p in range(len(self.players))]
 
     @property
+    def boards_won(self) -> list[int]:
+        """Best-of: boards each player took (the sole highest score of a round)."""
+        won = [0] * len(self.players)
+        for scores in self.results:
+            top = max(scores)
+            if scores.count(top) == 1:
+                won[scores.index(top)] += 1
+        return won
+
+    @property
+    def standings(self) -> list[int]:
+        """What decides the match: running totals, or boards won in best-of."""
+        return self.totals if self.format == "total" else self.boards_won
+
+    @property
     def finished(self) -> bool:
-        return len(self.results) >= self.rounds
+        played = len(self.results)
+        if self.format == "total":
+            return played >= self.rounds
+        won = self.boards_won
+        lead = max(won)
+        if len(self.players) > 1 and played < self.rounds:
+            left = self.rounds - played
+            return sum(1 for w in won if w + left >= lead) == 1  # nobody else can reach the leader
+        return played >= self.rounds and won.count(lead) == 1 or (len(self.players) == 1 and played >= self.rounds)
+
+    @property
+    def winners(self) -> list[int]:
+        """Players with the best standing (several when tied); empty before the match ends."""
+        if not self.finished:
+            return []
+        best = max(self.standings)
+        return [p for p, s in enumerate(self.standings) if s == best]

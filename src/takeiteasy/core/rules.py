@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from .errors import InputError
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar
 
 import numpy as np
 
 from . import kernels
 from .layouts import Layout, layout as get_layout
-from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, STANDARD_TILES, SYMBOL_NAMES, TILE_VALUES,
-                    load_symbol_map)
+from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, STANDARD_TILES, SYMBOL_NAMES,
+                    SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
 
 
 class RulesError(InputError):
@@ -37,20 +37,25 @@ class PlacementContext:
     """What a placement rule may look at besides the board."""
 
     tile: int
-    previous_tile: int = -1  # the tile placed before this one in the round, -1 for none
+    previous_tile: int = -1  # the tile this player placed before this one in the round, -1 for none
     symbols: np.ndarray | None = None
+    previous_cell: int = -1  # where the previous tile went, -1 for none
 
 
 class PlacementRule:
-    """Where a tile may go.  Subclasses set ``name``/``summary`` and ``mask``."""
+    """Where a tile may go (a placement variant).  The work is done by :func:`kernels.placement_mask`."""
 
     name: ClassVar[str] = "free"
+    code: ClassVar[int] = kernels.PLACE_FREE
     summary: ClassVar[str] = "any empty cell (the standard rule)"
 
     def mask(self, board: np.ndarray, shape: Layout, context: PlacementContext) -> np.ndarray:
-        return kernels.free_mask(board, shape.num_cells)
+        """The cells this rule alone allows (True also on filled cells and holding slots)."""
+        symbols = context.symbols if context.symbols is not None else SYMBOLS
+        return kernels.placement_mask(board, shape.num_cells, shape.neighbours, symbols, context.tile,
+                                      context.previous_tile, context.previous_cell, self.code)
 
-    def refusal(self) -> str:
+    def refusal(self, board=None, shape=None, context=None, cell: int = -1) -> str:
         """Why a cell outside the mask is refused (the cell being empty is checked first)."""
         return "that cell is not allowed"
 
@@ -63,16 +68,116 @@ class AdjacentPlacement(PlacementRule):
     """Rulebooks 000, 001 and 004: after the first tile, touch a placed tile along an edge."""
 
     name = "adjacent"
+    code = kernels.PLACE_ADJACENT
     summary = "after the first tile, every tile must touch a placed tile along an edge"
 
-    def mask(self, board, shape, context):
-        return kernels.adjacent_mask(board, shape.num_cells, shape.neighbours)
-
-    def refusal(self) -> str:
-        return "adjacent placement: the tile must touch a placed tile along an edge"
+    def refusal(self, board=None, shape=None, context=None, cell: int = -1) -> str:
+        where = f"cell {cell} does not touch a placed tile" if cell >= 0 else "the cell does not touch a placed tile"
+        return f"adjacent placement: {where}; after the first tile, every tile must touch a placed tile along an edge"
 
 
-PLACEMENT_RULES: dict[str, type[PlacementRule]] = {r.name: r for r in (FreePlacement, AdjacentPlacement)}
+class SunMoonPlacement(PlacementRule):
+    """Rulebook 000, Sun/Moon Adjacent Placement: a tile whose symbol repeats the previous
+    tile's must touch a placed tile; otherwise it may go anywhere."""
+
+    name = "sunmoon"
+    code = kernels.PLACE_SUNMOON
+    summary = "a tile with the same sun/moon symbol as the previous tile must touch a placed tile"
+
+    def refusal(self, board=None, shape=None, context=None, cell: int = -1) -> str:
+        if context is None or context.previous_tile < 0:
+            return "sun/moon adjacent placement: the tile must touch a placed tile"
+        symbols = context.symbols if context.symbols is not None else SYMBOLS
+        symbol = SYMBOL_NAMES[int(symbols[context.tile])]
+        why = (f"sun/moon adjacent placement: {TOKENS[context.tile]} is a {symbol} like the previous tile "
+               f"{TOKENS[context.previous_tile]}, so it must touch ")
+        if self.code == kernels.PLACE_SUNMOON_PREVIOUS:
+            where = f"cell {context.previous_cell}" if context.previous_cell >= 0 else "the board"
+            return why + f"the previous tile ({where}); cell {cell} does not"
+        return why + f"a placed tile; cell {cell} does not"
+
+
+class SunMoonPreviousPlacement(SunMoonPlacement):
+    """The French text of rulebook 002: a repeated symbol must touch the previous tile itself."""
+
+    code = kernels.PLACE_SUNMOON_PREVIOUS
+
+
+PLACEMENT_RULES: dict[str, type[PlacementRule]] = {
+    r.name: r for r in (FreePlacement, AdjacentPlacement, SunMoonPlacement)}
+
+
+# --- board rules for the stamen (daffodil variants) -----------------------
+
+class StamenRule:
+    """What a board with stamen cells does with them (rulebook 003, daffodil variants 1 to 4)."""
+
+    name: ClassVar[str] = "free"
+    code: ClassVar[int] = kernels.STAMEN_FREE
+    variant: ClassVar[int] = 1
+    summary: ClassVar[str] = "the stamen cells are ordinary cells (daffodil variant 1)"
+
+    def holding_slots(self, shape: Layout) -> int:
+        return 0
+
+    def mask(self, board: np.ndarray, shape: Layout) -> np.ndarray:
+        return kernels.stamen_mask(board, shape.num_cells, shape.stamen, self.code)
+
+    def refusal(self, board: np.ndarray, shape: Layout, cell: int) -> str:
+        return "that cell is not allowed"
+
+    @staticmethod
+    def _stamen_list(shape: Layout) -> str:
+        return ", ".join(map(str, shape.stamen_cells))
+
+
+class StamenFree(StamenRule):
+    pass
+
+
+class StamenFirst(StamenRule):
+    name = "first"
+    code = kernels.STAMEN_FIRST
+    variant = 2
+    summary = "the first tiles must go on the stamen cells (daffodil variant 2)"
+
+    def refusal(self, board, shape, cell):
+        n = len(shape.stamen_cells)
+        return (f"stamen first (daffodil variant 2): the first {n} tiles go on the stamen cells "
+                f"{self._stamen_list(shape)}; cell {cell} is not one of them")
+
+
+class StamenLast(StamenRule):
+    name = "last"
+    code = kernels.STAMEN_LAST
+    variant = 3
+    summary = "the stamen cells stay empty until every other cell is full (daffodil variant 3)"
+
+    def refusal(self, board, shape, cell):
+        others = shape.num_cells - len(shape.stamen_cells)
+        return (f"stamen last (daffodil variant 3): the stamen cells {self._stamen_list(shape)} stay empty "
+                f"until the other {others} cells are full")
+
+
+class StamenHolding(StamenRule):
+    name = "holding"
+    code = kernels.STAMEN_HOLDING
+    variant = 4
+    summary = ("the stamen stays empty; as many tiles go to a holding area, and at the end up to all of them "
+               "(never a wildcard) may move onto the stamen (daffodil variant 4)")
+
+    def holding_slots(self, shape: Layout) -> int:
+        return len(shape.stamen_cells)
+
+    def refusal(self, board, shape, cell):
+        slots = ", ".join(str(shape.num_cells + k) for k in range(self.holding_slots(shape)))
+        if cell < shape.num_cells:
+            return (f"holding area (daffodil variant 4): the stamen cells {self._stamen_list(shape)} stay empty "
+                    f"during play; use a coloured cell or a holding slot ({slots})")
+        return f"holding area (daffodil variant 4): holding slot {cell} is taken"
+
+
+STAMEN_RULES: dict[str, type[StamenRule]] = {r.name: r for r in (StamenFree, StamenFirst, StamenLast, StamenHolding)}
 
 
 # --- scoring -------------------------------------------------------------
@@ -90,7 +195,9 @@ class LineScore:
     bonus: int = 0  # extra points from a scoring variant (sunrays, ...)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        # written out: dataclasses.asdict deep-copies and dominates `score -` on long streams
+        return {"line": self.line, "direction": self.direction, "cells": list(self.cells), "status": self.status,
+                "value": self.value, "points": self.points, "bonus": self.bonus}
 
 
 class ScoringRule:
@@ -139,39 +246,103 @@ class SunraysScoring(ScoringRule):
         return kernels.symbol_bonus(board, shape.line_cells, shape.line_len, symbols, self.PER_TILE)
 
 
-SCORING_RULES: dict[str, type[ScoringRule]] = {r.name: r for r in (StandardScoring, SunraysScoring)}
+class BestRayScoring(ScoringRule):
+    """Rulebook 000, Best Sunray/Moonbeam: boards score as standard; at the end of the round the
+    best sun row and the best moon row that are also scoring rows earn 60 points each (see
+    :meth:`Ruleset.round_bonuses`)."""
+
+    name = "best-sunray"
+    summary = "standard scoring, plus 60 points for the best sun scoring row and 60 for the best moon scoring row in the round"
+    BONUS = 60
+    round_bonus = True
+
+
+SCORING_RULES: dict[str, type[ScoringRule]] = {r.name: r for r in (StandardScoring, SunraysScoring, BestRayScoring)}
 
 
 # --- options and the ruleset ---------------------------------------------
 
+#: The allowed values of each option with a fixed set of choices.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "placement": tuple(PLACEMENT_RULES),
+    "scoring": tuple(SCORING_RULES),
+    "stamen": tuple(STAMEN_RULES),
+    "sunmoon_touch": ("placed", "previous"),
+    "match": ("total", "best-of"),
+    "best_ray_ties": ("split", "next-best"),
+}
+
+
 @dataclass(frozen=True)
 class Options:
-    """Everything that selects a ruleset; JSON in, JSON out."""
+    """Everything that selects a ruleset; JSON in, JSON out.  docs/RULES.md explains every field."""
 
-    board: str = "standard"
-    placement: str = "free"
-    scoring: str = "standard"
+    board: str = "standard"  # layout name or layout file
+    placement: str = "free"  # free | adjacent | sunmoon
+    scoring: str = "standard"  # standard | sunrays | best-sunray
     wildcards: bool | None = None  # None: the board's own tile set (daffodil: yes)
     symbols: str | None = None  # path of a sun/moon map file; None: the default map
+    stamen: str = "free"  # boards with stamen cells: free | first | last | holding (daffodil variants 1-4)
+    draw: int = 1  # tiles turned over at a time (2: the easier game); the remainder comes alone
+    caller: bool = True  # False: no caller, players take turns choosing the tile to announce (rulebook 004)
+    takeback: bool = True  # tiles placed since the last draw may still be moved (rulebook 001)
+    sunmoon_touch: str = "placed"  # sunmoon placement: touch any placed tile, or the previous tile itself
+    rounds: int = 1  # rounds (boards) in a match
+    match: str = "total"  # total: running totals; best-of: the highest score takes each board
+    best_ray_ties: str = "split"  # best-sunray: equal best rays split 60, or compare next-best rays first
+    solitaire: bool = False  # one player, playing to beat a personal best
 
     def to_json(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict) -> "Options":
+        if not isinstance(data, dict):
+            raise RulesError("options must be a JSON object")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
-        return cls(**data)
+        options = cls(**data)
+        options.validate()
+        return options
 
     def but(self, **changes) -> "Options":
         return replace(self, **changes)
 
+    def validate(self) -> "Options":
+        """Raise :class:`RulesError` naming the first option with a wrong type or value."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = f.type if isinstance(f.type, str) else str(f.type)
+            optional = "None" in kind
+            if value is None and optional:
+                continue
+            if kind.startswith("bool"):
+                ok = isinstance(value, bool)
+            elif kind.startswith("int"):
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            else:
+                ok = isinstance(value, str)
+            if not ok:
+                raise RulesError(f"option {f.name}: {value!r} is not a {kind.replace(' | None', '')}")
+            if f.name in CHOICES and value not in CHOICES[f.name]:
+                raise RulesError(f"unknown {f.name.replace('_', '-')} {value!r}; expected one of "
+                                 f"{', '.join(CHOICES[f.name])}")
+        if self.draw < 1:
+            raise RulesError(f"option draw: {self.draw} tiles at a time; expected 1 or more")
+        if self.rounds < 1:
+            raise RulesError(f"option rounds: {self.rounds}; expected 1 or more")
+        return self
+
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A layout, a tile set and the rule objects, ready to play and score."""
+    """A layout, a tile set and the rule objects, ready to play and score.
+
+    Board arrays have :attr:`board_size` entries: the layout's cells, then
+    (daffodil variant 4) the holding slots, which lie in no line.
+    """
 
     options: Options
     layout: Layout
@@ -180,48 +351,152 @@ class Ruleset:
     placement: PlacementRule
     scoring: ScoringRule
     symbols: np.ndarray = field(repr=False)
+    stamen_rule: StamenRule = field(default_factory=StamenFree)
+    board_size: int = 0
 
     @classmethod
     def from_options(cls, options: Options | None = None) -> "Ruleset":
-        options = options or Options()
+        options = (options or Options()).validate()
         shape = get_layout(options.board)
         wildcards = bool(shape.stamen_cells) if options.wildcards is None else options.wildcards
-        try:
-            placement = PLACEMENT_RULES[options.placement]()
-        except KeyError:
-            raise RulesError(f"unknown placement {options.placement!r}; expected one of {', '.join(PLACEMENT_RULES)}") from None
-        try:
-            scoring = SCORING_RULES[options.scoring]()
-        except KeyError:
-            raise RulesError(f"unknown scoring {options.scoring!r}; expected one of {', '.join(SCORING_RULES)}") from None
+        placement_type = PLACEMENT_RULES[options.placement]
+        if placement_type is SunMoonPlacement and options.sunmoon_touch == "previous":
+            placement_type = SunMoonPreviousPlacement
+        stamen_rule = STAMEN_RULES[options.stamen]()
+        if options.stamen != "free" and not shape.stamen_cells:
+            raise RulesError(f"stamen {options.stamen!r} needs a board with stamen cells (--board daffodil); "
+                             f"the {shape.name} board has none")
         tile_set = DAFFODIL_TILES if wildcards else STANDARD_TILES
-        return cls(options, shape, tile_set, shape.num_cells, placement, scoring, load_symbol_map(options.symbols))
+        per_round = shape.num_cells
+        if per_round > len(tile_set):
+            raise RulesError(f"the {shape.name} board has {per_round} cells but the tile set only {len(tile_set)} tiles")
+        if options.draw > per_round:
+            raise RulesError(f"option draw: {options.draw} tiles at a time, but a round has only {per_round}")
+        size = shape.num_cells + stamen_rule.holding_slots(shape)
+        return cls(options, shape, tile_set, per_round, placement_type(), SCORING_RULES[options.scoring](),
+                   load_symbol_map(options.symbols), stamen_rule, size)
 
     # -- the questions every surface asks -----------------------------------
+    @property
+    def holding_cells(self) -> tuple[int, ...]:
+        """Board-array indices of the holding slots (daffodil variant 4), else empty."""
+        return tuple(range(self.layout.num_cells, self.board_size))
+
     def empty_board(self) -> np.ndarray:
-        return np.full(self.layout.num_cells, -1, dtype=np.int64)
+        return np.full(self.board_size, -1, dtype=np.int64)
 
-    def legal_mask(self, board: np.ndarray, tile: int, previous_tile: int = -1) -> np.ndarray:
-        context = PlacementContext(tile, previous_tile, self.symbols)
-        return self.placement.mask(board, self.layout, context)
+    def legal_mask(self, board: np.ndarray, tile: int, previous_tile: int = -1, previous_cell: int = -1) -> np.ndarray:
+        """Where ``tile`` may go under every rule (one entry per board-array entry).
 
-    def refusal(self, board: np.ndarray, tile: int, cell: int, previous_tile: int = -1) -> str | None:
-        """None if ``tile`` may go on ``cell``, else the reason it may not."""
+        Never all False on a board with an empty entry: see ``kernels.legal_mask``.
+        """
+        board = self._full(board)
+        shape = self.layout
+        return kernels.legal_mask(board, shape.num_cells, shape.neighbours, shape.stamen, self.symbols, tile,
+                                  previous_tile, previous_cell, self.placement.code, self.stamen_rule.code)
+
+    def refusal(self, board: np.ndarray, tile: int, cell: int, previous_tile: int = -1,
+                previous_cell: int = -1) -> str | None:
+        """None if ``tile`` may go on ``cell``, else the reason it may not (naming the rule)."""
+        board = self._full(board)
         if tile not in self.tile_set:
             return f"tile {tile} is not in this game's tile set"
-        if not 0 <= cell < self.layout.num_cells:
-            return f"cell {cell} is not on the {self.layout.name} board (cells 0..{self.layout.num_cells - 1})"
+        if not 0 <= cell < self.board_size:
+            last = self.board_size - 1
+            extra = f", holding slots {self.layout.num_cells}..{last}" if self.holding_cells else ""
+            return f"cell {cell} is not on the {self.layout.name} board (cells 0..{self.layout.num_cells - 1}{extra})"
         if board[cell] >= 0:
             return f"cell {cell} is already taken"
-        if not self.legal_mask(board, tile, previous_tile)[cell]:
-            return self.placement.refusal()
-        return None
+        if self.legal_mask(board, tile, previous_tile, previous_cell)[cell]:
+            return None
+        if not self.stamen_rule.mask(board, self.layout)[cell]:
+            return self.stamen_rule.refusal(board, self.layout, cell)
+        context = PlacementContext(tile, previous_tile, self.symbols, previous_cell)
+        return self.placement.refusal(board, self.layout, context, cell)
 
+    def _full(self, board: np.ndarray) -> np.ndarray:
+        """A board array with the holding slots, added empty when given only the layout's cells."""
+        if len(board) == self.board_size:
+            return board
+        full = self.empty_board()
+        full[: len(board)] = board
+        return full
+
+    # -- daffodil variant 4: the end of the round ---------------------------
+    def release_cells(self, board: np.ndarray, tile: int) -> list[int]:
+        """Stamen cells a held tile may move to at the end of the round (never a wildcard)."""
+        shape = self.layout
+        mask = kernels.release_mask(self._full(board), shape.num_cells, shape.stamen, tile, NUM_STANDARD)
+        return [int(c) for c in np.flatnonzero(mask)]
+
+    def best_release(self, board: np.ndarray) -> list[tuple[int, int]]:
+        """The (tile, stamen cell) moves from the holding area that score most; fewest moves on a tie."""
+        board = self._full(board).copy()
+        held = [(slot, int(board[slot])) for slot in self.holding_cells if board[slot] >= 0]
+        best: tuple[int, int, list] = (self.score(board), 0, [])
+
+        def search(k: int, moves: list) -> None:
+            nonlocal best
+            if k == len(held):
+                key = (self.score(board), -len(moves))
+                if key > best[:2]:
+                    best = (key[0], key[1], list(moves))
+                return
+            search(k + 1, moves)
+            slot, tile = held[k]
+            for cell in self.release_cells(board, tile):
+                board[slot], board[cell] = -1, tile
+                moves.append((tile, cell))
+                search(k + 1, moves)
+                moves.pop()
+                board[slot], board[cell] = tile, -1
+
+        search(0, [])
+        return best[2]
+
+    # -- scoring ---------------------------------------------------------------
     def score(self, board: np.ndarray) -> int:
+        """The board's own score (a round bonus such as Best Sunray comes on top: :meth:`round_bonuses`)."""
         return self.scoring.score(board, self.layout, self.symbols)
 
     def lines(self, board: np.ndarray) -> list[LineScore]:
         return self.scoring.lines(board, self.layout, self.symbols)
+
+    def rays(self, board: np.ndarray, symbol: int) -> list[tuple[int, int]]:
+        """Best Sunray/Moonbeam: (length, value) of each scoring row of one symbol, best first."""
+        shape = self.layout
+        keys = kernels.ray_keys(board, shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
+                                DIRECTION_BEST, self.symbols, symbol)
+        return [(int(k) // 100, int(k) % 100) for k in sorted(keys[keys > 0], reverse=True)]
+
+    def round_bonuses(self, boards: list[np.ndarray]) -> list[int]:
+        """Points each player gets from the whole round (Best Sunray/Moonbeam), else zeros."""
+        bonus = [0] * len(boards)
+        if not getattr(self.scoring, "round_bonus", False):
+            return bonus
+        for symbol in range(len(SYMBOL_NAMES)):
+            for player, points in self.ray_awards(boards, symbol).items():
+                bonus[player] += points
+        return bonus
+
+    def ray_awards(self, boards: list[np.ndarray], symbol: int) -> dict[int, int]:
+        """Best Sunray (symbol 0) or Best Moonbeam (1): player -> bonus points.
+
+        The best ray is the longest; between equal lengths the higher value.
+        Equal best rays split the 60 points (integer division), unless
+        ``best_ray_ties`` is ``next-best``: then the tied players' next rays
+        are compared in turn before splitting.
+        """
+        rays = [self.rays(board, symbol) for board in boards]
+        if self.options.best_ray_ties == "split":
+            keys = [r[:1] for r in rays]
+        else:
+            keys = rays
+        best = max(keys, default=[])
+        if not best:
+            return {}
+        winners = [p for p, key in enumerate(keys) if key == best]
+        return {p: BestRayScoring.BONUS // len(winners) for p in winners}
 
     def symbol_name(self, tile: int) -> str:
         return SYMBOL_NAMES[int(self.symbols[tile])]

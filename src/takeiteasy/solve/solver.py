@@ -195,6 +195,13 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     tables = _tables(tuple(tuple(lengths_by_direction[d]) for d in channels.direction),
                      tuple(tuple(int(p) for p in row) for row in channels.points), cap)
 
+    # Sunrays: the best board under standard scoring is a good board to beat, and cheap to find.
+    start, floor = None, -1
+    if num_channels > 3 and not all:
+        plain = Ruleset.from_options(rules.options.but(scoring="standard"))
+        start = solve(plain, tiles, fixed=fixed).board
+        floor = rules.score(start)
+
     rotation = shape.rotation180() if fixed is None else None
     mirror = _mirror_lines(shape, rotation)
     dec_line, dec_channel, dec_partner = [], [], []
@@ -210,7 +217,7 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     best, board, leaves, num_leaves, overflow, nodes = _search.search(
         num_cells, num_tiles, shape.line_cells, shape.line_len, np.array(dec_line, dtype=np.int64),
         np.array(dec_channel, dtype=np.int64), np.array(dec_partner, dtype=np.int64), line_slot, channels.options,
-        channels.points, counts, option_tiles, cell_base, tables, cap, all, -1, MAX_LEAVES if all else 1)
+        channels.points, counts, option_tiles, cell_base, tables, cap, all, floor, MAX_LEAVES if all else 1)
     global last_nodes
     last_nodes = nodes
     if best < 0:
@@ -218,6 +225,8 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     ids = np.array(local + [-1] * blanks, dtype=np.int64)
 
     if not all:
+        if board[0] < 0 and start is not None:
+            return Solution(floor, [start], True, tuple(tiles))  # nothing beats the starting board
         result = ids[board]
         score = rules.score(result)
         if score != best:  # pragma: no cover - would mean the search and the scorer disagree

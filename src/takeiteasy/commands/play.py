@@ -1,0 +1,245 @@
+"""``takeiteasy play``: an interactive terminal game -- solitaire, hot-seat, or against AI players.
+
+Each drawn tile is shown in colour with the board; a player types the cell
+to put it on.  Until the next tile is drawn, the tile just placed may be moved
+(rulebook 001).  Finished rounds go to a small SQLite database, which keeps
+each player's personal best per ruleset.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..core.errors import InputError
+from ..core.game import Game, IllegalMove, Match
+from ..core.notation import format_board, format_tile
+from ..core.tiles import PALETTES
+from ..store import Records
+from ..terminal import board_text, tile_text
+from ._options import add_rules_arguments, rules_from_args
+
+HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
+        "'q' quits.")
+
+
+class Quit(Exception):
+    """The player asked to stop, or the input ended."""
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("play", help="play in the terminal: solitaire, hot-seat or against AI players",
+                            description="Play Take It Easy! in the terminal.  " + HELP)
+    parser.add_argument("--players", default="you", help="comma-separated names of the people at this terminal")
+    parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
+                        help="add an AI opponent by agent name (repeatable), e.g. --vs greedy")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a fresh random one)")
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help="score database (default: $TAKEITEASY_DB or the user data directory)")
+    parser.add_argument("--no-record", action="store_true", help="do not save results or personal bests")
+    parser.add_argument("--quick", action="store_true",
+                        help="draw the next tile at once instead of offering to move the last one")
+    parser.add_argument("--palette", choices=sorted(PALETTES), default="classic", help="stripe colours")
+    add_rules_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..ai import make_agent  # imported here: agents may load weights
+
+    rules = rules_from_args(args)
+    humans = [name.strip() for name in args.players.split(",") if name.strip()]
+    if not humans and not args.vs:
+        raise InputError("--players: give at least one name")
+    if args.seed is None:
+        import secrets
+
+        args.seed = secrets.randbelow(2**31)
+    bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i) for i, name in enumerate(args.vs)}
+    names = humans + [f"{name} (AI)" for name in args.vs]
+    records = None if args.no_record else Records(args.db)
+    ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)
+    console = Console(highlight=False)
+    match = Match(rules, names, seed=args.seed)  # rounds and format come from the rules (--rounds, --match)
+    console.print(f"[bold]Take It Easy![/] {rules.layout.name} board, seed {args.seed}.  {HELP}")
+    try:
+        while not match.finished:
+            game = match.new_round()
+            _play_round(console, game, bots, args)
+            match.record(game)
+            _show_results(console, match, game, humans, records, ruleset_key)
+    except Quit:
+        console.print("Game abandoned.")
+        return 1
+    return 0
+
+
+def _ask(console: Console, prompt: str) -> str:
+    try:
+        answer = console.input(prompt)
+    except EOFError:
+        raise Quit from None
+    if answer.strip().lower() in ("q", "quit", "exit"):
+        raise Quit
+    return answer.strip()
+
+
+def _play_round(console: Console, game: Game, bots: dict, args) -> None:
+    rules = game.rules
+    agents = [bots.get(p) for p in range(len(game.players))]
+    while not game.all_drawn:
+        chooser = game.chooser
+        if chooser is not None and chooser not in bots:
+            tiles = _human_announce(console, game, chooser)
+        else:
+            tiles = game.draw_next(agents)
+        number = len(game.drawn)
+        shown = "  ".join(f"{format_tile(t, dashed=True)} ({rules.symbol_name(t)})" for t in tiles)
+        who = f" announced by {game.players[chooser]}" if chooser is not None else ""
+        console.rule(f"Tile {number}/{rules.tiles_per_round}{who}: {shown}")
+        for player, name in enumerate(game.players):
+            if player in bots:
+                while game.pending[player]:
+                    game.play_one(player, bots[player])
+                continue
+            _human_turn(console, game, player, args)
+    for player in range(len(game.players)):
+        if game.settled[player]:
+            continue
+        if player in bots:
+            game.settle_with(player, bots[player])
+        else:
+            _human_settle(console, game, player, args)
+
+
+def _holding_line(game: Game, player: int) -> str:
+    """Daffodil variant 4: the holding slots beside the board, by number."""
+    board = game.boards[player]
+    slots = [f"[{format_tile(int(board[c]))}]" if board[c] >= 0 else f"({c})" for c in game.rules.holding_cells]
+    return "holding area: " + " ".join(slots)
+
+
+def _human_announce(console: Console, game: Game, player: int) -> list[int]:
+    """No caller (rulebook 004): the player whose turn it is names the tile(s) everyone places."""
+    from ..core.notation import parse_tile
+
+    remaining = game.remaining()
+    console.print(f"{game.players[player]}, announce a tile from your remaining set: "
+                  + " ".join(format_tile(t) for t in remaining))
+    for p, board in enumerate(game.boards):
+        console.print(f"[bold]{game.players[p]}[/]")
+        console.print(board_text(board, game.rules.layout))
+    while True:
+        answer = _ask(console, "announce> ")
+        try:
+            tiles = game.announce(parse_tile(answer, allowed=remaining))
+        except (IllegalMove, InputError) as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        if tiles:
+            return tiles
+        console.print("Announce the next tile.")
+
+
+def _human_settle(console: Console, game: Game, player: int, args) -> None:
+    """Daffodil variant 4: move held tiles onto the stamen ('TILE CELL'), Enter to finish."""
+    from ..core.notation import parse_tile
+
+    rules = game.rules
+    while True:
+        board = game.boards[player]
+        held = [int(board[c]) for c in rules.holding_cells if board[c] >= 0]
+        console.print(board_text(board, rules.layout, args.palette))
+        console.print(f"{game.players[player]}, holding area: " + " ".join(format_tile(t) for t in held)
+                      + f"  (empty stamen cells: {' '.join(str(c) for c in rules.layout.stamen_cells if board[c] < 0)})")
+        answer = _ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish> ")
+        if not answer:
+            game.settle(player)
+            return
+        try:
+            token, cell = answer.split()
+            game.release(player, parse_tile(token), int(cell))
+        except (IllegalMove, InputError, ValueError) as exc:
+            console.print(f"[red]{exc}[/]")
+
+
+def _human_turn(console: Console, game: Game, player: int, args) -> None:
+    rules = game.rules
+    name = game.players[player]
+    while game.pending[player]:
+        pending = game.pending[player]
+        legal = set(game.view(player).legal_cells())
+        console.print(board_text(game.boards[player], rules.layout, args.palette, legal=legal))
+        if rules.holding_cells:
+            console.print(_holding_line(game, player))
+        line = Text(f"{name}, place " if len(game.players) > 1 else "Place ")
+        for i, tile in enumerate(pending):
+            if len(pending) > 1:
+                line.append(f"[{chr(97 + i)}] ")
+            line.append_text(tile_text(tile, args.palette))
+            line.append("  ")
+        console.print(line)
+        answer = _ask(console, "cell> ")
+        try:
+            tile, cell = _parse_answer(answer, pending)
+            game.place(player, cell, tile)
+        except (IllegalMove, ValueError) as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+    if args.quick:
+        return
+    while True:
+        console.print(board_text(game.boards[player], rules.layout, args.palette,
+                                 highlight={c for t, c in game.moves[player] if t in game.movable[player]}))
+        answer = _ask(console, "Enter: next tile  |  a cell number: move the tile you just placed> ")
+        if not answer:
+            return
+        try:
+            tile, cell = _parse_answer(answer, game.movable[player])
+            game.move(player, cell, tile)
+        except (IllegalMove, ValueError) as exc:
+            console.print(f"[red]{exc}[/]")
+
+
+def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
+    """'12' -> (first tile, 12); 'b 12' -> (second tile, 12)."""
+    parts = answer.split()
+    if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
+        index = ord(parts[0].lower()) - 97
+        if not 0 <= index < len(tiles):
+            raise ValueError(f"no tile {parts[0]!r} is waiting")
+        tile, parts = tiles[index], parts[1:]
+    else:
+        tile = tiles[-1] if len(tiles) == 1 else tiles[0]
+    if len(parts) != 1 or not parts[0].isdigit():
+        raise ValueError(f"{answer!r}: type a cell number, e.g. 7 ({HELP})")
+    return tile, int(parts[0])
+
+
+def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str) -> None:
+    scores = game.scores()
+    table = Table(title=f"Round {len(match.results)} of {match.rounds}"
+                  + (" (best of: boards won in the total column)" if match.format == "best-of" else ""))
+    table.add_column("player")
+    table.add_column("round", justify="right")
+    table.add_column("total", justify="right")
+    table.add_column("personal best", justify="right")
+    for player, name in enumerate(game.players):
+        best_note = ""
+        if records is not None and name in humans:
+            previous = records.personal_best(name, ruleset_key)
+            records.add(name, ruleset_key, scores[player], format_board(game.boards[player]))
+            if previous is None or scores[player] > previous:
+                best_note = f"[bold green]new best! {scores[player]}[/]"
+            else:
+                best_note = str(previous)
+        table.add_row(name, str(scores[player]), str(match.standings[player]), best_note)
+    for player, name in enumerate(game.players):
+        console.print(f"[bold]{name}[/]")
+        console.print(board_text(game.boards[player], game.rules.layout))
+    console.print(table)
+    if match.finished and len(game.players) > 1:
+        console.print("Winner: " + ", ".join(game.players[p] for p in match.winners))

@@ -1,0 +1,45 @@
+"""Reinforcement-learning environments for Take It Easy! (the ``[rl]`` extra).
+
+Importing this package registers ``TakeItEasy-v0`` with Gymnasium (single
+environment, and a batched one for ``gym.make_vec``).  The PettingZoo and
+OpenSpiel versions live in submodules so that only Gymnasium is needed here:
+
+* :mod:`takeiteasy.envs.gym_env` -- :class:`TakeItEasyEnv`;
+* :mod:`takeiteasy.envs.vector` -- :class:`TakeItEasyVectorEnv`;
+* :mod:`takeiteasy.envs.pettingzoo_env` -- ``parallel_env(...)`` and ``env(...)``;
+* :mod:`takeiteasy.envs.openspiel_game` -- registers the OpenSpiel game ``take_it_easy``.
+
+See ``docs/ENV.md`` for the observation encoding and an example of each.
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium as _gym
+except ImportError as exc:  # pragma: no cover - only without the extra
+    raise ImportError("takeiteasy.envs needs the [rl] extra: pip install 'takeiteasy[rl]'") from exc
+
+from .gym_env import TakeItEasyEnv
+from .vector import TakeItEasyVectorEnv
+
+ENV_ID = "TakeItEasy-v0"
+
+if ENV_ID not in _gym.registry:
+    _gym.register(
+        id=ENV_ID,
+        entry_point="takeiteasy.envs.gym_env:TakeItEasyEnv",
+        vector_entry_point="takeiteasy.envs.vector:TakeItEasyVectorEnv",
+        disable_env_checker=False,
+    )
+
+
+def __getattr__(name: str):
+    """``parallel_env``, ``env`` and the PettingZoo classes, imported on first use."""
+    if name in ("parallel_env", "env", "raw_env", "TakeItEasyParallelEnv", "TakeItEasyAECEnv"):
+        from . import pettingzoo_env
+
+        return getattr(pettingzoo_env, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ENV_ID", "TakeItEasyEnv", "TakeItEasyVectorEnv"]

@@ -1,0 +1,117 @@
+"""What every environment shares: rules from keyword arguments, seeds, and the observation encoding.
+
+Encoding (the same in the Gymnasium, PettingZoo and OpenSpiel environments):
+
+* ``board`` -- one integer per cell in notation order: 0 for an empty cell,
+  ``tile + 1`` for a placed tile;
+* ``tile`` -- the tile to place now as ``tile + 1``; 0 once the round is over;
+* ``bag`` -- one flag per tile id: 1 for a tile of the game's set that has not
+  been turned over yet (it may still come).
+
+``K`` below is the number of tile ids the ruleset can use: 27 for the standard
+set, 31 with the daffodil wildcards.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import numpy as np
+
+from ..core.deal import deal as seeded_deal
+from ..core.errors import InputError
+from ..core.game import group_sizes
+from ..core.notation import parse_tiles
+from ..core.presets import preset as preset_options
+from ..core.rules import Options, Ruleset, RulesError
+
+#: Largest seed the environments derive from their own random generator.
+SEED_LIMIT = 2**63
+
+
+def rules_from(rules: Ruleset | None = None, options: Options | dict | None = None, preset: str | None = None,
+               **kwargs) -> Ruleset:
+    """A ruleset from a ready ``Ruleset``, an ``Options`` (or its JSON dict), a preset name, or Options fields
+    as keywords (on their own, or changing the preset's options).
+
+    Keywords are passed to :class:`Options` unchanged, so every field it has
+    (``board``, ``placement``, ``scoring``, ``wildcards``, ...) is a keyword of
+    every environment.
+    """
+    if sum(x is not None for x in (rules, options, preset)) > 1:
+        raise RulesError("give one of rules=, options= or preset=, not several")
+    if rules is None and options is not None:
+        if kwargs:
+            raise RulesError("give either options= or rule keywords, not both")
+        rules = Ruleset.from_options(options if isinstance(options, Options) else Options.from_json(dict(options)))
+    elif rules is None:
+        base = preset_options(preset).to_json() if preset is not None else {}
+        rules = Ruleset.from_options(Options.from_json({**base, **kwargs}))
+    elif kwargs:
+        raise RulesError("give either rules= or rule keywords, not both")
+    if rules.holding_cells:
+        raise RulesError("the daffodil holding area (stamen='holding', daffodil variant 4) is not available in the "
+                         "environments yet; use stamen='free', 'first' or 'last'")
+    return rules
+
+
+@cache
+def rules_for_json(options_json: str) -> Ruleset:
+    """The ruleset of a canonical options JSON string (shared, so game states stay cheap to copy)."""
+    return Ruleset.from_options(Options.from_json(json.loads(options_json)))
+
+
+def options_key(rules: Ruleset) -> str:
+    return json.dumps(rules.options.to_json(), sort_keys=True)
+
+
+def draw_size_of(rules: Ruleset) -> int:
+    """Tiles turned over at once (1 unless the ruleset's options say otherwise)."""
+    return rules.options.draw
+
+
+def num_tile_ids(rules: Ruleset) -> int:
+    """K: the size of the tile-id range the ruleset uses."""
+    return max(rules.tile_set) + 1
+
+
+def set_flags(rules: Ruleset) -> np.ndarray:
+    """Multi-hot of the ruleset's tile set over K ids."""
+    flags = np.zeros(num_tile_ids(rules), dtype=np.int8)
+    flags[list(rules.tile_set)] = 1
+    return flags
+
+
+def visible_counts(rules: Ruleset) -> np.ndarray:
+    """visible[t]: how many tiles have been turned over when the t-th tile is placed."""
+    sizes = group_sizes(rules.tiles_per_round, draw_size_of(rules))
+    out, drawn = [], 0
+    for size in sizes:
+        drawn += size
+        out.extend([drawn] * size)
+    return np.array(out, dtype=np.int64)
+
+
+def deal_for(rules: Ruleset, seed: int) -> list[int]:
+    """The round's tiles for a seed: the same deal as ``Game(rules, ..., seed=seed)``."""
+    return seeded_deal(int(seed), rules.tile_set, rules.tiles_per_round)
+
+
+def checked_deal(rules: Ruleset, given) -> list[int]:
+    """A deal from reset options: tile ids or a string of tile tokens."""
+    tiles = parse_tiles(given, allowed=rules.tile_set) if isinstance(given, str) else [int(t) for t in given]
+    n = rules.tiles_per_round
+    if len(tiles) != n or len(set(tiles)) != n or any(t not in rules.tile_set for t in tiles):
+        raise InputError(f"reset option 'deal': expected {n} distinct tiles of the game's tile set")
+    return tiles
+
+
+def encode_board(board: np.ndarray) -> np.ndarray:
+    return (np.asarray(board, dtype=np.int64) + 1)
+
+
+def score_bound(rules: Ruleset) -> int:
+    """A safe upper bound on any board's score: every line cell worth 9 plus a 7-point sunray, plus 120 spare."""
+    cells_in_lines = int(rules.layout.line_len.sum())
+    return cells_in_lines * (9 + 7) + 120

@@ -1,0 +1,153 @@
+"""``TakeItEasy-v0``: the solitaire round as a Gymnasium environment.
+
+One step places the current tile on a cell.  The round follows a
+:class:`takeiteasy.core.game.Game`, so the placement rule, the tile set and
+the scoring all come from the ruleset built from the keyword arguments
+(``gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")``).
+
+* Observation: ``{"board", "tile", "bag"}`` (see :mod:`takeiteasy.envs._common`).
+* Action: a cell index, 0 .. cells-1, in notation order.
+* Reward: the score gained by the placement (a partial board scores its
+  completed lines), so an episode's return is the final score.
+* ``info``: ``action_mask`` (int8 per cell, 1 = legal, usable as ``action_space.sample(mask)``), ``score``, ``tile`` (tile id, -1
+  when none) and ``turn``.  :meth:`TakeItEasyEnv.action_masks` gives the mask too.
+* ``reset(seed=s)`` deals the same tiles as ``Game(rules, ..., seed=s)`` and
+  ``takeiteasy deal s``; ``reset(options={"deal": "574 123 ..."})`` plays a given deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..core.errors import InputError
+from ..core.game import Game, IllegalMove
+from ..core.notation import format_board, format_tile
+from . import _common
+
+INVALID_ACTION_MODES = ("raise", "end")
+
+
+def observation_space(rules) -> spaces.Dict:
+    """The observation space of one player's view under ``rules``."""
+    k, cells = _common.num_tile_ids(rules), rules.layout.num_cells
+    return spaces.Dict({
+        "board": spaces.MultiDiscrete(np.full(cells, k + 1, dtype=np.int64)),
+        "tile": spaces.Discrete(k + 1),
+        "bag": spaces.MultiBinary(k),
+    })
+
+
+def check_invalid_action_mode(mode: str) -> str:
+    if mode not in INVALID_ACTION_MODES:
+        raise InputError(f"invalid_action={mode!r}; expected one of {', '.join(INVALID_ACTION_MODES)}")
+    return mode
+
+
+class TakeItEasyEnv(gym.Env):
+    """A solitaire round of Take It Easy!  Keywords other than the ones below are :class:`Options` fields.
+
+    ``invalid_action``: ``"end"`` (default: an illegal cell ends the episode
+    with reward 0 and ``info["invalid_action"] = True``; the board keeps its
+    score so far) or ``"raise"`` (an illegal cell raises
+    :class:`~takeiteasy.core.game.IllegalMove`).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, render_mode: str | None = None, invalid_action: str = "end", rules=None, options=None,
+                 **rule_options):
+        self.rules = _common.rules_from(rules, options, **rule_options)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InputError(f"render_mode={render_mode!r}; expected one of {', '.join(self.metadata['render_modes'])}")
+        self.render_mode = render_mode
+        self.invalid_action = check_invalid_action_mode(invalid_action)
+        self.num_cells = self.rules.layout.num_cells
+        self.observation_space = observation_space(self.rules)
+        self.action_space = spaces.Discrete(self.num_cells)
+        self._set_flags = _common.set_flags(self.rules)
+        self.game: Game | None = None
+        self._score = 0
+        self._mask = np.zeros(self.num_cells, dtype=np.int8)
+        self._over = True
+
+    # -- state ---------------------------------------------------------------
+    @property
+    def tile(self) -> int:
+        """The tile to place now, -1 when none."""
+        if self.game is None or self._over or not self.game.pending[0]:
+            return -1
+        return self.game.pending[0][0]
+
+    def action_masks(self) -> np.ndarray:
+        """Legal cells for the current tile: int8, 1 = legal (all 0 once the round is over)."""
+        return self._mask.copy()
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        bag = self._set_flags.copy()
+        bag[self.game.drawn] = 0
+        return {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy(), "score": self._score, "tile": self.tile,
+                "turn": len(self.game.moves[0])}
+
+    def _refresh_mask(self) -> None:
+        tile = self.tile
+        if tile < 0:
+            self._mask = np.zeros(self.num_cells, dtype=np.int8)
+        else:
+            self._mask = np.asarray(self.rules.legal_mask(self.game.boards[0], tile, self.game.previous_tile(0)),
+                                    dtype=np.int8)
+
+    # -- the Gymnasium API ---------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        if options.get("deal") is not None:
+            deal_seed, deal = None, _common.checked_deal(self.rules, options["deal"])
+        else:
+            deal_seed = seed if seed is not None else int(self.np_random.integers(_common.SEED_LIMIT))
+            deal = _common.deal_for(self.rules, deal_seed)
+        self.game = Game(self.rules, ["agent"], seed=deal_seed, deal=deal, draw_size=_common.draw_size_of(self.rules))
+        self.game.draw()
+        self._score = 0
+        self._over = False
+        self._refresh_mask()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self.game is None or self._over:
+            raise InputError("the round is over: call reset() first")
+        cell = int(action)
+        try:
+            self.game.place(0, cell)
+        except IllegalMove as refusal:
+            if self.invalid_action == "raise":
+                raise IllegalMove(f"cell {cell}: {refusal}") from None
+            self._over = True
+            self._mask = np.zeros(self.num_cells, dtype=np.int8)
+            info = self._info()
+            info["invalid_action"] = True
+            return self._observation(), 0.0, True, False, info
+        before, self._score = self._score, self.rules.score(self.game.boards[0])
+        if not self.game.finished and not self.game.waiting:
+            self.game.draw()
+        self._over = self.game.finished
+        self._refresh_mask()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(self._score - before), self._over, False, self._info()
+
+    def render(self):
+        if self.game is None:
+            return None
+        text = (f"board: {format_board(self.game.boards[0])}\n"
+                f"tile: {format_tile(self.tile)}  score: {self._score}  turn: {len(self.game.moves[0])}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -1,0 +1,251 @@
+"""The OpenSpiel game ``take_it_easy``, registered with ``pyspiel`` when this module is imported.
+
+A sequential game with explicit chance: a chance node turns over a tile
+(uniformly among the tiles of the set not drawn yet), then player 0, player 1,
+... each place it on their own board; then the next draw.  With a ruleset that
+turns over several tiles at once (``draw_size``), that many chance nodes come
+in a row and each player then places those tiles in the order drawn.
+
+Parameters (``pyspiel.load_game("take_it_easy(players=2,placement=adjacent)")``):
+``players`` (default 1), ``board``, ``placement``, ``scoring`` (empty: the
+default) and ``options``, a JSON object of any further :class:`Options` fields.
+
+Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
+ids.  Rewards come with every placement (the score it gains; the chance
+nodes that follow pass that reward on unchanged, so summing ``rewards()`` at
+decision nodes and at the end counts each placement once), and a player's
+return is the final score of their board.  With one player the game has
+perfect information; with more, a player's observation shows the other
+boards as they stood when the current tile was turned over (the table plays
+simultaneously; the turn order here must not leak placements).
+
+Observation tensor (float32, per player): own board one-hot (cells x K, an
+empty cell all zero), the tiles waiting for this player (K), the tiles not
+drawn yet (K), then each other board one-hot in seat order after the
+player's own (cells x K each).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyspiel
+
+from ..core.game import group_sizes
+from ..core.notation import format_board
+from ..core.rules import Options
+from ..core.tiles import TOKENS
+from . import _common
+
+GAME_NAME = "take_it_easy"
+MAX_PLAYERS = 10
+DEFAULT_PARAMETERS = {"players": 1, "board": "", "placement": "", "scoring": "", "options": ""}
+
+
+def _game_type(information) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Take It Easy!",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=1,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMETERS,
+    )
+
+
+def options_from_parameters(params: dict) -> Options:
+    """The ruleset options named by the game's parameters."""
+    extra = params.get("options") or ""
+    fields = json.loads(extra) if extra else {}
+    if not isinstance(fields, dict):
+        raise ValueError("take_it_easy: the 'options' parameter must be a JSON object")
+    for name in ("board", "placement", "scoring"):
+        if params.get(name):
+            fields[name] = params[name]
+    return Options.from_json(fields)
+
+
+class TakeItEasyGame(pyspiel.Game):
+    """One round of Take It Easy! for ``players`` players under one ruleset."""
+
+    def __init__(self, params=None):
+        params = {**DEFAULT_PARAMETERS, **(params or {})}
+        self.num_seats = int(params["players"])
+        if not 1 <= self.num_seats <= MAX_PLAYERS:
+            raise ValueError(f"take_it_easy: players={self.num_seats}; expected 1..{MAX_PLAYERS}")
+        options = options_from_parameters(params)
+        self.options_key = json.dumps(options.to_json(), sort_keys=True)
+        self.rules = _common.rules_for_json(self.options_key)
+        self.num_cells = self.rules.layout.num_cells
+        self.num_ids = _common.num_tile_ids(self.rules)
+        self.group_sizes = tuple(group_sizes(self.rules.tiles_per_round, _common.draw_size_of(self.rules)))
+        information = (pyspiel.GameType.Information.PERFECT_INFORMATION if self.num_seats == 1
+                       else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.num_cells,
+            max_chance_outcomes=self.num_ids,
+            num_players=self.num_seats,
+            min_utility=0.0,
+            max_utility=float(_common.score_bound(self.rules)),
+            utility_sum=None,
+            max_game_length=self.num_seats * self.rules.tiles_per_round,
+        )
+        super().__init__(_game_type(information), info, params)
+
+    def new_initial_state(self):
+        return TakeItEasyState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise ValueError("take_it_easy provides observations without perfect recall only")
+        return TakeItEasyObserver(self)
+
+
+class TakeItEasyState(pyspiel.State):
+    """A position: every board, the tiles drawn, and who places what next."""
+
+    def __init__(self, game: TakeItEasyGame):
+        super().__init__(game)
+        self._key = game.options_key  # the ruleset is looked up, so copying a state stays cheap
+        self._seats = game.num_seats
+        self._group_sizes = game.group_sizes
+        self._groups_started = 0
+        self._to_draw = 0
+        self.boards = np.full((game.num_seats, game.num_cells), -1, dtype=np.int64)
+        self.public = self.boards.copy()  # the boards as they stood when the current tiles were turned over
+        self.drawn: list[int] = []
+        self.queue: list[tuple[int, int]] = []  # (seat, tile) placements still due for the tiles turned over
+        self.previous = [-1] * game.num_seats
+        self.scores = [0] * game.num_seats
+        self._rewards = [0.0] * game.num_seats
+        self._start_group()
+
+    @property
+    def rules(self):
+        return _common.rules_for_json(self._key)
+
+    def _start_group(self) -> None:
+        if self._groups_started < len(self._group_sizes):
+            self._to_draw = self._group_sizes[self._groups_started]
+            self._groups_started += 1
+
+    # -- the OpenSpiel API ---------------------------------------------------
+    def current_player(self):
+        if self.queue:
+            return self.queue[0][0]
+        if self._to_draw:
+            return pyspiel.PlayerId.CHANCE
+        return pyspiel.PlayerId.TERMINAL
+
+    def is_terminal(self):
+        return not self.queue and not self._to_draw
+
+    def waiting_tiles(self, seat: int) -> list[int]:
+        return [tile for s, tile in self.queue if s == seat]
+
+    def _legal_actions(self, player):
+        if not self.queue or self.queue[0][0] != player:
+            return []
+        tile = self.queue[0][1]
+        mask = self.rules.legal_mask(self.boards[player], tile, self.previous[player])
+        return [int(c) for c in np.flatnonzero(mask)]
+
+    def chance_outcomes(self):
+        drawn = set(self.drawn)
+        left = [t for t in self.rules.tile_set if t not in drawn]
+        p = 1.0 / len(left)
+        return [(t, p) for t in left]
+
+    def _apply_action(self, action):
+        if self.is_chance_node():  # a draw keeps the last placement's reward (see rewards())
+            self.drawn.append(int(action))
+            self._to_draw -= 1
+            if not self._to_draw:
+                size = self._group_sizes[self._groups_started - 1]
+                group = self.drawn[-size:]
+                self.queue = [(seat, tile) for seat in range(self._seats) for tile in group]
+                self.public = self.boards.copy()
+            return
+        self._rewards = [0.0] * self._seats
+        seat, tile = self.queue.pop(0)
+        self.boards[seat, action] = tile
+        self.previous[seat] = tile
+        before, self.scores[seat] = self.scores[seat], self.rules.score(self.boards[seat])
+        self._rewards[seat] = float(self.scores[seat] - before)
+        if not self.queue:
+            self._start_group()
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {TOKENS[action]}"
+        return f"cell {action}"
+
+    def rewards(self):
+        """Points gained by the last placement; a draw passes them on, so each decision node sees them once."""
+        return list(self._rewards)
+
+    def returns(self):
+        return [float(s) for s in self.scores]
+
+    def __str__(self):
+        rows = [f"p{seat}: {format_board(self.boards[seat])}" for seat in range(self._seats)]
+        rows.append("drawn: " + " ".join(TOKENS[t] for t in self.drawn))
+        return "\n".join(rows)
+
+
+class TakeItEasyObserver:
+    """Observation tensor and string of one player (see the module docstring for the layout)."""
+
+    def __init__(self, game: TakeItEasyGame):
+        cells, k, n = game.num_cells, game.num_ids, game.num_seats
+        pieces = [("board", (cells, k)), ("waiting", (k,)), ("bag", (k,))]
+        if n > 1:
+            pieces.append(("opponents", (n - 1, cells, k)))
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+        self.dict = {}
+        start = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            start += size
+        self._set = list(game.rules.tile_set)
+
+    @staticmethod
+    def _one_hot(target: np.ndarray, board: np.ndarray) -> None:
+        filled = np.flatnonzero(board >= 0)
+        target[filled, board[filled]] = 1.0
+
+    def set_from(self, state: TakeItEasyState, player: int) -> None:
+        self.tensor.fill(0.0)
+        self._one_hot(self.dict["board"], state.boards[player])
+        for tile in state.waiting_tiles(player):
+            self.dict["waiting"][tile] = 1.0
+        self.dict["bag"][self._set] = 1.0
+        self.dict["bag"][state.drawn] = 0.0
+        if "opponents" in self.dict:
+            seats = state.boards.shape[0]
+            for k in range(1, seats):
+                self._one_hot(self.dict["opponents"][k - 1], state.public[(player + k) % seats])
+
+    def string_from(self, state: TakeItEasyState, player: int) -> str:
+        seats = state.boards.shape[0]
+        parts = [f"p{player} board {format_board(state.boards[player])}",
+                 "waiting " + (" ".join(TOKENS[t] for t in state.waiting_tiles(player)) or "-"),
+                 "drawn " + (" ".join(TOKENS[t] for t in state.drawn) or "-")]
+        for k in range(1, seats):
+            other = (player + k) % seats
+            parts.append(f"p{other} board {format_board(state.public[other])}")
+        return " | ".join(parts)
+
+
+if GAME_NAME not in {game_type.short_name for game_type in pyspiel.registered_games()}:  # once per process
+    pyspiel.register_game(_game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION), TakeItEasyGame)

@@ -1,0 +1,209 @@
+"""A batched ``TakeItEasy-v0``: many solitaire rounds held in numpy arrays and stepped together.
+
+``gym.make_vec("TakeItEasy-v0", num_envs=64)`` builds it (the registration's
+``vector_entry_point``), as does ``TakeItEasyVectorEnv(64, **rule_options)``.
+Every sub-environment behaves as :class:`~takeiteasy.envs.gym_env.TakeItEasyEnv`:
+``reset(seed=s)`` gives sub-environment ``i`` the deal of seed ``s + i``,
+observations are the single environment's dict with a leading batch axis,
+``info["action_mask"]`` is ``(num_envs, cells)`` and :meth:`action_masks`
+returns it too.  Tiles are placed in the order they are turned over.
+
+Autoreset follows Gymnasium's modes: ``"next_step"`` (default: the step after
+an episode ends resets that sub-environment, ignores its action and returns
+reward 0) or ``"same_step"`` (the reset happens at once and the last
+observation goes to ``info["final_obs"]``).
+
+For free or adjacent placement with standard or sunrays scoring, one
+compiled kernel (:mod:`takeiteasy.envs._batch`) steps every sub-environment;
+other rulesets, or ``fast=False``, go through the ruleset board by board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..core.errors import InputError
+from ..core.game import IllegalMove
+from ..core.notation import format_board, format_tile
+from ..core.tiles import DIRECTION_BEST, TILE_VALUES
+from . import _batch, _common
+from .gym_env import check_invalid_action_mode, observation_space
+
+
+AUTORESET_MODES = {"nextstep": AutoresetMode.NEXT_STEP, "samestep": AutoresetMode.SAME_STEP,
+                   AutoresetMode.NEXT_STEP: AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP: AutoresetMode.SAME_STEP}
+
+
+class TakeItEasyVectorEnv(VectorEnv):
+    """``num_envs`` solitaire rounds under one ruleset; keywords as for ``TakeItEasyEnv``."""
+
+    metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 1, render_mode: str | None = None, invalid_action: str = "end",
+                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, fast: bool = True, rules=None,
+                 options=None, **rule_options):
+        rule_options.pop("max_episode_steps", None)  # make_vec may pass the spec's value; rounds end by themselves
+        if int(num_envs) < 1:
+            raise InputError(f"num_envs={num_envs}: expected at least 1")
+        self.rules = _common.rules_from(rules, options, **rule_options)
+        self.num_envs = int(num_envs)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InputError(f"render_mode={render_mode!r}; expected 'ansi'")
+        self.render_mode = render_mode
+        self.invalid_action = check_invalid_action_mode(invalid_action)
+        self.autoreset_mode = AUTORESET_MODES.get(autoreset_mode if isinstance(autoreset_mode, AutoresetMode)
+                                                  else str(autoreset_mode).lower().replace("_", ""))
+        if self.autoreset_mode is None:
+            raise InputError(f"autoreset_mode={autoreset_mode!r}; expected 'next_step' or 'same_step'")
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+
+        n, cells, k = self.num_envs, self.rules.layout.num_cells, _common.num_tile_ids(self.rules)
+        self.num_cells, self.num_tile_ids = cells, k
+        self.tiles_per_round = self.rules.tiles_per_round
+        self.single_observation_space = observation_space(self.rules)
+        self.single_action_space = spaces.Discrete(cells)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
+        self._set_flags = _common.set_flags(self.rules)
+        self._visible = _common.visible_counts(self.rules)
+
+        self.boards = np.full((n, cells), -1, dtype=np.int64)
+        self.deals = np.zeros((n, self.tiles_per_round), dtype=np.int64)
+        self.turns = np.zeros(n, dtype=np.int64)  # tiles placed so far
+        self.scores = np.zeros(n, dtype=np.int64)
+        self.masks = np.zeros((n, cells), dtype=np.int8)
+        self.done = np.ones(n, dtype=bool)  # episode over: the next step resets (next_step mode)
+        codes = _batch.fast_codes(self.rules) if fast else None
+        shape = self.rules.layout
+        self._fast = None if codes is None else (
+            codes[0], codes[1], shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES, DIRECTION_BEST,
+            shape.neighbours, np.asarray(self.rules.symbols, dtype=np.int64), codes[2])
+
+    # -- per sub-environment -------------------------------------------------
+    def _start(self, i: int, deal: list[int]) -> None:
+        self.boards[i] = -1
+        self.deals[i] = deal
+        self.turns[i] = 0
+        self.scores[i] = 0
+        self.done[i] = False
+        self._refresh_mask(i)
+
+    def _tile(self, i: int) -> int:
+        t = self.turns[i]
+        return int(self.deals[i, t]) if t < self.tiles_per_round else -1
+
+    def _refresh_mask(self, i: int) -> None:
+        tile = self._tile(i)
+        if tile < 0 or self.done[i]:
+            self.masks[i] = 0
+            return
+        previous = int(self.deals[i, self.turns[i] - 1]) if self.turns[i] else -1
+        self.masks[i] = self.rules.legal_mask(self.boards[i], tile, previous)  # bool -> int8
+
+    def _seed_list(self, seed) -> list[int]:
+        if seed is None:
+            return [int(s) for s in self.np_random.integers(_common.SEED_LIMIT, size=self.num_envs)]
+        if isinstance(seed, (int, np.integer)):
+            return [int(seed) + i for i in range(self.num_envs)]
+        seeds = [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else int(s) for s in seed]
+        if len(seeds) != self.num_envs:
+            raise InputError(f"reset: {len(seeds)} seeds for {self.num_envs} environments")
+        return seeds
+
+    # -- batched views -------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """Legal cells per sub-environment: int8, 1 = legal, shape ``(num_envs, cells)``."""
+        return self.masks.copy()
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        n = self.num_envs
+        rows = np.arange(n)
+        bag = np.broadcast_to(self._set_flags, (n, self.num_tile_ids)).copy()
+        placing = np.minimum(self.turns, self.tiles_per_round - 1)
+        visible = np.where(self.turns < self.tiles_per_round, self._visible[placing], self.tiles_per_round)
+        turned = np.arange(self.tiles_per_round)[None, :] < visible[:, None]
+        bag[np.repeat(rows, self.tiles_per_round)[turned.ravel()], self.deals[turned]] = 0
+        tile = np.where(self.turns < self.tiles_per_round,
+                        self.deals[rows, placing] + 1, 0)
+        return {"bag": bag, "board": self.boards + 1, "tile": tile.astype(np.int64)}
+
+    def _infos(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=bool)
+        return {"action_mask": self.masks.copy(), "_action_mask": every,
+                "score": self.scores.copy(), "_score": every.copy()}
+
+    # -- the VectorEnv API ---------------------------------------------------
+    def reset(self, *, seed=None, options: dict | None = None):
+        if isinstance(seed, (int, np.integer)):
+            super().reset(seed=int(seed))
+        options = options or {}
+        which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
+        seeds = self._seed_list(seed)
+        deals = options.get("deals")
+        for i in np.flatnonzero(which):
+            deal = _common.checked_deal(self.rules, deals[i]) if deals is not None else _common.deal_for(self.rules, seeds[i])
+            self._start(int(i), deal)
+        return self._observations(), self._infos()
+
+    def step(self, actions):
+        n = self.num_envs
+        actions = np.asarray(actions, dtype=np.int64).reshape(n)
+        rewards = np.zeros(n, dtype=np.float64)
+        truncated = np.zeros(n, dtype=bool)
+        active = ~self.done
+        if not active.all():  # next_step autoreset (or a step before the first reset)
+            seeds = self._seed_list(None)
+            for i in np.flatnonzero(~active):
+                self._start(int(i), _common.deal_for(self.rules, seeds[i]))
+        in_range = (actions >= 0) & (actions < self.num_cells)
+        legal = in_range & (self.masks[np.arange(n), np.where(in_range, actions, 0)] == 1)
+        invalid = active & ~legal
+        if invalid.any():
+            i = int(np.flatnonzero(invalid)[0])
+            if self.invalid_action == "raise":
+                previous = int(self.deals[i, self.turns[i] - 1]) if self.turns[i] else -1
+                reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), previous)
+                raise IllegalMove(f"environment {i}, cell {int(actions[i])}: {reason or 'not allowed'}")
+            self.done[invalid] = True
+            self.masks[invalid] = 0
+            active &= ~invalid
+        if self._fast is not None:
+            gains = np.zeros(n, dtype=np.int64)
+            _batch.batch_place(self.boards, self.deals, self.turns, self.scores, self.masks, actions, active, gains,
+                               np.zeros(n, dtype=np.bool_), *self._fast)
+            rewards[:] = gains
+        else:
+            for i in np.flatnonzero(active):
+                self.boards[i, actions[i]] = self.deals[i, self.turns[i]]
+                self.turns[i] += 1
+                score = self.rules.score(self.boards[i])
+                rewards[i] = score - self.scores[i]
+                self.scores[i] = score
+                self._refresh_mask(int(i))
+        finished = active & (self.turns == self.tiles_per_round)
+        self.done |= finished
+        terminated = finished | invalid
+        observations, infos = self._observations(), self._infos()
+        if invalid.any():
+            infos["invalid_action"], infos["_invalid_action"] = invalid, invalid.copy()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+            infos["final_obs"] = {key: value.copy() for key, value in observations.items()}
+            infos["_final_obs"] = terminated.copy()
+            infos["final_info"] = {key: value.copy() for key, value in infos.items() if not key.startswith("final")}
+            infos["_final_info"] = terminated.copy()
+            seeds = self._seed_list(None)
+            for i in np.flatnonzero(terminated):
+                self._start(int(i), _common.deal_for(self.rules, seeds[i]))
+            observations = self._observations()
+            infos.update(self._infos())
+        return observations, rewards, terminated, truncated, infos
+
+    def render(self):
+        lines = [f"{i}: {format_board(self.boards[i])}  tile {format_tile(self._tile(i))}  score {self.scores[i]}"
+                 for i in range(self.num_envs)]
+        return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""Local results: a small SQLite database of finished rounds and personal bests.
+
+The default file lives in the user's data directory (``platformdirs``); the
+``TAKEITEASY_DB`` environment variable or an explicit path overrides it.
+
+>>> import tempfile, os
+>>> records = Records(os.path.join(tempfile.mkdtemp(), "scores.db"))
+>>> records.personal_best("ann", "standard") is None
+True
+>>> records.add("ann", "standard", 150, "board text")
+>>> records.personal_best("ann", "standard")
+150
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from .core.errors import InputError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    id INTEGER PRIMARY KEY,
+    played_at REAL NOT NULL,
+    player TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    board TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_best ON results (player, ruleset, score);
+"""
+
+
+def default_path() -> Path:
+    env = os.environ.get("TAKEITEASY_DB")
+    if env:
+        return Path(env)
+    return Path(user_data_dir("takeiteasy", appauthor=False)) / "scores.db"
+
+
+class Records:
+    """Finished rounds, one row each; personal bests are per player and ruleset."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path)
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise InputError(f"score database {self.path}: cannot open it ({exc})") from None
+
+    def add(self, player: str, ruleset: str, score: int, board: str) -> None:
+        with self._db:
+            self._db.execute("INSERT INTO results (played_at, player, ruleset, score, board) VALUES (?, ?, ?, ?, ?)",
+                             (time.time(), player, ruleset, int(score), board))
+
+    def personal_best(self, player: str, ruleset: str) -> int | None:
+        row = self._db.execute("SELECT MAX(score) FROM results WHERE player = ? AND ruleset = ?",
+                               (player, ruleset)).fetchone()
+        return row[0]
+
+    def history(self, player: str, ruleset: str, limit: int = 10) -> list[tuple[float, int]]:
+        return self._db.execute("SELECT played_at, score FROM results WHERE player = ? AND ruleset = ? "
+                                "ORDER BY played_at DESC LIMIT ?", (player, ruleset, limit)).fetchall()
+
+    def close(self) -> None:
+        self._db.close()

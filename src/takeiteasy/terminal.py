@@ -1,0 +1,64 @@
+"""Drawing boards and tiles in the terminal with rich colours.
+
+Cells sit on a staggered grid that follows the hex geometry: column q, and
+half-row 2r + q, so neighbouring columns are offset by half a cell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.text import Text
+
+from .core.layouts import Layout
+from .core.tiles import PALETTES, TILE_VALUES
+
+CELL_WIDTH = 9
+
+
+def tile_text(tile: int, palette: str = "classic") -> Text:
+    """A tile as three coloured values, e.g. '5 7 4'; wildcard stripes show as '*'."""
+    colours = PALETTES[palette]
+    text = Text()
+    for d, value in enumerate(TILE_VALUES[tile]):
+        if d:
+            text.append(" ")
+        if value:
+            text.append(str(value), style=f"bold black on {colours[int(value)][1]}")
+        else:
+            text.append("*", style="bold")
+    return text
+
+
+def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highlight: set[int] = frozenset(),
+               legal: set[int] | None = None) -> Text:
+    """The whole board: tiles in colour, empty cells by number (dimmed where not legal)."""
+    rows = [2 * r + q for q, r in shape.cells]
+    columns = [q for q, _ in shape.cells]
+    top, left = min(rows), min(columns)
+    height, width = max(rows) - top + 1, max(columns) - left + 1
+    grid: list[list[Text | None]] = [[None] * width for _ in range(height)]
+    for cell, (q, r) in enumerate(shape.cells):
+        tile = int(board[cell])
+        if tile >= 0:
+            body = Text("[") + tile_text(tile, palette) + Text("]")
+            if cell in highlight:
+                body.stylize("underline")
+        else:
+            label = f"({cell})"
+            style = "dim" if legal is not None and cell not in legal else "bold"
+            if shape.stamen[cell]:
+                label = f"<{cell}>"
+            body = Text(label.center(7), style=style)
+        grid[2 * r + q - top][q - left] = body
+    out = Text()
+    for y, row in enumerate(grid):
+        for cell_text in row:
+            if cell_text is None:
+                out.append(" " * CELL_WIDTH)
+            else:
+                pad = CELL_WIDTH - cell_text.cell_len
+                out.append(" " * (pad // 2))
+                out.append_text(cell_text)
+                out.append(" " * (pad - pad // 2))
+        out.append("\n")
+    return out

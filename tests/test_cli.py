@@ -1,0 +1,143 @@
+"""The command line as a user meets it: output, JSON, streams, and one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from takeiteasy.cli import main
+from takeiteasy.core import Ruleset, deal
+from takeiteasy.core.tiles import TOKENS
+
+import reference
+
+EXAMPLE_178 = "928 978 968 123 178 164 124 523 574 568 573 528 973 563 168 923 163 174 128"
+
+
+def run_cli(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        import io
+
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_json(capsys):
+    status, out, _ = run_cli(capsys, "score", "--json", EXAMPLE_178)
+    record = json.loads(out)
+    assert status == 0 and record["score"] == 178 and record["board"] == EXAMPLE_178
+    assert {"direction", "cells", "value", "points", "status"} <= set(record["lines"][0])
+    assert sum(line["points"] for line in record["lines"]) == 178
+
+
+def test_score_accepts_unquoted_tokens_and_dashed_tiles(capsys):
+    dashed = ["-".join(t) for t in EXAMPLE_178.split()]
+    status, out, _ = run_cli(capsys, "score", "--json", *dashed)
+    assert status == 0 and json.loads(out)["score"] == 178
+
+
+def test_score_stream_matches_reference_in_input_order(capsys, monkeypatch):
+    import numpy as np
+
+    rng = np.random.default_rng(11)
+    boards = []
+    for _ in range(2000):
+        tiles = rng.permutation(27)[:19]
+        boards.append(" ".join(TOKENS[t] if rng.random() < 0.9 else "." for t in tiles))
+    status, out, _ = run_cli(capsys, "score", "-", stdin="\n".join(boards) + "\n", monkeypatch=monkeypatch)
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == len(boards)
+    assert [json.loads(line)["score"] for line in lines] == [reference.score(b) for b in boards]
+
+
+def test_score_stream_reports_bad_lines_in_place(capsys, monkeypatch):
+    status, out, err = run_cli(capsys, "score", "-", stdin=f"{EXAMPLE_178}\n123 456\n{EXAMPLE_178}\n",
+                               monkeypatch=monkeypatch)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 2
+    assert records[0]["score"] == 178 and records[2]["score"] == 178
+    assert records[1]["line"] == 2 and "wrong cell count: 2 tokens" in records[1]["error"]
+    assert "line 2" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "123"], "wrong cell count: 1 tokens, but the standard board has 19 cells"),
+    (["score", EXAMPLE_178.replace("574", "5x4")], "token 9 '5x4': unknown value 'x'"),
+    (["score", EXAMPLE_178.replace("574", "928")], "token 9 '928': duplicate tile: 928 is already token 1"),
+    (["score", "--board", "hexagon", EXAMPLE_178], "unknown board 'hexagon'"),
+    (["score", "--board", "daffodil", EXAMPLE_178], "the daffodil board has 21 cells"),
+    (["score", "--scoring", "fancy", EXAMPLE_178], "unknown scoring 'fancy'"),
+    (["deal", "--seed", "x"], "invalid int value: 'x'"),
+])
+def test_bad_input_gives_one_line_and_status_2(argv, message):
+    result = subprocess.run([sys.executable, "-m", "takeiteasy", *argv], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_tiles_json_lists_values_colours_and_symbols(capsys):
+    status, out, _ = run_cli(capsys, "tiles", "--json")
+    records = json.loads(out)
+    assert status == 0 and len(records) == 27
+    first = records[0]
+    assert first["token"] == "123" and first["values"] == {"vertical": 1, "rising": 2, "falling": 3}
+    assert first["colours"]["vertical"] == "grey" and first["symbol"] in ("sun", "moon")
+    status, out, _ = run_cli(capsys, "tiles", "--json", "--board", "daffodil", "--palette", "sixboard")
+    assert len(json.loads(out)) == 31 and json.loads(out)[0]["colours"]["vertical"] == "black"
+
+
+def test_deal_is_the_seeded_order(capsys):
+    status, out, _ = run_cli(capsys, "deal", "--seed", "42")
+    assert status == 0 and out.split() == [TOKENS[t] for t in deal(42)]
+
+
+def test_deal_is_stable_across_machines(capsys):
+    """The seeded deal is part of the saved-game format: this order must never change."""
+    status, out, _ = run_cli(capsys, "deal", "--seed", "1")
+    assert out.split() == "963 578 163 164 978 974 174 928 128 124 523 964 923 574 973 568 173 524 178".split()
+
+
+def test_play_solitaire_to_the_end_with_a_move_and_bad_answers(capsys, monkeypatch, tmp_path):
+    """Rulebook 001, placement: a tile may be moved until the next is drawn; bad answers are refused, not fatal."""
+    answers = ["x", "99", "0", "1", ""]  # junk, off-board, place on 0, move it to 1, draw next
+    answers += [item for cell in [0] + list(range(2, 19)) for item in (str(cell), "")]
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--db", str(tmp_path / "s.db"),
+                             stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
+    assert status == 0
+    assert "cell 99 is not on the standard board" in out
+    assert "'x': type a cell number" in out
+    from takeiteasy.store import Records
+
+    rules = Ruleset.from_options()
+    best = Records(tmp_path / "s.db").personal_best("you", json.dumps(rules.options.to_json(), sort_keys=True))
+    tiles = deal(3, index=0)  # round 0 of the match seeded 3
+    board = [tiles[1]] + [tiles[0]] + tiles[2:]  # first tile moved to cell 1, second on cell 0
+    assert best == rules.score(__import__("numpy").array(board))
+
+
+def test_play_ends_cleanly_when_input_ends(capsys, monkeypatch, tmp_path):
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", stdin="0\n", monkeypatch=monkeypatch)
+    assert status == 1 and "Game abandoned" in out
+
+
+def test_score_best_sunray_lists_the_boards_sun_and_moon_scoring_rows(capsys):
+    """Rulebook 000, Best Sunray/Moonbeam: only rows that are both one symbol and a scoring row count."""
+    status, out, _ = run_cli(capsys, "score", "--json", "--scoring", "best-sunray", EXAMPLE_178)
+    record = json.loads(out)
+    rules = Ruleset.from_options()
+    from takeiteasy.core import parse_board
+    from takeiteasy.core.tiles import default_symbol_map
+
+    symbols = default_symbol_map()
+    expected = {"sun": [], "moon": []}
+    for line in rules.lines(parse_board(EXAMPLE_178)):
+        kinds = {symbols[EXAMPLE_178.split()[c]] for c in line.cells}
+        if line.points and len(kinds) == 1:
+            expected[kinds.pop()].append({"length": len(line.cells), "value": line.value})
+    for name in expected:
+        expected[name].sort(key=lambda r: (r["length"], r["value"]), reverse=True)
+    assert status == 0 and record["score"] == 178 and record["rays"] == expected

@@ -1,0 +1,123 @@
+"""Game flow: deals, drawing, placing, moving the last tile, the end of a round, matches, saved games."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from takeiteasy.core import Game, IllegalMove, Match, Options, Ruleset, ScriptedPlayer, deal
+from takeiteasy.core.deal import SplitMix64
+
+RULES = Ruleset.from_options()
+
+
+def test_splitmix64_reference_values():
+    """The deal generator is SplitMix64; these are its published first outputs for seed 0."""
+    rng = SplitMix64(0)
+    assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+@given(st.integers(-2**70, 2**70), st.integers(0, 10**6))
+def test_deals_are_19_distinct_tiles_and_repeatable(seed, index):
+    """Rulebook 000, The Game: 19 of the 27 tiles are drawn in a round."""
+    tiles = deal(seed, index=index)
+    assert len(tiles) == 19 and len(set(tiles)) == 19 and all(0 <= t < 27 for t in tiles)
+    assert deal(seed, index=index) == tiles
+
+
+def test_deal_draws_each_tile_equally_often():
+    counts = np.zeros(27)
+    for seed in range(3000):
+        counts[deal(seed)[0]] += 1
+    assert counts.min() > 60 and counts.max() < 170  # expected 111 each
+
+
+def test_rulebook_000_one_tile_per_space():
+    """Rulebook 000, Placement Rules: only one tile may be placed on any one space."""
+    game = Game(RULES, ["a"], seed=1)
+    game.draw(); game.place(0, 5); game.draw()
+    with pytest.raises(IllegalMove, match="cell 5 is already taken"):
+        game.place(0, 5)
+
+
+def test_rulebook_000_every_player_places_the_drawn_tile_before_the_next_draw():
+    """Rulebook 000, Playing the Game: the caller draws the next tile after all players have placed."""
+    game = Game(RULES, ["a", "b"], seed=2)
+    tile = game.draw()[0]
+    game.place(0, 3)
+    with pytest.raises(IllegalMove, match="every player must place"):
+        game.draw()
+    game.place(1, 7)
+    assert game.boards[0][3] == tile == game.boards[1][7]
+    game.draw()
+
+
+def test_rulebook_001_last_tile_moves_until_the_next_draw():
+    """Rulebook 001, How to Place: a piece may move until the caller announces the next one, never after."""
+    game = Game(RULES, ["a"], seed=3)
+    first = game.draw()[0]
+    game.place(0, 0)
+    game.move(0, 18)
+    assert game.boards[0][18] == first and game.boards[0][0] == -1
+    game.draw()
+    game.place(0, 0)
+    with pytest.raises(IllegalMove, match="placed before the last draw"):
+        game.move(0, 1, first)
+    with pytest.raises(IllegalMove, match="already taken"):
+        game.move(0, 18)
+
+
+def test_rulebook_000_round_ends_when_the_board_is_full():
+    """Rulebook 000, End of the Game: after the 19th tile every board is full and scores are counted."""
+    game = Game(RULES, ["a"], seed=4)
+    for cell in range(19):
+        assert not game.finished
+        game.draw()
+        game.place(0, cell)
+    assert game.finished and (game.boards[0] >= 0).all()
+    with pytest.raises(IllegalMove, match="round is over"):
+        game.draw()
+    assert game.scores() == [RULES.score(game.boards[0])]
+
+
+def test_off_board_and_unknown_moves_are_refused_with_a_reason():
+    game = Game(RULES, ["a"], seed=5)
+    with pytest.raises(IllegalMove, match="no drawn tile"):
+        game.place(0, 1)
+    game.draw()
+    for cell, reason in ((19, "not on the standard board"), (-1, "not on the standard board")):
+        with pytest.raises(IllegalMove, match=reason):
+            game.place(0, cell)
+    with pytest.raises(IllegalMove, match="no player 3"):
+        game.place(3, 0)
+
+
+def test_adjacent_placement_refuses_a_tile_that_touches_nothing():
+    """Rulebook 004, Harder Game: after the first tile, every tile must touch a placed one."""
+    game = Game(Ruleset.from_options(Options(placement="adjacent")), ["a"], seed=6)
+    game.draw(); game.place(0, 0); game.draw()
+    with pytest.raises(IllegalMove, match="adjacent placement"):
+        game.place(0, 18)
+    game.place(0, 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.permutations(range(19)))
+def test_saved_games_replay_to_the_same_boards(seed, cells):
+    game = Game(RULES, ["a", "b"], seed=seed)
+    game.play([ScriptedPlayer("a", list(cells)), ScriptedPlayer("b", list(reversed(cells)))])
+    again = Game.from_json(game.to_json())
+    assert all((x == y).all() for x, y in zip(again.boards, game.boards))
+    assert again.to_json() == game.to_json()
+
+
+def test_rulebook_001_four_rounds_keep_running_totals():
+    """Rulebook 001: four rounds make one game and the highest combined total wins."""
+    match = Match(RULES, ["a", "b"], rounds=4, seed=9)
+    while not match.finished:
+        game = match.new_round()
+        game.play([ScriptedPlayer("a", list(range(19))), ScriptedPlayer("b", list(range(18, -1, -1)))])
+        match.record(game)
+    assert len(match.results) == 4
+    assert match.totals == [sum(r[0] for r in match.results), sum(r[1] for r in match.results)]
+    with pytest.raises(IllegalMove, match="match is over"):
+        match.new_round()

@@ -1,0 +1,73 @@
+"""Notation: tiles and boards as FACTS.md fixes them, and the one-line errors for bad input."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from takeiteasy.core import NotationError, Tile, format_board, parse_board, parse_tile
+from takeiteasy.core.tiles import DIRECTION_VALUES, TOKENS
+
+from reference import standard_cells
+
+
+def test_27_tiles_are_every_combination_of_one_value_per_direction():
+    """FACTS.md, Tiles: 27 tiles, one value per direction."""
+    standard = {Tile(t).values for t in range(27)}
+    assert standard == {(a, b, c) for a in DIRECTION_VALUES[0] for b in DIRECTION_VALUES[1] for c in DIRECTION_VALUES[2]}
+
+
+def test_tokens_name_vertical_rising_falling_in_that_order():
+    """FACTS.md, Notation: a tile is named by its three values as callers announce them."""
+    assert Tile.parse("5-7-4").values == (5, 7, 4)
+    assert Tile.parse("574").token == "574"
+    assert Tile.parse("574").dashed == "5-7-4"
+
+
+def test_wildcard_tokens():
+    """Rulebook 003, wildcard tiles: one triple and three doubles with a fixed 1, 2 or 3 stripe."""
+    assert [Tile.parse(t).values for t in ("***", "1**", "*2*", "**3")] == [(0, 0, 0), (1, 0, 0), (0, 2, 0), (0, 0, 3)]
+
+
+def test_board_text_orders_cells_by_column_then_row():
+    """FACTS.md, Board text: q ascending, then r ascending."""
+    from takeiteasy.core import layout
+
+    assert list(layout("standard").cells) == standard_cells()
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("5x4", "token '5x4': unknown value 'x' for the 2nd (rising) stripe"),
+    ("594", "unknown value '9' for the 2nd (rising) stripe; expected 2, 6, 7"),
+    ("57", "exactly three values"),
+    ("5-74", "dashed tile has three values"),
+    ("5**", "no such wildcard tile"),
+])
+def test_bad_tiles_get_a_reason(text, fragment):
+    with pytest.raises(NotationError) as info:
+        parse_tile(text)
+    assert fragment in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_bad_boards_name_token_position_and_reason():
+    tiles = " ".join(TOKENS[:19])
+    with pytest.raises(NotationError, match=r"wrong cell count: 18 tokens, but the standard board has 19 cells"):
+        parse_board(" ".join(TOKENS[:18]))
+    with pytest.raises(NotationError, match=r"token 19 '123': duplicate tile: 123 is already token 1"):
+        parse_board(" ".join(TOKENS[:18] + ("123",)))
+    with pytest.raises(NotationError, match=r"token 3 '1\*\*': wildcard tiles belong to the daffodil tile set"):
+        parse_board(tiles.replace(TOKENS[2], "1**", 1))
+    with pytest.raises(NotationError, match=r"wrong cell count: 19 tokens, but the daffodil board has 21 cells"):
+        parse_board(tiles, "daffodil")
+
+
+board_texts = st.lists(st.one_of(st.just("."), st.sampled_from(TOKENS[:27])), min_size=19, max_size=19,
+                       ).filter(lambda ts: len([t for t in ts if t != "."]) == len({t for t in ts if t != "."}))
+
+
+@given(board_texts, st.booleans())
+def test_format_parse_round_trip(tokens, dashed):
+    """Parse then format gives the canonical text back; the dashed form parses the same."""
+    text = " ".join("-".join(t) if dashed and t != "." else t for t in tokens)
+    board = parse_board(text)
+    assert format_board(board) == " ".join(tokens)
+    assert (parse_board(format_board(board)) == board).all()

@@ -1,0 +1,156 @@
+"""The Gymnasium environment TakeItEasy-v0: checker, rewards, masks, seeds."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings, strategies as st
+
+import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
+from takeiteasy.core import Game, IllegalMove, InputError, Options, Ruleset, format_board
+from takeiteasy.core.tiles import TOKENS
+from takeiteasy.envs import TakeItEasyEnv
+
+import reference
+
+VARIANTS = [
+    {},
+    {"placement": "adjacent"},
+    {"scoring": "sunrays"},
+    {"board": "daffodil"},
+    {"board": "daffodil", "placement": "adjacent", "scoring": "sunrays"},
+    {"wildcards": True},
+]
+
+
+def play_random(env, seed, rng=None):
+    """One episode with random legal cells; returns (return, last info, rewards)."""
+    rng = rng or np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    rewards, done = [], False
+    while not done:
+        cell = rng.choice(np.flatnonzero(info["action_mask"]))
+        obs, reward, done, truncated, info = env.step(cell)
+        assert not truncated
+        rewards.append(reward)
+    return sum(rewards), info, rewards
+
+
+@pytest.mark.parametrize("kwargs", VARIANTS, ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()) or "standard")
+def test_passes_gymnasium_check_env(kwargs):
+    check_env(gym.make("TakeItEasy-v0", **kwargs).unwrapped, skip_render_check=True)
+
+
+def test_check_env_with_render_modes_through_gym_make():
+    check_env(gym.make("TakeItEasy-v0", render_mode="ansi").unwrapped)
+
+
+def test_spaces_and_first_observation():
+    env = gym.make("TakeItEasy-v0")
+    obs, info = env.reset(seed=11)
+    assert env.action_space == gym.spaces.Discrete(19)
+    assert obs["board"].tolist() == [0] * 19
+    tile = Game(Ruleset.from_options(), ["x"], seed=11).deal[0]
+    assert obs["tile"] == tile + 1 and info["tile"] == tile
+    assert obs["bag"].sum() == 26 and obs["bag"][tile] == 0
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].sum() == 19
+    assert env.observation_space.contains(obs)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS[:3]))
+def test_episode_return_equals_final_score(seed, variant):
+    """The rewards are score differences, so they add up to the final score (checked by an independent scorer)."""
+    env = TakeItEasyEnv(**variant)
+    total, info, rewards = play_random(env, seed)
+    board = env.game.boards[0]
+    assert total == info["score"] == env.rules.score(board)
+    symbols = None
+    if variant.get("scoring") == "sunrays":
+        symbols = {TOKENS[t]: env.rules.symbol_name(t) for t in env.rules.tile_set}
+    assert total == reference.score(format_board(board), symbols=symbols)
+    assert all(r >= 0 for r in rewards)  # a completed line stays complete
+
+
+def test_rulebook_000_adjacent_placement_mask():
+    """Rulebook 000, Adjacent Placement: after the first tile every tile must touch a placed tile along an edge."""
+    env = TakeItEasyEnv(placement="adjacent")
+    cells = reference.standard_cells()
+    steps = {(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)}
+    rng = np.random.default_rng(5)
+    obs, info = env.reset(seed=5)
+    assert info["action_mask"].all()  # the first tile goes anywhere
+    done = False
+    while not done:
+        cell = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, _, done, _, info = env.step(cell)
+        if done:
+            break
+        filled = {cells[c] for c in range(19) if obs["board"][c]}
+        expected = [int(cells[c] not in filled and any((cells[c][0] + dq, cells[c][1] + dr) in filled
+                                                        for dq, dr in steps)) for c in range(19)]
+        assert info["action_mask"].tolist() == expected
+        assert env.action_masks().tolist() == expected
+
+
+def test_seeded_reset_deals_the_games_tiles_and_repeats():
+    env = TakeItEasyEnv()
+    first = play_random(env, 42, np.random.default_rng(0))
+    deal_a = list(env.game.deal)
+    second = play_random(env, 42, np.random.default_rng(0))
+    assert first[2] == second[2] and env.game.deal == deal_a
+    assert deal_a == Game(Ruleset.from_options(), ["x"], seed=42).deal
+
+
+def test_unseeded_resets_follow_the_first_seed():
+    a, b = TakeItEasyEnv(), TakeItEasyEnv()
+    a.reset(seed=7)
+    b.reset(seed=7)
+    deals_a = [a.reset()[1]["tile"] for _ in range(5)]
+    deals_b = [b.reset()[1]["tile"] for _ in range(5)]
+    assert deals_a == deals_b
+
+
+def test_reset_with_a_given_deal():
+    env = TakeItEasyEnv()
+    tiles = Game(Ruleset.from_options(), ["x"], seed=3).deal
+    obs, info = env.reset(options={"deal": " ".join(TOKENS[t] for t in tiles)})
+    assert info["tile"] == tiles[0]
+    with pytest.raises(InputError):
+        env.reset(options={"deal": tiles[:5]})
+
+
+def test_invalid_action_ends_the_episode_or_raises():
+    env = TakeItEasyEnv()
+    env.reset(seed=1)
+    env.step(4)
+    obs, reward, terminated, truncated, info = env.step(4)  # taken
+    assert terminated and reward == 0 and info["invalid_action"] and not info["action_mask"].any()
+    with pytest.raises(InputError):
+        env.step(5)
+    strict = TakeItEasyEnv(invalid_action="raise")
+    strict.reset(seed=1)
+    strict.step(4)
+    with pytest.raises(IllegalMove, match="already taken"):
+        strict.step(4)
+
+
+def test_variant_keywords_reach_the_ruleset():
+    env = gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")
+    rules = env.unwrapped.rules
+    assert rules.options == Options(board="daffodil", placement="adjacent")
+    assert env.action_space.n == 21 and env.observation_space["bag"].n == 31
+    same = TakeItEasyEnv(options=Options(board="daffodil", placement="adjacent"))
+    assert same.rules.options == rules.options
+    with pytest.raises(InputError, match="unknown option"):
+        TakeItEasyEnv(boards="daffodil")
+    with pytest.raises(InputError, match="placement"):
+        TakeItEasyEnv(placement="diagonal")
+
+
+def test_render_ansi():
+    env = TakeItEasyEnv(render_mode="ansi")
+    env.reset(seed=2)
+    env.step(0)
+    text = env.render()
+    assert "score: 0" in text and "turn: 1" in text

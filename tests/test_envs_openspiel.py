@@ -1,0 +1,56 @@
+"""The OpenSpiel game take_it_easy: random simulation test, explicit chance draws, returns."""
+
+import json
+
+import numpy as np
+import pyspiel
+import pytest
+
+import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
+from takeiteasy.core import Options, Ruleset
+
+
+@pytest.mark.parametrize("spec", [
+    "take_it_easy",
+    "take_it_easy(players=2)",
+    "take_it_easy(players=3,board=daffodil,placement=adjacent,scoring=sunrays)",
+])
+def test_random_sim_test(spec):
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=False, verbose=False)
+
+
+def test_chance_draws_every_tile_left_uniformly_and_returns_are_scores():
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps({"placement": "adjacent"})})
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    drawn, total = [], np.zeros(2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert sorted(t for t, _ in outcomes) == sorted(set(range(27)) - set(drawn))
+            assert {p for _, p in outcomes} == {1.0 / (27 - len(drawn))}
+            tile = int(rng.choice([t for t, _ in outcomes]))
+            drawn.append(tile)
+            state.apply_action(tile)
+        else:
+            total += state.rewards()
+            player = state.current_player()
+            assert player == (len(state.history()) - len(drawn)) % 2  # player 0 then player 1 on each tile
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    total += state.rewards()
+    scores = [rules.score(board) for board in state.boards]
+    assert state.returns() == scores == total.tolist()
+    assert len(drawn) == 19
+
+
+def test_solitaire_has_perfect_information_and_tensor_layout():
+    solo, duo = pyspiel.load_game("take_it_easy"), pyspiel.load_game("take_it_easy(players=2)")
+    assert solo.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert duo.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert solo.observation_tensor_size() == 19 * 27 + 27 + 27
+    assert duo.observation_tensor_size() == 2 * 19 * 27 + 27 + 27
+    state = solo.new_initial_state()
+    state.apply_action(13)
+    tensor = np.array(state.observation_tensor(0))
+    assert tensor[19 * 27 + 13] == 1 and tensor[19 * 27 + 27 + 13] == 0 and tensor[:19 * 27].sum() == 0

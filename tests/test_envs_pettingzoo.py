@@ -1,0 +1,75 @@
+"""The PettingZoo environments: API tests, shared tiles, returns equal to final scores."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test
+
+from takeiteasy.core import IllegalMove, InputError
+from takeiteasy.envs import env as aec_env, parallel_env
+
+CONFIGS = [
+    (1, {}),
+    (2, {}),
+    (3, {"board": "daffodil", "placement": "adjacent", "scoring": "sunrays"}),
+]
+
+
+@pytest.mark.parametrize("players,kwargs", CONFIGS)
+def test_parallel_api_test(players, kwargs):
+    parallel_api_test(parallel_env(players, **kwargs), num_cycles=60)
+
+
+# api_test warns about every environment whose observation is {"observation", "action_mask"}, PettingZoo's own
+# convention for action masks; those two warnings say nothing about this environment.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.parametrize("players,kwargs", CONFIGS)
+def test_aec_api_test(players, kwargs):
+    api_test(aec_env(players, **kwargs), num_cycles=60)
+
+
+def test_parallel_players_place_the_same_tiles_and_returns_are_final_scores():
+    env = parallel_env(3, placement="adjacent")
+    obs, infos = env.reset(seed=4)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(0)
+    while env.agents:
+        assert len({infos[a]["tile"] for a in env.agents}) == 1
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+        obs, rewards, terms, truncs, infos = env.step(actions)
+        for a, r in rewards.items():
+            totals[a] += r
+    boards = env.round.game.boards
+    assert all(sorted(b.tolist()) == sorted(boards[0].tolist()) for b in boards)
+    assert [totals[a] for a in env.possible_agents] == env.round.game.scores()
+    assert [infos[a]["score"] for a in env.possible_agents] == env.round.game.scores()
+
+
+def test_aec_returns_are_final_scores_and_later_seats_do_not_see_the_current_placement():
+    env = aec_env(2)
+    env.reset(seed=8)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    cells = env.round.num_cells
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if agent == "player_1":
+            own, opponent = obs["observation"][:cells], obs["observation"][-cells:]
+            # player_0 has just placed the current tile, but player_1 sees player_0's board as it was at the draw
+            assert np.count_nonzero(opponent) == np.count_nonzero(own)
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert [totals[a] for a in env.possible_agents] == env.round.game.scores()
+
+
+def test_seeded_resets_repeat_and_bad_actions_are_refused():
+    env = parallel_env(2)
+    first = env.reset(seed=3)[1]["player_0"]["tile"]
+    assert env.reset(seed=3)[1]["player_1"]["tile"] == first
+    with pytest.raises(InputError, match="no action for player_1"):
+        env.step({"player_0": 0})
+    env.step({"player_0": 0, "player_1": 0})
+    with pytest.raises(IllegalMove, match="player_0, cell 0"):
+        env.step({"player_0": 0, "player_1": 1})

@@ -1,0 +1,113 @@
+"""The batched TakeItEasy-v0: agrees with the single environment, masks per sub-environment, autoreset."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
+from takeiteasy.core import IllegalMove, InputError
+from takeiteasy.envs import TakeItEasyEnv, TakeItEasyVectorEnv
+
+
+def test_make_vec_builds_the_batched_env():
+    envs = gym.make_vec("TakeItEasy-v0", num_envs=3, placement="adjacent")
+    assert isinstance(envs.unwrapped, TakeItEasyVectorEnv)
+    assert envs.num_envs == 3 and envs.unwrapped.rules.options.placement == "adjacent"
+    obs, info = envs.reset(seed=0)
+    assert envs.observation_space.contains(obs)
+    assert info["action_mask"].shape == (3, 19)
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["compiled", "ruleset"])
+@pytest.mark.parametrize("kwargs", [{}, {"placement": "adjacent", "scoring": "sunrays"}, {"board": "daffodil"}])
+def test_each_sub_env_matches_the_single_env(kwargs, fast):
+    """Sub-environment i reset with seed s plays exactly like TakeItEasyEnv reset with seed s + i."""
+    n, seed = 4, 100
+    envs = TakeItEasyVectorEnv(n, fast=fast, **kwargs)
+    assert (envs._fast is not None) == fast
+    singles = [TakeItEasyEnv(**kwargs) for _ in range(n)]
+    obs, info = envs.reset(seed=seed)
+    single = [e.reset(seed=seed + i) for i, e in enumerate(singles)]
+    rng = np.random.default_rng(1)
+    for step in range(envs.tiles_per_round):
+        for i in range(n):
+            for key in ("board", "tile", "bag"):
+                assert np.array_equal(obs[key][i], single[i][0][key]), (step, i, key)
+            assert np.array_equal(info["action_mask"][i], single[i][1]["action_mask"])
+            assert info["score"][i] == single[i][1]["score"]
+        assert np.array_equal(envs.action_masks(), info["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        for i in range(n):
+            s_obs, s_reward, s_term, s_trunc, s_info = singles[i].step(actions[i])
+            single[i] = (s_obs, s_info)
+            assert rewards[i] == s_reward and terminated[i] == s_term and truncated[i] == s_trunc
+    assert terminated.all()
+    assert info["score"].tolist() == [e.game.scores()[0] for e in singles]
+
+
+def test_next_step_autoreset_ignores_the_action_and_starts_a_new_round():
+    envs = TakeItEasyVectorEnv(2)
+    obs, info = envs.reset(seed=5)
+    for _ in range(19):
+        actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+        obs, rewards, terminated, _, info = envs.step(actions)
+    assert terminated.all()
+    obs, rewards, terminated, _, info = envs.step([0, 0])
+    assert not terminated.any() and rewards.tolist() == [0.0, 0.0]
+    assert (obs["board"] == 0).all() and info["action_mask"].all()
+
+
+def test_same_step_autoreset_reports_the_final_observation():
+    envs = TakeItEasyVectorEnv(2, autoreset_mode="same_step")
+    obs, info = envs.reset(seed=5)
+    for _ in range(19):
+        actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+        obs, rewards, terminated, _, info = envs.step(actions)
+    assert terminated.all()
+    assert (info["final_obs"]["board"] > 0).all() and (obs["board"] == 0).all()
+    final_scores = [envs.rules.score(board - 1) for board in info["final_obs"]["board"]]
+    assert info["final_info"]["score"].tolist() == final_scores
+    assert info["score"].tolist() == [0, 0]  # the new rounds
+    assert info["_final_obs"].all()
+
+
+def test_partial_reset_and_invalid_actions():
+    envs = TakeItEasyVectorEnv(3)
+    obs, info = envs.reset(seed=9)
+    envs.step([0, 0, 0])
+    obs, info = envs.reset(seed=9, options={"reset_mask": np.array([True, False, False])})
+    assert obs["board"][0].sum() == 0 and obs["board"][1, 0] > 0
+    obs, rewards, terminated, _, info = envs.step([1, 0, 1])  # env 1 repeats a taken cell
+    assert terminated.tolist() == [False, True, False] and info["invalid_action"][1]
+    strict = TakeItEasyVectorEnv(2, invalid_action="raise")
+    strict.reset(seed=1)
+    strict.step([3, 3])
+    with pytest.raises(IllegalMove, match="environment 0"):
+        strict.step([3, 4])
+    with pytest.raises(InputError):
+        TakeItEasyVectorEnv(0)
+
+
+def test_rulebook_004_easier_game_two_tiles_turned_over_together():
+    """Rulebook 004, Variations 1 (Easier Game): two tiles are turned over at a time, so both leave the bag at once.
+    """
+    from pettingzoo.test import parallel_api_test
+
+    from takeiteasy.core import Options, Ruleset
+    from takeiteasy.envs import parallel_env
+
+    rules = Ruleset.from_options(Options(draw=2))
+    single, batched = TakeItEasyEnv(rules=rules), TakeItEasyVectorEnv(1, rules=rules)
+    s_obs, s_info = single.reset(seed=3)
+    obs, info = batched.reset(seed=3)
+    assert s_obs["bag"].sum() == 27 - 2  # the first two tiles are turned over together
+    rng = np.random.default_rng(0)
+    for turn in range(19):
+        assert np.array_equal(obs["bag"][0], s_obs["bag"]) and obs["tile"][0] == s_obs["tile"]
+        cell = rng.choice(np.flatnonzero(s_info["action_mask"]))
+        s_obs, s_reward, s_done, _, s_info = single.step(cell)
+        obs, rewards, terminated, _, info = batched.step([cell])
+        assert rewards[0] == s_reward and terminated[0] == s_done
+    assert s_done and single.game.finished
+    parallel_api_test(parallel_env(2, rules=rules), num_cycles=40)

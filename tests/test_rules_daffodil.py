@@ -1,0 +1,151 @@
+"""The Daffodil board (rulebook 003): tile set, wildcard rows and the four variants."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from takeiteasy import Game, IllegalMove, Options, Ruleset
+from takeiteasy.ai import make_agent
+
+DAFFODIL = Ruleset.from_options(Options(board="daffodil"))
+FIRST = Ruleset.from_options(Options(board="daffodil", stamen="first"))
+LAST = Ruleset.from_options(Options(board="daffodil", stamen="last"))
+HOLDING = Ruleset.from_options(Options(board="daffodil", stamen="holding"))
+STAMEN = {3, 12, 15}
+TRIPLE, ONE_WILD, TWO_WILD, THREE_WILD = 27, 28, 29, 30  # ***, 1**, *2*, **3
+
+
+def legal(rules, board, tile=0):
+    return set(int(c) for c in np.flatnonzero(rules.legal_mask(board, tile)))
+
+
+def test_rulebook_003_tile_set_is_27_plus_4_wildcards_and_21_cells():
+    """Rulebook 003, Daffodil board: 31 tiles (the 27 and 4 wildcards), 21 cells, 3 stamen cells, 6 lines a way."""
+    assert len(DAFFODIL.tile_set) == 31 and DAFFODIL.tiles_per_round == 21
+    assert set(DAFFODIL.layout.stamen_cells) == STAMEN
+    assert [sorted(DAFFODIL.layout.line_lengths(d)) for d in range(3)] == [[2, 2, 3, 4, 5, 5]] * 3
+
+
+def test_rulebook_003_all_wildcard_row_scores_its_best_colour():
+    """Rulebook 003, wildcards: a row of wildcard stripes only scores length x the direction's best value."""
+    board = DAFFODIL.empty_board()
+    board[[2, 3, 4]] = [TRIPLE, TWO_WILD, THREE_WILD]  # the vertical line of length 3
+    assert DAFFODIL.score(board) == 3 * 9
+
+
+def test_rulebook_003_wildcard_stripe_joins_a_coloured_row():
+    """Rulebook 003, wildcards: a wildcard stripe takes the colour of the row it lies in."""
+    board = DAFFODIL.empty_board()
+    board[[2, 3, 4]] = [TRIPLE, TWO_WILD, 9 * 1 + 0]  # *** *2* 523: a vertical 5 row
+    assert DAFFODIL.score(board) == 3 * 5
+
+
+def test_rulebook_003_variant_1_stamen_is_an_ordinary_cell():
+    """Rulebook 003, Daffodil variant 1: play as standard on all 21 cells."""
+    assert legal(DAFFODIL, DAFFODIL.empty_board()) == set(range(21))
+
+
+def test_rulebook_003_variant_2_first_three_tiles_on_the_stamen():
+    """Rulebook 003, Daffodil variant 2: the first 3 tiles must go on the stamen cells."""
+    game = Game(FIRST, ["solo"], seed=2)
+    game.draw()
+    with pytest.raises(IllegalMove, match=r"^stamen first \(daffodil variant 2\): the first 3 tiles go on"):
+        game.place(0, 0)
+    for cell in (3, 12):
+        game.place(0, cell)
+        game.draw()
+    assert game.view(0).legal_cells() == [15]
+    game.place(0, 15)
+    game.draw()
+    assert set(game.view(0).legal_cells()) == set(range(21)) - STAMEN
+
+
+def test_rulebook_003_variant_3_stamen_stays_empty_until_the_rest_is_full():
+    """Rulebook 003, Daffodil variant 3: the stamen stays empty until the other 18 cells are full."""
+    board = LAST.empty_board()
+    assert legal(LAST, board) == set(range(21)) - STAMEN
+    assert LAST.refusal(board, 0, 3).startswith("stamen last (daffodil variant 3)")
+    others = sorted(set(range(21)) - STAMEN)
+    board[others[:-1]] = range(17)
+    assert legal(LAST, board, 20) == {others[-1]}
+    board[others[-1]] = 17
+    assert legal(LAST, board, 20) == STAMEN
+
+
+def test_rulebook_003_variant_4_holding_area_during_play():
+    """Rulebook 003, Daffodil variant 4: during play tiles go on the 18 coloured cells or the 3 holding slots."""
+    board = HOLDING.empty_board()
+    assert len(board) == 24 and HOLDING.holding_cells == (21, 22, 23)
+    assert legal(HOLDING, board) == (set(range(21)) - STAMEN) | {21, 22, 23}
+    assert HOLDING.refusal(board, 0, 3).startswith("holding area (daffodil variant 4): the stamen cells")
+    board[[21, 22, 23]] = [0, 1, 2]
+    assert legal(HOLDING, board, 5) == set(range(21)) - STAMEN
+
+
+def play_holding(deal, holding_tiles):
+    """Daffodil variant 4 with a fixed deal: ``holding_tiles`` go to the holding area, the rest fill the ring."""
+    game = Game(HOLDING, ["solo"], deal=deal)
+    ring = iter(sorted(set(range(21)) - STAMEN))
+    slots = iter(HOLDING.holding_cells)
+    while not game.all_drawn:
+        tile = game.draw()[0]
+        game.place(0, next(slots) if tile in holding_tiles else next(ring))
+    return game
+
+
+DEAL = [TRIPLE, 0, 1] + list(range(2, 20))  # 21 tiles
+
+
+def test_rulebook_003_variant_4_end_moves_and_empty_stamen_lines():
+    """Rulebook 003, Daffodil variant 4: at the end 0 to 3 held tiles may move onto the stamen, never a
+    wildcard; a line through an empty stamen cell scores nothing; the round ends when the player settles."""
+    game = play_holding(DEAL, {TRIPLE, 0, 1})
+    assert not game.finished and game.waiting == [0]
+    assert game.view(0).phase == "settle"
+    with pytest.raises(IllegalMove, match="wildcard \\*\\*\\* may not move onto the stamen"):
+        game.release(0, TRIPLE, 3)
+    with pytest.raises(IllegalMove, match="not an empty stamen cell"):
+        game.release(0, 0, 4)
+    board = game.boards[0]
+    through_stamen = [l for l in range(HOLDING.layout.num_lines) if set(HOLDING.layout.line(l)) & STAMEN]
+    assert all(line.points == 0 for line in HOLDING.lines(board) if line.line in through_stamen)
+    game.settle(0, [(0, 3)])
+    assert game.finished and game.boards[0][3] == 0 and game.releases[0] == [(0, 3)]
+    with pytest.raises(IllegalMove, match="already finished"):
+        game.release(0, 1, 12)
+
+
+def test_rulebook_003_variant_4_default_end_moves_score_the_most():
+    """Rulebook 003, Daffodil variant 4: the default end moves (for agents without a settle hook) are the best."""
+    game = play_holding(DEAL, {TRIPLE, 0, 1})
+    board = game.boards[0]
+    best = HOLDING.best_release(board)
+    held = [(s, int(board[s])) for s in HOLDING.holding_cells if board[s] >= 0 and board[s] < 27]
+    top = HOLDING.score(board)
+    for choice in itertools.product([None, 3, 12, 15], repeat=len(held)):
+        cells = [c for c in choice if c is not None]
+        if len(set(cells)) < len(cells):
+            continue
+        trial = board.copy()
+        for (slot, tile), cell in zip(held, choice):
+            if cell is not None:
+                trial[slot], trial[cell] = -1, tile
+        top = max(top, HOLDING.score(trial))
+    after = board.copy()
+    for tile, cell in best:
+        after[list(after).index(tile)], after[cell] = -1, tile
+    assert HOLDING.score(after) == top
+
+
+@pytest.mark.parametrize("stamen", ["free", "first", "last", "holding"])
+@pytest.mark.parametrize("placement", ["adjacent", "sunmoon"])
+def test_rulebook_003_placement_and_scoring_variants_apply_to_the_daffodil(stamen, placement):
+    """Rulebook 003, "Variante de asezare si scor": placement and scoring variants also apply to the daffodil."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen=stamen, placement=placement, scoring="sunrays"))
+    game = Game(rules, ["a", "b"], seed=11)
+    scores = game.play([make_agent("greedy", rules, 1), make_agent("random", rules, 2)])
+    assert game.finished and len(scores) == 2
+    assert Game.from_json(game.to_json()).scores() == scores

@@ -8,6 +8,7 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/de
     apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
-python3 -m pytest "$@"
 # The same kernels interpreted: the pure-Python path must give the compiled path's answers.
-NUMBA_DISABLE_JIT=1 python3 -m pytest tests/test_fast_crosscheck.py -q
+NUMBA_DISABLE_JIT=1 python3 -m pytest tests/test_fast_crosscheck.py
+# The whole suite, compiled.
+python3 -m pytest "$@"

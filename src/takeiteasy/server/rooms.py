@@ -532,7 +532,7 @@ class Room:
         if not self.options.caller:
             state["chooser"] = game.chooser
             state["remaining"] = [TOKENS[t] for t in game.remaining()]
-            state["announced"] = [TOKENS[t] for t in game._announced]
+            state["announced"] = [TOKENS[t] for t in game.announced]
         if viewer is None:
             return
         me: dict = {"pending": [TOKENS[t] for t in game.pending[viewer]],

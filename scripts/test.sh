@@ -3,5 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e ".[dev,rl]"
+# The browser test drives Debian's Chromium (Playwright's own browser downloads are not used).
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
+# The same kernels interpreted: the pure-Python path must give the compiled path's answers.
+NUMBA_DISABLE_JIT=1 python3 -m pytest tests/test_fast_crosscheck.py
+# The whole suite, compiled.
 python3 -m pytest "$@"

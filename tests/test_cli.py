@@ -141,3 +141,35 @@ def test_score_best_sunray_lists_the_boards_sun_and_moon_scoring_rows(capsys):
     for name in expected:
         expected[name].sort(key=lambda r: (r["length"], r["value"]), reverse=True)
     assert status == 0 and record["score"] == 178 and record["rays"] == expected
+
+
+def test_symbol_map_file_changes_sunray_scoring(capsys, tmp_path):
+    """Rulebook 000, Sunrays and Moonbeams, with a user's own sun/moon map (tiles left out keep the default)."""
+    board = EXAMPLE_178.split()
+    rules = Ruleset.from_options()
+    centre = rules.layout.line(2)  # the five-cell column of 5s
+    mapping = {board[c]: "moon" for c in centre}
+    path = tmp_path / "my_set.json"
+    path.write_text(json.dumps({"symbols": mapping}))
+    status, out, _ = run_cli(capsys, "score", "--json", "--scoring", "sunrays", EXAMPLE_178)
+    assert json.loads(out)["lines"][2]["bonus"] == 0  # the default map mixes suns and moons there
+    status, out, _ = run_cli(capsys, "score", "--json", "--scoring", "sunrays", "--symbols", str(path), EXAMPLE_178)
+    record = json.loads(out)
+    assert status == 0 and record["lines"][2]["bonus"] == 5 * 6
+    status, out, _ = run_cli(capsys, "tiles", "--json", "--symbols", str(path))
+    symbols = {r["token"]: r["symbol"] for r in json.loads(out)}
+    assert all(symbols[board[c]] == "moon" for c in centre)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "cannot read it"),
+    ('{"symbols": {"5x4": "sun"}}', "unknown tile '5x4'"),
+    ('{"symbols": {"574": "star"}}', "has symbol 'star'; expected 'sun' or 'moon'"),
+    ('["574"]', 'expected an object'),
+])
+def test_bad_symbol_map_files_give_one_line_errors(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = subprocess.run([sys.executable, "-m", "takeiteasy", "tiles", "--symbols", str(path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr

@@ -273,6 +273,11 @@ class Game:
             self.movable[p] = []
         return list(tiles)
 
+    @property
+    def announced(self) -> tuple[int, ...]:
+        """No caller, several tiles at a time: the tiles of the coming group announced so far."""
+        return tuple(self._announced)
+
     def announce(self, tile: int) -> list[int]:
         """No caller: the chooser announces one tile (several calls when more are drawn at a time).
 

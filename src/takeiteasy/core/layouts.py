@@ -104,6 +104,7 @@ class Layout:
         self.stamen = np.zeros(n, dtype=np.int64)
         for c in stamen:
             self.stamen[self.index[tuple(c)]] = 1
+        self._line_tuples = tuple(tuple(run) for _, run in lines)
         for table in (self.line_cells, self.line_len, self.line_dir, self.cell_lines, self.neighbours, self.stamen):
             table.setflags(write=False)
 
@@ -124,7 +125,7 @@ class Layout:
         return [int(n) for n, d in zip(self.line_len, self.line_dir) if d == direction]
 
     def line(self, line: int) -> tuple[int, ...]:
-        return tuple(int(c) for c in self.line_cells[line, : self.line_len[line]])
+        return self._line_tuples[line]
 
     def cell_neighbours(self, cell: int) -> tuple[int, ...]:
         return tuple(int(c) for c in self.neighbours[cell] if c >= 0)

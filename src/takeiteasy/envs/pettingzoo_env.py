@@ -130,7 +130,23 @@ class _Round:
         return "\n".join(rows)
 
 
-class TakeItEasyParallelEnv(ParallelEnv):
+class _RoundRendering:
+    """render() and close() shared by the parallel and AEC forms."""
+
+    def render(self):
+        if self.round.game is None:
+            return None
+        text = self.round.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
     """All players place the current tile in the same step."""
 
     metadata = {"name": NAME, "render_modes": RENDER_MODES, "is_parallelizable": True}
@@ -176,20 +192,9 @@ class TakeItEasyParallelEnv(ParallelEnv):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def render(self):
-        if self.round.game is None:
-            return None
-        text = self.round.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self):
-        pass
 
 
-class TakeItEasyAECEnv(AECEnv):
+class TakeItEasyAECEnv(_RoundRendering, AECEnv):
     """The same round with players taking turns on each drawn tile."""
 
     metadata = {"name": NAME, "render_modes": RENDER_MODES, "is_parallelizable": True}
@@ -246,17 +251,6 @@ class TakeItEasyAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
-        if self.round.game is None:
-            return None
-        text = self.round.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self):
-        pass
 
 
 def _check_render_mode(mode: str | None) -> str | None:

@@ -1,0 +1,319 @@
+"""``takeiteasy bench``: play many games with an agent and report strength and speed.
+
+Game ``i`` of a series with seed ``S`` is dealt ``deal(S, tile_set, n,
+index=i)``, so two agents (``--vs``) meet the same deals.  The random agent
+under the free-placement, standard-scoring rules runs in the compiled batch
+simulator (:mod:`takeiteasy.fast.simulate`, whose own generator is keyed on
+(S, i) as well); every other agent plays through :class:`Game`, and only its
+``choose`` calls are timed for ``ms_per_move``.  ``--jobs J`` splits the
+games over J processes (threads for the batch simulator); each game reseeds
+its agent from (S, i), so the results do not depend on J.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from ..core.deal import deal, game_seed
+from ..core.errors import InputError
+from ..core.game import Game
+from ..core.notation import parse_tiles
+from ..core.rules import Options, Ruleset
+from ._options import add_rules_arguments, options_from_args
+
+DEFAULT_GAMES = 1000
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("bench", help="play many games with an agent; report score statistics and speed",
+                            description="Play N games with an agent and report the score distribution and speed. "
+                                        "Game i of seed S is dealt from (S, i), so agents can be compared on the "
+                                        "same deals.")
+    parser.add_argument("--agent", default="random", help="agent name (see takeiteasy.ai.AGENTS; default: random)")
+    parser.add_argument("--games", type=int, default=None, metavar="N",
+                        help=f"number of games (default: {DEFAULT_GAMES}, or every line of --deals)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="series seed (default: 0)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J", help="processes (threads for the batch "
+                                                                          "random simulator); default 1")
+    parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
+                                                        "draw order")
+    parser.add_argument("--vs", metavar="AGENT", help="compare with another agent on the same deals")
+    parser.add_argument("--plot", metavar="FILE", help="write a score histogram (PNG, SVG, PDF...)")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="play the random agent through the generic game loop too")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_rules_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+# --- statistics ---------------------------------------------------------------
+
+def summarise(scores) -> dict:
+    """Mean with its 95% half-width, median, extremes and the shares at 150+ and 200+."""
+    values = np.asarray(scores, dtype=np.float64)
+    n = len(values)
+    sd = float(values.std(ddof=1)) if n > 1 else 0.0
+    return {
+        "games": n,
+        "mean": float(values.mean()),
+        "ci95": Z95 * sd / math.sqrt(n),
+        "sd": sd,
+        "median": float(np.median(values)),
+        "min": int(values.min()),
+        "max": int(values.max()),
+        "share_150": float((values >= 150).mean()),
+        "share_200": float((values >= 200).mean()),
+    }
+
+
+# --- playing a series ---------------------------------------------------------
+
+@dataclass
+class Series:
+    """Scores of one agent over a series, and how long its moves took."""
+
+    agent: str
+    scores: np.ndarray
+    seconds: float  # wall time of the play phase
+    move_seconds: list[float] = field(default_factory=list)  # per choose() call (generic path only)
+    path: str = "generic"
+    moves: int = 0
+
+    def report(self) -> dict:
+        out = summarise(self.scores)
+        out["agent"] = self.agent
+        out["path"] = self.path
+        out["seconds"] = self.seconds
+        out["games_per_second"] = len(self.scores) / self.seconds if self.seconds > 0 else None
+        if self.move_seconds:
+            times = np.asarray(self.move_seconds)
+            out["ms_per_move"] = float(times.mean() * 1000)
+            out["ms_per_move_median"] = float(np.median(times) * 1000)
+        else:  # batch simulator: the whole game (draw, placement, scoring) per move
+            out["ms_per_move"] = self.seconds * 1000 / self.moves if self.moves else None
+            out["ms_per_move_median"] = None
+        return out
+
+
+class _TimedAgent:
+    """Wraps an agent and records the time of each move decision (``choose``, ``choose_move``).
+
+    Other hooks the game looks for (``announce``, ``settle``...) pass through
+    untimed, and only when the wrapped agent has them.
+    """
+
+    TIMED = ("choose", "choose_move")
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.name = getattr(agent, "name", "agent")
+        self.times: list[float] = []
+
+    def _timed(self, method):
+        def call(*args, **kwargs):
+            start = time.perf_counter()
+            result = method(*args, **kwargs)
+            self.times.append(time.perf_counter() - start)
+            return result
+        return call
+
+    def __getattr__(self, name):
+        attribute = getattr(self.agent, name)  # AttributeError when the agent lacks the hook
+        return self._timed(attribute) if name in self.TIMED else attribute
+
+
+def reseed(agent, seed: int) -> None:
+    """Give an agent the randomness of one game, so results do not depend on how games are split.
+
+    An agent with ``reseed(seed)`` does it itself; otherwise a ``random.Random``
+    in ``agent.rng`` is reseeded.
+    """
+    if hasattr(agent, "reseed"):
+        agent.reseed(seed)
+    elif isinstance(getattr(agent, "rng", None), random.Random):
+        agent.rng.seed(seed)
+
+
+def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], deals: list[list[int]] | None):
+    """Play games ``indices`` (worker entry point); returns (scores, per-move seconds, play seconds)."""
+    from ..ai import make_agent
+
+    rules = Ruleset.from_options(Options.from_json(options))
+    timed = _TimedAgent(make_agent(agent_name, rules, seed))
+    # One untimed game first: compiling or loading kernels is not the agent's thinking time.
+    warmup = deal(seed ^ WARMUP_SALT, rules.tile_set, rules.tiles_per_round)
+    Game(rules, [agent_name], deal=warmup).play([timed.agent])
+    scores = []
+    start = time.perf_counter()
+    for position, index in enumerate(indices):
+        tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
+                                                              index=index)
+        reseed(timed.agent, game_seed(seed, index))
+        scores.append(Game(rules, [agent_name], deal=tiles).play([timed])[0])
+    return scores, timed.times, time.perf_counter() - start
+
+
+def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
+                deals: list[list[int]] | None = None, batch: bool = True) -> Series:
+    """Play games 0..games-1 of series ``seed`` (or the given deals) with an agent."""
+    from .. import fast
+
+    if agent_name == "random" and batch and fast.supports(rules):
+        if deals is None:
+            fast.random_scores(rules, seed, 2, threads=jobs)  # compile or load from cache before timing
+            start = time.perf_counter()
+            scores = fast.random_scores(rules, seed, games, threads=jobs)
+        else:
+            fast.random_scores_on_deals(rules, deals[:1], seed)
+            start = time.perf_counter()
+            scores = fast.random_scores_on_deals(rules, deals, seed)
+        seconds = time.perf_counter() - start
+        return Series(agent_name, scores, seconds, path="batch", moves=games * rules.tiles_per_round)
+
+    options = rules.options.to_json()
+    indices = list(range(games))
+    if jobs <= 1:
+        scores, times, seconds = _play_chunk(options, agent_name, seed, indices, deals)
+    else:
+        size = math.ceil(games / jobs)
+        chunks = [indices[k:k + size] for k in range(0, games, size)]
+        with ProcessPoolExecutor(max_workers=len(chunks), mp_context=get_context("spawn")) as pool:
+            futures = [pool.submit(_play_chunk, options, agent_name, seed, chunk,
+                                   None if deals is None else deals[chunk[0]:chunk[-1] + 1]) for chunk in chunks]
+            results = [f.result() for f in futures]
+        scores = [s for part, _, _ in results for s in part]
+        times = [t for _, part, _ in results for t in part]
+        seconds = max(spent for _, _, spent in results)  # the chunks play side by side
+    return Series(agent_name, np.asarray(scores, dtype=np.int64), seconds, times)
+
+
+# --- input --------------------------------------------------------------------
+
+def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
+    """Deals from a file: one game per line, its tile tokens in draw order ('#' starts a comment)."""
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise InputError(f"deals file {path}: cannot read it ({exc.strerror})") from None
+    deals = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        try:
+            tiles = parse_tiles(content, allowed=rules.tile_set)
+        except InputError as exc:
+            raise InputError(f"deals file {path} line {number}: {exc}") from None
+        if len(tiles) != rules.tiles_per_round:
+            raise InputError(f"deals file {path} line {number}: {len(tiles)} tiles, but a round of the "
+                             f"{rules.layout.name} board deals {rules.tiles_per_round}")
+        deals.append(tiles)
+    if not deals:
+        raise InputError(f"deals file {path}: no deals in it")
+    return deals
+
+
+def _check_agent(name: str) -> None:
+    from ..ai import AGENTS
+
+    if name not in AGENTS:
+        raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}")
+
+
+# --- output -------------------------------------------------------------------
+
+def write_plot(path: str, series: list[Series]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4))
+    top = max(int(s.scores.max()) for s in series)
+    bins = np.arange(0, max(top, 10) + 11, 10)
+    for s in series:
+        axes.hist(s.scores, bins=bins, alpha=0.6, label=f"{s.agent} (mean {s.scores.mean():.1f})")
+    axes.set_xlabel("score")
+    axes.set_ylabel("games")
+    axes.set_title(f"Take It Easy: {len(series[0].scores)} games")
+    axes.legend()
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"plot {path}: cannot write it ({exc})") from None
+    finally:
+        plt.close(figure)
+
+
+def _line(report: dict) -> str:
+    speed = report["games_per_second"]
+    move = report["ms_per_move"]
+    return (f"{report['agent']}: {report['games']} games, mean {report['mean']:.2f} ± {report['ci95']:.2f}, "
+            f"median {report['median']:g}, min {report['min']}, max {report['max']}, "
+            f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, "
+            f"{speed:,.0f} games/s, {move:.4f} ms/move")
+
+
+def run(args) -> int:
+    options = options_from_args(args)
+    rules = Ruleset.from_options(options)
+    _check_agent(args.agent)
+    if args.vs is not None:
+        _check_agent(args.vs)
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    deals = read_deals(args.deals, rules) if args.deals else None
+    games = args.games
+    if games is None:
+        games = len(deals) if deals is not None else DEFAULT_GAMES
+    if games < 1:
+        raise InputError(f"--games must be at least 1, got {games}")
+    if deals is not None:
+        if games > len(deals):
+            raise InputError(f"--games {games}, but deals file {args.deals} has only {len(deals)} deals")
+        deals = deals[:games]
+    elif args.vs is not None:  # both agents must see the very same deals
+        deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
+
+    context = {"seed": args.seed, "jobs": args.jobs, "deals": args.deals, "options": options.to_json()}
+    first = play_series(rules, args.agent, args.seed, games, args.jobs, deals, batch=not args.no_batch)
+    report = first.report() | context
+    played = [first]
+    if args.vs is not None:
+        second = play_series(rules, args.vs, args.seed, games, args.jobs, deals, batch=not args.no_batch)
+        played.append(second)
+        difference = first.scores.astype(np.float64) - second.scores
+        gap = summarise(difference)
+        report = {
+            "agent": args.agent, "vs": args.vs, "games": games, "seed": args.seed, "jobs": args.jobs,
+            "deals": args.deals, "options": options.to_json(),
+            "difference": {"mean": gap["mean"], "ci95": gap["ci95"], "median": gap["median"],
+                           "wins": float((difference > 0).mean()), "ties": float((difference == 0).mean())},
+            "a": report, "b": second.report() | context,
+        }
+    if args.plot:
+        write_plot(args.plot, played)
+        report["plot"] = args.plot
+    if args.json:
+        print(json.dumps(report))
+    elif args.vs is not None:
+        print(_line(report["a"]))
+        print(_line(report["b"]))
+        d = report["difference"]
+        print(f"{args.agent} - {args.vs}: {d['mean']:+.2f} ± {d['ci95']:.2f} (95% CI), "
+              f"{args.agent} ahead in {d['wins']:.1%} of games, tied in {d['ties']:.1%}")
+    else:
+        print(_line(report))
+    return 0

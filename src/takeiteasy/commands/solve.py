@@ -1,0 +1,114 @@
+"""``takeiteasy solve``: the best arrangement of known tiles, or the game's maximum score.
+
+* ``solve --tiles "T1 T2 ..."``: best board for those tiles (``--all``: every best board).
+* ``solve --fixed BOARD --tiles "..."``: keep a partly filled board and complete it as well as possible.
+* ``solve -``: one tile set per line on standard input, one JSON line out each.
+* ``solve --max``: the maximum over the whole tile set, with every board that reaches it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..core.errors import InputError
+from ..core.notation import format_board, parse_board, parse_tiles
+from ..core.rules import Ruleset
+from ..solve import maximum, solve
+from ..solve.solver import SolveError
+from ._options import add_rules_arguments, rules_from_args
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("solve", help="best arrangement of known tiles, or the maximum score (--max)",
+                            description="Find the best arrangement of a known set of tiles (exact branch and "
+                                        "bound), or the highest score of the game with --max.")
+    parser.add_argument("source", nargs="?", metavar="-", help="'-': read one tile set per line from standard input")
+    parser.add_argument("--tiles", metavar="TILES", help='the tiles to place, e.g. "951 574 ..." (5-7-4 also works)')
+    parser.add_argument("--fixed", metavar="BOARD", help="a board to keep (notation, '.' = empty); --tiles fill the rest")
+    parser.add_argument("--max", action="store_true", help="the maximum over the whole tile set, with every board")
+    parser.add_argument("--all", action="store_true", help="list every optimal board, not just one")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_rules_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def _fixed_board(rules: Ruleset, text: str | None):
+    return None if text is None else parse_board(text, rules.layout, rules.tile_set)
+
+
+def solve_record(rules: Ruleset, tiles_text: str, fixed_text: str | None = None, all_boards: bool = False) -> dict:
+    """The JSON record of one solved tile set (raises InputError on bad input)."""
+    tiles = parse_tiles(tiles_text, rules.tile_set)
+    if not tiles and fixed_text is None:
+        raise SolveError("no tiles given")
+    fixed = _fixed_board(rules, fixed_text)
+    result = solve(rules, tiles, fixed=fixed, all=all_boards)
+    return result.to_json(all_boards)
+
+
+def max_record(rules: Ruleset) -> dict:
+    result = maximum(rules, all=True)
+    record = {"score": result.score, "count": len(result.boards), "boards": [format_board(b) for b in result.boards],
+              "complete": result.complete}
+    rotation = rules.layout.rotation180()
+    if rotation is not None:
+        keys = {tuple(b) for b in result.boards}
+        classes = {min(tuple(b), tuple(b[list(rotation)])) for b in result.boards}
+        record["closed_under_half_turn"] = all(tuple(b[list(rotation)]) in keys for b in result.boards)
+        record["up_to_half_turn"] = len(classes)
+    record["tile_sets"] = len({frozenset(int(t) for t in b) for b in result.boards})
+    return record
+
+
+def run(args) -> int:
+    rules = rules_from_args(args)
+    if args.source not in (None, "-"):
+        raise InputError(f"unexpected argument {args.source!r}; give tiles with --tiles, or '-' to read standard input")
+    if args.max:
+        if args.tiles or args.fixed or args.source:
+            raise InputError("--max takes the whole tile set: do not give --tiles, --fixed or '-'")
+        record = max_record(rules)
+        if args.json:
+            print(json.dumps(record))
+        else:
+            print(f"maximum {record['score']}, reached by {record['count']} boards"
+                  + (f" ({record['up_to_half_turn']} up to a half turn)" if "up_to_half_turn" in record else "")
+                  + f", using {record['tile_sets']} different sets of tiles:")
+            for board in record["boards"]:
+                print(board)
+        return 0
+    if args.source == "-":
+        if args.tiles:
+            raise InputError("give tiles either with --tiles or on standard input ('-'), not both")
+        return _stream(rules, args.fixed, args.all)
+    if args.tiles is None:
+        raise InputError("no tiles: give --tiles \"T1 T2 ...\", '-' to read tile sets from standard input, or --max")
+    record = solve_record(rules, args.tiles, args.fixed, args.all)
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    print(f"score {record['score']}")
+    for board in record.get("boards", [record["board"]]):
+        print(board)
+    if args.all:
+        print(f"{record['count']} optimal board{'s' if record['count'] != 1 else ''}"
+              + ("" if record["complete"] else " (list cut short)"))
+    return 0
+
+
+def _stream(rules: Ruleset, fixed_text: str | None, all_boards: bool) -> int:
+    """One JSON line out per line in; a bad line gives an error object in its place."""
+    status = 0
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = solve_record(rules, line, fixed_text, all_boards)
+        except InputError as exc:
+            record = {"line": number, "error": str(exc)}
+            print(f"takeiteasy solve: error: line {number}: {exc}", file=sys.stderr)
+            status = 2
+        sys.stdout.write(json.dumps(record) + "\n")
+        sys.stdout.flush()
+    return status

@@ -1,0 +1,276 @@
+"""The web server: a FastAPI app over the room master, with the single-page front end.
+
+``create_app(store=...)`` builds the app; ``takeiteasy serve`` runs it with a
+SQLite store.  Every error is a JSON object ``{"error": "one line"}`` with a
+4xx status (5xx only for a storage failure or a bug); a refused request
+changes nothing.  Live updates go out over a WebSocket per player
+(``/api/rooms/{code}/ws?token=...``); ``GET /api/rooms/{code}?since=N`` is
+the polling fallback.  See docs/WEB.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from importlib import resources
+from pathlib import Path
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from ..ai import AGENTS
+from ..commands.score import score_record
+from ..core.errors import InputError
+from ..core.layouts import LAYOUT_NAMES, layout as get_layout
+from ..core.presets import presets
+from ..core.rules import Ruleset
+from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, TOKENS
+from . import protocol as msg
+from .rooms import Forbidden, MAX_ACTIVE_ROOMS, NotFound, Room, RoomError, RoomMaster, server_options
+from .store import MemoryStore, Store
+
+MAX_BODY = 16 * 1024
+STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": " ".join(str(text).split()) or "error"}, status_code=status)
+
+
+def _validation_text(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return f"malformed JSON: {first.get('ctx', {}).get('error', 'cannot parse the body')}"
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    if first.get("type") == "missing":
+        return f"{where}: missing"
+    if first.get("type") == "extra_forbidden":
+        return f"{where}: unknown field"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+class Hub:
+    """WebSocket listeners per room; each gets its own player's view after every change."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[str, set[tuple[WebSocket, int | None]]] = {}
+
+    def add(self, code: str, socket: WebSocket, seat: int | None) -> None:
+        self.listeners.setdefault(code, set()).add((socket, seat))
+
+    def remove(self, code: str, socket: WebSocket, seat: int | None) -> None:
+        self.listeners.get(code, set()).discard((socket, seat))
+
+    async def broadcast(self, room: Room) -> None:
+        for socket, seat in list(self.listeners.get(room.code, ())):
+            try:
+                await socket.send_json({"type": "state", "state": room.state(seat)})
+            except Exception:  # a closed socket: forget it
+                self.remove(room.code, socket, seat)
+
+
+def layout_json(name: str) -> dict:
+    """A shipped layout with each cell's screen position (flat-topped hexes, radius 1) and its lines."""
+    if name not in LAYOUT_NAMES:
+        raise NotFound(f"no layout {name!r}; expected one of {', '.join(LAYOUT_NAMES)}")
+    shape = get_layout(name)
+    cells = []
+    for index, (q, r) in enumerate(shape.cells):
+        x, y = shape.screen_position(index)
+        cells.append({"index": index, "q": q, "r": r, "x": round(x, 6), "y": round(y, 6),
+                      "stamen": bool(shape.stamen[index])})
+    lines = [{"index": line, "direction": DIRECTION_NAMES[int(shape.line_dir[line])], "cells": list(shape.line(line))}
+             for line in range(shape.num_lines)]
+    return {"name": shape.name, "description": shape.description, "cells": cells, "lines": lines}
+
+
+def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS) -> FastAPI:
+    """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes SQLite)."""
+    store = store if store is not None else MemoryStore()
+    master = RoomMaster(store, max_active_rooms)
+    hub = Hub()
+    app = FastAPI(title="takeiteasy", version=__version__, docs_url="/api/docs", redoc_url=None,
+                  openapi_url="/api/openapi.json")
+    app.state.master = master
+    app.state.hub = hub
+
+    @app.exception_handler(InputError)
+    async def input_error(request: Request, exc: InputError):
+        return _error(getattr(exc, "status", 400), str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError):
+        text = _validation_text(exc)
+        return _error(400 if text.startswith("malformed JSON") else 422, text)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        return _error(exc.status_code, exc.detail if isinstance(exc.detail, str) else "error")
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception):
+        return _error(500, f"internal error ({type(exc).__name__}); the room is kept as stored")
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return _error(413, f"request body too large (at most {MAX_BODY} bytes)")
+        return await call_next(request)
+
+    async def respond(room: Room, seat: int | None, changed: bool = True) -> dict:
+        if changed:
+            await hub.broadcast(room)
+        return {"ok": True, "state": room.state(seat)}
+
+    def seat_of(room: Room, token: str | None) -> int | None:
+        return None if token is None else room.authenticate(token)
+
+    # -- reference data ------------------------------------------------------
+    @app.get("/api/health")
+    async def health():
+        return {"ok": True, "version": __version__, "rooms": len(master._rooms)}
+
+    @app.get("/api/presets")
+    async def get_presets():
+        return {"presets": [p.to_json() for p in presets().values()]}
+
+    @app.get("/api/agents")
+    async def get_agents():
+        return {"agents": list(AGENTS)}
+
+    @app.get("/api/tiles")
+    async def get_tiles():
+        return {"tiles": TOKENS, "directions": [{"name": n, "values": list(v)}
+                                                for n, v in zip(DIRECTION_NAMES, DIRECTION_VALUES)],
+                "palettes": {name: {str(v): {"name": c[0], "hex": c[1]} for v, c in pal.items()}
+                             for name, pal in PALETTES.items()},
+                "symbols": list(SYMBOL_NAMES)}
+
+    @app.get("/api/layouts/{name}")
+    async def get_layout_json(name: str):
+        return layout_json(name)
+
+    @app.post("/api/score")
+    async def score(body: msg.ScoreBoard):
+        rules = Ruleset.from_options(server_options(body.preset, body.options))
+        return score_record(rules, body.board)
+
+    # -- lobby ---------------------------------------------------------------
+    @app.get("/api/rooms")
+    async def list_rooms():
+        return {"rooms": master.listed()}
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(body: msg.CreateRoom):
+        room, token = master.create(body.mode, body.name, body.preset, body.options, body.agents, body.public)
+        return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
+
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str, since: int | None = Query(default=None, ge=-1, le=10**9),
+                       token: str | None = Query(default=None, max_length=200),
+                       x_player_token: str | None = Header(default=None, max_length=200)):
+        room = master.get(code)
+        seat = seat_of(room, x_player_token or token)
+        if since is not None and since >= room.version:
+            return {"ok": True, "changed": False, "version": room.version}
+        return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}
+
+    @app.post("/api/rooms/{code}/join", status_code=201)
+    async def join(code: str, body: msg.Join):
+        room, _, (seat, token, _) = master.act(code, "join", body.name)
+        await hub.broadcast(room)
+        return msg.Joined(code=room.code, player=seat, token=token, state=room.state(seat)).model_dump()
+
+    @app.post("/api/rooms/{code}/add", status_code=201)
+    async def add_player(code: str, body: msg.AddPlayer):
+        room = master.get(code)
+        seat = room.authenticate(body.token)
+        if seat != 0:
+            raise Forbidden(f"only the host ({room.seats[0].name}) may add players")
+        if body.agent is not None:
+            name = body.name or f"{body.agent} {len(room.seats)}"
+            master.act(code, "join", name, "ai", body.agent)
+        elif room.digital:
+            raise RoomError("add: give an agent name for an AI seat (people join with the room code)")
+        else:
+            master.act(code, "join", body.name or "", "table")
+        return await respond(master.get(code), seat)
+
+    async def action(code: str, token: str, name: str, *args):
+        room = master.get(code)
+        seat = room.authenticate(token)
+        master.act(code, name, seat, *args)
+        return await respond(master.get(code), seat)
+
+    @app.post("/api/rooms/{code}/start")
+    async def start(code: str, body: msg.Authorised):
+        return await action(code, body.token, "start")
+
+    @app.post("/api/rooms/{code}/next")
+    async def next_round(code: str, body: msg.Authorised):
+        return await action(code, body.token, "next_round")
+
+    @app.post("/api/rooms/{code}/place")
+    async def place(code: str, body: msg.Place):
+        return await action(code, body.token, "place", body.cell, body.tile)
+
+    @app.post("/api/rooms/{code}/move")
+    async def move(code: str, body: msg.Move):
+        return await action(code, body.token, "move", body.cell, body.tile)
+
+    @app.post("/api/rooms/{code}/announce")
+    async def announce(code: str, body: msg.Announce):
+        return await action(code, body.token, "announce", body.tile)
+
+    @app.post("/api/rooms/{code}/settle")
+    async def settle(code: str, body: msg.Settle):
+        return await action(code, body.token, "settle", [(r.tile, r.cell) for r in body.releases])
+
+    @app.post("/api/rooms/{code}/call")
+    async def call(code: str, body: msg.Authorised):
+        return await action(code, body.token, "call")
+
+    @app.post("/api/rooms/{code}/entry")
+    async def entry(code: str, body: msg.Entry):
+        return await action(code, body.token, "entry", body.player, body.board, body.score)
+
+    @app.post("/api/rooms/{code}/end-round")
+    async def end_round(code: str, body: msg.Authorised):
+        return await action(code, body.token, "end_round")
+
+    @app.websocket("/api/rooms/{code}/ws")
+    async def live(socket: WebSocket, code: str, token: str | None = None):
+        await socket.accept()
+        try:
+            room = master.get(code)
+            seat = seat_of(room, token)
+        except RoomError as exc:
+            await socket.send_json({"type": "error", "error": str(exc)})
+            await socket.close(code=4000 + exc.status)
+            return
+        hub.add(room.code, socket, seat)
+        try:
+            await socket.send_json({"type": "state", "state": master.get(code).state(seat)})
+            while True:  # clients only ping; actions go over HTTP
+                text = await socket.receive_text()
+                if text == "ping":
+                    await socket.send_json({"type": "pong", "version": master.get(code).version})
+        except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
+            pass
+        finally:
+            hub.remove(room.code, socket, seat)
+
+    # -- the front end -------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,100 @@
+"""The web API's messages: pydantic models of every request body (JSON), strict about types.
+
+Requests refuse unknown fields and wrong types (``"cell": "3"`` is not a
+cell), so a client bug shows up as a clear 4xx error instead of a guess.
+Responses are plain JSON objects built by :mod:`takeiteasy.server.rooms`;
+their shapes are described in ``docs/WEB.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from .rooms import MAX_AGENTS, MAX_NAME
+
+Token = Field(min_length=1, max_length=200)
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateRoom(Request):
+    """``POST /api/rooms``: a solo game (started at once), a room for friends, or a caller room."""
+
+    mode: Literal["solo", "room", "caller"] = "room"
+    name: StrictStr = Field(min_length=1, max_length=4 * MAX_NAME)
+    preset: StrictStr | None = Field(default=None, max_length=64)
+    options: dict | None = None
+    agents: list[StrictStr] = Field(default_factory=list, max_length=MAX_AGENTS)
+    public: StrictBool = True
+
+
+class Join(Request):
+    name: StrictStr = Field(min_length=1, max_length=4 * MAX_NAME)
+
+
+class Authorised(Request):
+    """Any action: the player's secret token."""
+
+    token: StrictStr = Token
+
+
+class AddPlayer(Authorised):
+    """Host only, before the start: an AI seat (``agent``) or, in a caller room, a person without a device."""
+
+    name: StrictStr | None = Field(default=None, max_length=4 * MAX_NAME)
+    agent: StrictStr | None = Field(default=None, max_length=64)
+
+
+class Place(Authorised):
+    cell: StrictInt
+    tile: StrictStr | None = Field(default=None, max_length=8)
+
+
+class Move(Place):
+    pass
+
+
+class Announce(Authorised):
+    tile: StrictStr = Field(max_length=8)
+
+
+class Release(Request):
+    tile: StrictStr = Field(max_length=8)
+    cell: StrictInt
+
+
+class Settle(Authorised):
+    releases: list[Release] = Field(default_factory=list, max_length=8)
+
+
+class Entry(Authorised):
+    """Caller rooms: a final board in notation, or a score, for yourself (or anyone, for the host)."""
+
+    player: StrictInt | None = None
+    board: StrictStr | None = Field(default=None, max_length=400)
+    score: StrictInt | None = None
+
+
+class ScoreBoard(Request):
+    """``POST /api/score``: score a board text under a preset and options."""
+
+    board: StrictStr = Field(max_length=400)
+    preset: StrictStr | None = Field(default=None, max_length=64)
+    options: dict | None = None
+
+
+class Joined(BaseModel):
+    """The answer to creating or joining a room: keep ``token`` secret, it is your identity."""
+
+    code: str
+    player: int
+    token: str
+    state: dict
+
+
+class ErrorMessage(BaseModel):
+    error: str

@@ -1,0 +1,654 @@
+"""The authoritative room master: every room's state lives here, and every action goes through the engine.
+
+A :class:`Room` is one table: solo (one person, optional AI opponents),
+``room`` (friends joining by code, optional AI seats) or ``caller`` (a
+physical table: the server draws and announces tiles and keeps the scores).
+It wraps :class:`~takeiteasy.core.game.Match` and
+:class:`~takeiteasy.core.game.Game`; the engine validates every move.
+
+Anti-cheat model:
+
+* the seed and the deal never leave the server: a view shows only tiles
+  already drawn (and, with no caller, the public set of tiles not drawn);
+* every player gets a secret token on joining; only its SHA-256 is kept, and
+  every action needs the token, so nobody acts for someone else;
+* a view shows other players' boards only when the rules let players look
+  (no caller) or once the round is over;
+* every action is an event applied through the engine; a refused action
+  changes nothing (the room is rebuilt from storage if anything slipped).
+
+:class:`RoomMaster` keeps rooms in memory, loads them from a
+:class:`~takeiteasy.server.store.Store` on first use, and persists the events
+of each accepted action before it returns.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass
+
+from ..ai import AGENTS, make_agent
+from ..core.deal import MASK64, deal as seeded_deal, game_seed
+from ..core.errors import InputError
+from ..core.game import Game, IllegalMove, Match, group_sizes
+from ..core.layouts import LAYOUT_NAMES
+from ..core.notation import format_board, parse_board, parse_tile
+from ..core.presets import preset as preset_options, preset_of
+from ..core.rules import Options, Ruleset
+from ..core.tiles import TOKENS
+from .store import Store, StoreError
+
+MODES = ("solo", "room", "caller")
+MAX_NAME = 24
+MAX_PLAYERS = 8
+MAX_AGENTS = 5
+MAX_ACTIVE_ROOMS = 500
+MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+CODE_LENGTH = 6
+ACTIVE = ("lobby", "playing", "round_over")
+
+
+class RoomError(InputError):
+    """An action the room refuses; ``status`` is the HTTP status that fits."""
+
+    status = 400
+
+
+class NotFound(RoomError):
+    status = 404
+
+
+class Forbidden(RoomError):
+    status = 403
+
+
+class Conflict(RoomError):
+    status = 409
+
+
+class Busy(RoomError):
+    status = 503
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A player name: 1..24 printable characters, spaces collapsed."""
+    if not isinstance(name, str):
+        raise RoomError("name: expected text")
+    name = " ".join(name.split())
+    if not name:
+        raise RoomError("name: empty; give a name of 1 to 24 characters")
+    if len(name) > MAX_NAME:
+        raise RoomError(f"name: {len(name)} characters; at most {MAX_NAME}")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise RoomError("name: control or unassigned characters are not allowed")
+    return name
+
+
+def server_options(preset: str | None, options: dict | None) -> Options:
+    """Options from a preset name and overrides; refuses files on the server's disk."""
+    base = preset_options(preset) if preset else Options()
+    data = base.to_json()
+    if options:
+        data.update(options)
+    result = Options.from_json(data)
+    if result.board not in LAYOUT_NAMES:
+        raise RoomError(f"board {result.board!r}: the server plays only {', '.join(LAYOUT_NAMES)}")
+    if result.symbols is not None:
+        raise RoomError("symbols: the server uses the shipped sun/moon map; a map file cannot be given")
+    return result
+
+
+@dataclass
+class Seat:
+    name: str
+    kind: str  # human | ai | table (caller mode: a person at the table without a device)
+    agent: str | None = None
+    token_hash: str | None = None
+
+    def public(self, index: int) -> dict:
+        return {"index": index, "name": self.name, "kind": self.kind, "agent": self.agent}
+
+
+class Room:
+    """One room, rebuilt from its creation record and events (see module docstring)."""
+
+    def __init__(self, record: dict, events: list[dict] = ()):
+        self.record = record
+        self.code: str = record["code"]
+        self.mode: str = record["mode"]
+        self.options = Options.from_json(record["options"])
+        self.rules = Ruleset.from_options(self.options)
+        self.seed: int = record["seed"]
+        self.seats: list[Seat] = []
+        self.status = "lobby"
+        self.match: Match | None = None
+        self.game: Game | None = None
+        self.round = -1
+        self.last_group: list[int] = []
+        self.called = 0  # caller mode: tiles called this round
+        self.caller_deal: list[int] = []
+        self.entries: dict[int, dict] = {}  # caller mode: this round's typed-in scores
+        self.events: list[dict] = []
+        self._agents: dict[int, object] = {}
+        for event in events:
+            self._apply(event)
+            self.events.append(event)
+
+    # -- facts ---------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    @property
+    def digital(self) -> bool:
+        return self.mode != "caller"
+
+    def summary(self) -> dict:
+        """The public record the lobby lists."""
+        return {"code": self.code, "mode": self.mode, "status": self.status, "preset": self.record.get("preset"),
+                "players": [s.name for s in self.seats], "max_players": MAX_PLAYERS,
+                "listed": bool(self.record.get("public")) and self.mode != "solo" and self.status == "lobby"
+                and len(self.seats) < MAX_PLAYERS,
+                "created": self.record.get("created")}
+
+    def authenticate(self, token) -> int:
+        """The seat index a token belongs to."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise Forbidden("token: missing; every action needs the token you got when joining")
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return index
+        raise Forbidden(f"token: not a player's token in room {self.code}")
+
+    # -- events --------------------------------------------------------------
+    def _apply(self, event: dict) -> None:
+        """Apply one event through the engine (live and on replay).  Raises before changing anything."""
+        kind = event["t"]
+        game = self.game
+        if kind == "join":
+            self.seats.append(Seat(event["name"], event["kind"], event.get("agent"), event.get("token")))
+        elif kind == "start":
+            self.match = Match(self.rules, [s.name for s in self.seats], seed=self.seed)
+            self._new_round()
+        elif kind == "next":
+            self._new_round()
+        elif kind == "draw":
+            self.last_group = game.draw([int(t) for t in event["tiles"]])
+        elif kind == "announce":
+            turned = game.announce(int(event["tile"]))
+            if turned:
+                self.last_group = turned
+        elif kind == "place":
+            game.place(int(event["p"]), int(event["cell"]), int(event["tile"]))
+        elif kind == "move":
+            game.move(int(event["p"]), int(event["cell"]), int(event["tile"]))
+        elif kind == "settle":
+            game.settle(int(event["p"]), [(int(t), int(c)) for t, c in event["releases"]])
+        elif kind == "call":
+            size = self._call_sizes()[self._groups_called()]
+            self.last_group = self.caller_deal[self.called: self.called + size]
+            self.called += size
+        elif kind == "entry":
+            self.entries[int(event["p"])] = {"score": int(event["score"]), "board": event.get("board")}
+        elif kind == "end":
+            self.match.results.append([int(s) for s in event["scores"]])
+            self.status = "finished" if self.match.finished else "round_over"
+        else:
+            raise ValueError(f"unknown event {kind!r}")
+        if self.game is not None and self.status == "playing" and self.game.finished:
+            self.match.record(self.game)
+            self.status = "finished" if self.match.finished else "round_over"
+
+    def _new_round(self) -> None:
+        self.round += 1
+        self.status = "playing"
+        self.last_group = []
+        self._agents = {}
+        if self.digital:
+            self.game = self.match.new_round()
+        else:
+            n = self.rules.tiles_per_round
+            self.caller_deal = seeded_deal(game_seed(self.seed, self.round), self.rules.tile_set, n)
+            self.called = 0
+            self.entries = {}
+
+    def _call_sizes(self) -> list[int]:
+        return group_sizes(self.rules.tiles_per_round, self.options.draw)
+
+    def _groups_called(self) -> int:
+        sizes, total, groups = self._call_sizes(), 0, 0
+        while total < self.called:
+            total += sizes[groups]
+            groups += 1
+        return groups
+
+    def _emit(self, out: list[dict], event: dict) -> None:
+        self._apply(event)
+        self.events.append(event)
+        out.append(event)
+
+    # -- actions (each returns the new events; raises with the room unchanged) ----
+    def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
+        name = clean_name(name)
+        if self.status != "lobby":
+            raise Conflict(f"room {self.code} has started; players join before the host starts")
+        if self.mode == "solo" and self.seats and kind == "human":
+            raise Conflict(f"room {self.code} is a solo game")
+        if len(self.seats) >= MAX_PLAYERS:
+            raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)")
+        if any(s.name.casefold() == name.casefold() for s in self.seats):
+            raise Conflict(f"name {name!r} is taken in room {self.code}")
+        if kind == "ai":
+            if agent not in AGENTS:
+                raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
+            if not self.digital:
+                raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
+            if sum(s.kind == "ai" for s in self.seats) >= MAX_AGENTS:
+                raise Conflict(f"at most {MAX_AGENTS} AI players in a room")
+        token = secrets.token_urlsafe(24) if kind == "human" else None
+        event = {"t": "join", "name": name, "kind": kind, "agent": agent if kind == "ai" else None,
+                 "token": hash_token(token) if token else None}
+        out: list[dict] = []
+        self._emit(out, event)
+        return len(self.seats) - 1, token, out
+
+    def start(self, seat: int) -> list[dict]:
+        self._host_only(seat, "start the game")
+        if self.status != "lobby":
+            raise Conflict(f"room {self.code} has already started")
+        if self.options.solitaire and len(self.seats) != 1:
+            raise RoomError(f"solitaire is for one player; this room has {len(self.seats)}")
+        out: list[dict] = []
+        self._emit(out, {"t": "start"})
+        self._advance(out)
+        return out
+
+    def next_round(self, seat: int) -> list[dict]:
+        self._host_only(seat, "start the next round")
+        if self.status != "round_over":
+            raise Conflict("the next round starts once this round is over" if self.status == "playing"
+                           else f"no next round: the room is {self.status.replace('_', ' ')}")
+        out: list[dict] = []
+        self._emit(out, {"t": "next"})
+        self._advance(out)
+        return out
+
+    def place(self, seat: int, cell, tile=None) -> list[dict]:
+        game = self._playing()
+        tile = self._pending_tile(seat, tile)
+        reason = self.rules.refusal(game.boards[seat], tile, cell, game.previous_tile(seat), game.previous_cell(seat))
+        if reason:
+            raise IllegalMove(reason)
+        out: list[dict] = []
+        self._emit(out, {"t": "place", "p": seat, "cell": cell, "tile": tile})
+        self._advance(out)
+        return out
+
+    def move(self, seat: int, cell, tile=None) -> list[dict]:
+        game = self._playing()
+        if tile is None:
+            if not game.movable[seat]:
+                raise IllegalMove("only a tile placed since the last draw may be moved")
+            tile = game.movable[seat][-1]
+        else:
+            tile = self._tile(tile)
+        if not 0 <= cell < self.rules.board_size:
+            raise IllegalMove(f"cell {cell} is not on the board (0..{self.rules.board_size - 1})")
+        trial = self._trial()
+        trial.move(seat, cell, tile)  # raises with the real game untouched
+        out: list[dict] = []
+        self._emit(out, {"t": "move", "p": seat, "cell": cell, "tile": tile})
+        return out
+
+    def announce(self, seat: int, tile) -> list[dict]:
+        game = self._playing()
+        if self.options.caller:
+            raise IllegalMove("this game has a caller: the server draws the tiles at random")
+        if game.chooser != seat:
+            who = "nobody" if game.chooser is None else self.seats[game.chooser].name
+            raise IllegalMove(f"it is {who}'s turn to announce a tile")
+        tile = self._tile(tile)
+        self._trial().announce(tile)
+        out: list[dict] = []
+        self._emit(out, {"t": "announce", "p": seat, "tile": tile})
+        self._advance(out)
+        return out
+
+    def settle(self, seat: int, releases: list[tuple]) -> list[dict]:
+        self._playing()
+        moves = [(self._tile(t), c) for t, c in releases]
+        self._trial().settle(seat, moves)
+        out: list[dict] = []
+        self._emit(out, {"t": "settle", "p": seat, "releases": [[t, c] for t, c in moves]})
+        self._advance(out)
+        return out
+
+    def call(self, seat: int) -> list[dict]:
+        self._host_only(seat, "call the next tile")
+        self._caller_mode()
+        if self.status != "playing":
+            raise Conflict(f"no tile to call: the room is {self.status.replace('_', ' ')}")
+        if self.called >= self.rules.tiles_per_round:
+            raise Conflict("every tile of this round has been called; end the round")
+        out: list[dict] = []
+        self._emit(out, {"t": "call"})
+        return out
+
+    def entry(self, seat: int, player: int | None, board: str | None, score: int | None) -> list[dict]:
+        self._caller_mode()
+        player = seat if player is None else player
+        if not 0 <= player < len(self.seats):
+            raise RoomError(f"player {player}: there is no such player")
+        if player != seat and seat != 0:
+            raise Forbidden("only the host (the scorekeeper) enters scores for other players")
+        if self.status != "playing":
+            raise Conflict(f"scores are entered during a round; the room is {self.status.replace('_', ' ')}")
+        if (board is None) == (score is None):
+            raise RoomError("give either a board in notation or a score")
+        event = {"t": "entry", "p": player, "board": None}
+        if board is not None:
+            if self.called < self.rules.tiles_per_round:
+                raise Conflict("boards are entered once every tile has been called; a score may be entered now")
+            cells = parse_board(board, self.rules.layout, self.rules.tile_set)
+            called = set(self.caller_deal[: self.called])
+            stray = [TOKENS[t] for t in cells if t >= 0 and t not in called]
+            if stray:
+                raise RoomError(f"board: tile {stray[0]} was not called this round")
+            event["board"] = format_board(cells)
+            event["score"] = self.rules.score(cells)
+        else:
+            if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= MAX_SCORE:
+                raise RoomError(f"score: expected a whole number 0..{MAX_SCORE}")
+            event["score"] = score
+        out: list[dict] = []
+        self._emit(out, event)
+        return out
+
+    def end_round(self, seat: int) -> list[dict]:
+        self._host_only(seat, "end the round")
+        self._caller_mode()
+        if self.status != "playing":
+            raise Conflict(f"no round to end: the room is {self.status.replace('_', ' ')}")
+        if self.called < self.rules.tiles_per_round:
+            raise Conflict(f"the round ends once all {self.rules.tiles_per_round} tiles are called "
+                           f"({self.called} so far)")
+        scores = [self.entries.get(p, {}).get("score", 0) for p in range(len(self.seats))]
+        with_boards = [p for p in range(len(self.seats)) if self.entries.get(p, {}).get("board")]
+        if with_boards:  # Best Sunray/Moonbeam compares the boards that were typed in
+            boards = [parse_board(self.entries[p]["board"], self.rules.layout, self.rules.tile_set)
+                      for p in with_boards]
+            for p, bonus in zip(with_boards, self.rules.round_bonuses(boards)):
+                scores[p] += bonus
+        out: list[dict] = []
+        self._emit(out, {"t": "end", "scores": scores})
+        return out
+
+    # -- helpers -------------------------------------------------------------
+    def _host_only(self, seat: int, what: str) -> None:
+        if seat != 0:
+            raise Forbidden(f"only the host ({self.seats[0].name}) may {what}")
+
+    def _caller_mode(self) -> None:
+        if self.digital:
+            raise RoomError("this action is for caller rooms (a physical table)")
+
+    def _playing(self) -> Game:
+        if not self.digital:
+            raise RoomError("a caller room has no boards on the server; enter boards or scores instead")
+        if self.status == "lobby":
+            raise Conflict("the game has not started yet")
+        if self.status != "playing":
+            raise Conflict(f"the round is over (room {self.status.replace('_', ' ')})")
+        return self.game
+
+    def _tile(self, tile) -> int:
+        if isinstance(tile, str):
+            return parse_tile(tile, allowed=self.rules.tile_set)
+        raise RoomError("tile: expected a tile token such as 574")
+
+    def _pending_tile(self, seat: int, tile) -> int:
+        pending = self.game.pending[seat]
+        if not pending:
+            if self.game.all_drawn:
+                raise IllegalMove("every tile is placed; nothing to place")
+            raise IllegalMove("no drawn tile to place: wait for the next draw")
+        if tile is None:
+            return pending[0]
+        tile = self._tile(tile)
+        if tile not in pending:
+            raise IllegalMove(f"tile {TOKENS[tile]} is not waiting to be placed")
+        return tile
+
+    def _trial(self) -> Game:
+        """A copy of the game to try an action on (the rules are shared, not copied)."""
+        return copy.deepcopy(self.game, {id(self.rules): self.rules})
+
+    def _agent(self, seat: int):
+        if seat not in self._agents:
+            seed = game_seed(self.seed ^ 0x5EED, 100 * self.round + seat) & MASK64
+            self._agents[seat] = make_agent(self.seats[seat].agent, self.rules, seed)
+        return self._agents[seat]
+
+    def _advance(self, out: list[dict]) -> None:
+        """Let AI players act and draw the next tiles while nobody else has to act."""
+        if not self.digital:
+            return
+        for _ in range(10_000):  # bounded: each pass either emits an event or returns
+            game = self.game
+            if self.status != "playing":
+                return
+            acted = False
+            for p in game.waiting:
+                if self.seats[p].kind != "ai":
+                    continue
+                agent, view = self._agent(p), game.view(p)
+                if game.pending[p]:
+                    if hasattr(agent, "choose_move") and len(view.pending) > 1:
+                        tile, cell = agent.choose_move(view)
+                    else:
+                        tile, cell = view.tile, agent.choose(view)
+                    self._emit(out, {"t": "place", "p": p, "cell": int(cell), "tile": int(tile)})
+                else:
+                    releases = agent.settle(view) if hasattr(agent, "settle") else self.rules.best_release(view.board)
+                    self._emit(out, {"t": "settle", "p": p, "releases": [[int(t), int(c)] for t, c in releases]})
+                acted = True
+                break
+            if acted:
+                continue
+            if game.waiting or game.all_drawn:
+                return
+            if self.options.caller:
+                start = len(game.drawn)
+                self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
+                continue
+            chooser = game.chooser
+            if self.seats[chooser].kind != "ai":
+                return  # a person announces
+            agents = [self._agent(p) if s.kind == "ai" else None for p, s in enumerate(self.seats)]
+            before = len(game.drawn)
+            self.last_group = game.draw_next(agents)
+            event = {"t": "draw", "tiles": game.drawn[before:]}
+            self.events.append(event)
+            out.append(event)
+        raise RuntimeError("room did not settle")
+
+    # -- what a player sees --------------------------------------------------
+    def state(self, viewer: int | None = None) -> dict:
+        """The room as ``viewer`` (a seat index, or None for an onlooker) may see it."""
+        rules, n = self.rules, len(self.seats)
+        totals = self.match.totals if self.match else [0] * n
+        state = {
+            "code": self.code, "mode": self.mode, "status": self.status, "version": self.version,
+            "preset": self.record.get("preset"), "options": self.options.to_json(), "layout": rules.layout.name,
+            "board_size": rules.board_size, "holding": list(rules.holding_cells),
+            "stamen": list(rules.layout.stamen_cells), "tiles_per_round": rules.tiles_per_round,
+            "host": 0, "you": viewer, "round": self.round, "rounds": self.options.rounds,
+            "match": self.options.match,
+            "results": [list(r) for r in self.match.results] if self.match else [],
+            "totals": totals, "standings": self.match.standings if self.match else [0] * n,
+            "winners": self.match.winners if self.match else [],
+            "players": [s.public(i) for i, s in enumerate(self.seats)],
+        }
+        if self.digital:
+            self._digital_state(state, viewer)
+        else:
+            self._caller_state(state)
+        return state
+
+    def _digital_state(self, state: dict, viewer: int | None) -> None:
+        game, rules = self.game, self.rules
+        if game is None:
+            return
+        over = game.finished
+        look = over or not self.options.caller  # rulebook 004: with no caller, players see each other's boards
+        waiting = set(game.waiting)
+        bonuses = game.round_bonuses() if over else None
+        for p, entry in enumerate(state["players"]):
+            entry["placed"] = len(game.moves[p])
+            entry["waiting"] = p in waiting
+            if look or p == viewer:
+                board = game.boards[p]
+                entry["board"] = [TOKENS[t] if t >= 0 else None for t in board]
+                entry["score"] = rules.score(board)
+            if over:
+                entry["bonus"] = bonuses[p]
+                entry["round_score"] = entry["score"] + bonuses[p]
+                entry["lines"] = [line.to_json() for line in rules.lines(game.boards[p])]
+        state["drawn"] = [TOKENS[t] for t in game.drawn]
+        state["current"] = [TOKENS[t] for t in self.last_group]
+        state["left"] = rules.tiles_per_round - len(game.drawn)
+        if not self.options.caller:
+            state["chooser"] = game.chooser
+            state["remaining"] = [TOKENS[t] for t in game.remaining()]
+            state["announced"] = [TOKENS[t] for t in game.announced]
+        if viewer is None:
+            return
+        me: dict = {"pending": [TOKENS[t] for t in game.pending[viewer]],
+                    "movable": [TOKENS[t] for t in game.movable[viewer]] if self.options.takeback else []}
+        board = game.boards[viewer]
+        if game.pending[viewer]:
+            me["phase"] = "place"
+            prev_tile, prev_cell = game.previous_tile(viewer), game.previous_cell(viewer)
+            me["legal"] = {TOKENS[t]: [int(c) for c in (rules.legal_mask(board, t, prev_tile, prev_cell)).nonzero()[0]]
+                           for t in game.pending[viewer]}
+        elif game.all_drawn and not game.settled[viewer]:
+            me["phase"] = "settle"
+            me["release"] = {TOKENS[int(board[s])]: rules.release_cells(board, int(board[s]))
+                             for s in rules.holding_cells if board[s] >= 0}
+        elif over or (game.all_drawn and game.settled[viewer]):
+            me["phase"] = "done"
+        elif game.chooser == viewer:
+            me["phase"] = "announce"
+        else:
+            me["phase"] = "wait"
+        state["me"] = me
+
+    def _caller_state(self, state: dict) -> None:
+        if self.round < 0:
+            return
+        state["drawn"] = [TOKENS[t] for t in self.caller_deal[: self.called]]
+        state["current"] = [TOKENS[t] for t in self.last_group]
+        state["left"] = self.rules.tiles_per_round - self.called
+        state["entries"] = {str(p): e for p, e in self.entries.items()}
+
+
+class RoomMaster:
+    """Rooms by code: loaded from the store on first use, persisted on every accepted action."""
+
+    def __init__(self, store: Store, max_active_rooms: int = MAX_ACTIVE_ROOMS):
+        self.store = store
+        self.max_active_rooms = max_active_rooms
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.RLock()
+
+    def get(self, code) -> Room:
+        if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
+            raise NotFound("room code: expected letters and digits, like K7QX2M")
+        code = code.upper()
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is None:
+                loaded = self.store.load(code)
+                if loaded is None:
+                    raise NotFound(f"no room {code}")
+                room = Room(*loaded)
+                self._rooms[code] = room
+            return room
+
+    def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
+               public: bool) -> tuple[Room, str]:
+        if mode not in MODES:
+            raise RoomError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+        name = clean_name(name)
+        opts = server_options(preset, options)
+        Ruleset.from_options(opts)
+        if mode == "caller" and not opts.caller:
+            raise RoomError("a caller room draws the tiles; the no-caller variant is played on the screen")
+        if mode == "caller" and agents:
+            raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
+        if len(agents) > MAX_AGENTS:
+            raise RoomError(f"agents: at most {MAX_AGENTS} AI players")
+        for agent in agents:
+            if agent not in AGENTS:
+                raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
+        with self._lock:
+            if self.store.count(ACTIVE) >= self.max_active_rooms:
+                raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
+            record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
+                      "seed": secrets.randbits(63), "public": bool(public), "created": time.time()}
+            for _ in range(20):
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                if code not in self._rooms and self.store.load(code) is None:
+                    break
+            record["code"] = code
+            room = Room(record)
+            _, token, events = room.join(name)
+            for k, agent in enumerate(agents):
+                events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
+            if mode == "solo":
+                events += room.start(0)
+            try:
+                self.store.create(code, record, room.summary(), events)
+            except StoreError as exc:
+                raise Busy(f"storage failed, no room was created ({exc})") from None
+            self._rooms[code] = room
+            return room, token
+
+    def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
+        """Run ``room.<action>(*args)``; persist its events before returning (room, events, result)."""
+        with self._lock:
+            room = self.get(code)
+            before = room.version
+            try:
+                result = getattr(room, action)(*args, **kwargs)
+            except BaseException:
+                if room.version != before:  # something changed before the refusal: rebuild from storage
+                    self._rooms.pop(room.code, None)
+                raise
+            events = result[2] if action == "join" else result
+            self._persist(room, before, events)
+            return room, events, result
+
+    def _persist(self, room: Room, before: int, events: list[dict]) -> None:
+        if not events:
+            return
+        try:
+            self.store.append(room.code, before, events, room.summary())
+        except StoreError as exc:
+            self._rooms.pop(room.code, None)  # memory is ahead of storage: drop it, reload on next use
+            raise Busy(f"storage failed, nothing was changed ({exc})") from None
+
+    def listed(self, limit: int = 50) -> list[dict]:
+        return self.store.listed(limit)

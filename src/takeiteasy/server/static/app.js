@@ -1,0 +1,509 @@
+// takeiteasy web app: plain JavaScript, no build step.  The server is the authority:
+// this page only shows what the server sends and posts the player's clicks.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const R = 50;                        // hex radius in SVG units
+const APOTHEM = R * Math.sqrt(3) / 2;
+// Stripe direction on screen per direction (vertical, rising, falling): unit vectors.
+const DIRS = [[0, 1], [Math.sqrt(3) / 2, -0.5], [Math.sqrt(3) / 2, 0.5]];
+// Where each direction's number sits on a tile (a point along the stripe, as a fraction of the apothem).
+const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sqrt(3) / 2, -0.31]];
+
+const S = {
+  presets: [], agents: [], palette: {}, layouts: {},
+  session: null,          // {code, token, player}
+  state: null, ws: null, pollTimer: null, wsRetry: 0,
+  selected: null,         // the pending tile chosen to place
+  moving: null,           // a just-placed tile picked up to move
+  releases: [], holdPick: null,  // daffodil holding area, end of round
+};
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, text) => {
+  const node = tag.startsWith("svg:") ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text; t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) { opts.headers["content-type"] = "application/json"; opts.body = JSON.stringify(body); }
+  if (S.session && method === "GET") opts.headers["x-player-token"] = S.session.token;
+  const response = await fetch(path, opts);
+  let data;
+  try { data = await response.json(); } catch { data = { error: `HTTP ${response.status}` }; }
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+async function act(action, body = {}) {
+  try {
+    const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
+    setState(data.state);
+  } catch (e) { toast(e.message); }
+}
+
+// ---- tiles --------------------------------------------------------------------------------------
+function hexPoints(cx, cy, r) {
+  const pts = [];
+  for (let k = 0; k < 6; k++) pts.push(`${(cx + r * Math.cos(Math.PI / 3 * k)).toFixed(2)},${(cy + r * Math.sin(Math.PI / 3 * k)).toFixed(2)}`);
+  return pts.join(" ");
+}
+
+function colourOf(value) { return value === "*" ? "#ffffff" : (S.palette[value] || {}).hex || "#888"; }
+
+// Draw a tile (token like "574") centred at cx, cy into an SVG group.
+function drawTile(group, token, cx, cy, r = R) {
+  group.appendChild(el("svg:polygon", { points: hexPoints(cx, cy, r), class: "tile-bg" }));
+  const a = r * Math.sqrt(3) / 2;
+  const order = [0, 1, 2].sort((i, j) => (token[i] === "*" ? 0 : +token[i]) - (token[j] === "*" ? 0 : +token[j]));
+  for (const d of order) {  // the higher number is drawn on top
+    const [ux, uy] = DIRS[d];
+    const stripe = el("svg:line", {
+      x1: cx - ux * a, y1: cy - uy * a, x2: cx + ux * a, y2: cy + uy * a,
+      stroke: colourOf(token[d]), "stroke-width": r * 0.3, "stroke-linecap": "butt",
+    });
+    if (token[d] === "*") stripe.setAttribute("stroke-dasharray", `${r * 0.12} ${r * 0.08}`);
+    group.appendChild(stripe);
+  }
+  for (const d of [0, 1, 2]) {
+    const [fx, fy] = DIGIT_AT[d];
+    const digit = el("svg:text", { x: cx + fx * a, y: cy + fy * a, class: "digit" }, token[d]);
+    digit.style.fontSize = `${r * 0.34}px`;
+    group.appendChild(digit);
+  }
+}
+
+function tileIcon(token, cls = "") {
+  const svg = el("svg:svg", { viewBox: `${-R - 2} ${-APOTHEM - 2} ${2 * R + 4} ${2 * APOTHEM + 4}`, class: cls });
+  svg.dataset.tile = token;
+  const title = el("svg:title", {}, token.split("").join("-"));
+  svg.appendChild(title);
+  drawTile(svg, token, 0, 0);
+  return svg;
+}
+
+// ---- the board ----------------------------------------------------------------------------------
+async function getLayout(name) {
+  if (!S.layouts[name]) S.layouts[name] = await api("GET", `/api/layouts/${name}`);
+  return S.layouts[name];
+}
+
+// Positions of every board entry: the layout's cells, then the holding slots in a column to the right.
+function positions(layout, boardSize) {
+  const pos = layout.cells.map((c) => [c.x * R, c.y * R]);
+  const maxX = Math.max(...pos.map((p) => p[0]));
+  for (let k = layout.cells.length; k < boardSize; k++) pos.push([maxX + 2.6 * R, (k - layout.cells.length - 1) * 2.2 * APOTHEM]);
+  return pos;
+}
+
+function drawBoard(svg, layout, board, opts = {}) {
+  svg.replaceChildren();
+  const pos = positions(layout, board.length);
+  const xs = pos.map((p) => p[0]), ys = pos.map((p) => p[1]);
+  const pad = 6;
+  const minX = Math.min(...xs) - R - pad, minY = Math.min(...ys) - APOTHEM - pad - (board.length > layout.cells.length ? 24 : 0);
+  svg.setAttribute("viewBox", `${minX} ${minY} ${Math.max(...xs) + R + pad - minX} ${Math.max(...ys) + APOTHEM + pad - minY}`);
+  if (board.length > layout.cells.length) {
+    const [hx] = pos[layout.cells.length];
+    svg.appendChild(el("svg:text", { x: hx, y: minY + 16, class: "slot-label" }, "holding"));
+  }
+  const legal = new Set(opts.legal || []), targets = new Set(opts.targets || []), movable = new Set(opts.movable || []);
+  board.forEach((token, i) => {
+    const [x, y] = pos[i];
+    const classes = ["cell"];
+    if (i < layout.cells.length && layout.cells[i].stamen) classes.push("stamen");
+    if (!token && legal.has(i)) classes.push("legal");
+    if (!token && targets.has(i)) classes.push("target");
+    if (token && movable.has(i)) classes.push("movable");
+    const g = el("svg:g", { class: classes.join(" "), "data-cell": i });
+    if (token) {
+      g.setAttribute("data-tile", token);
+      drawTile(g, token, x, y, R - 1);
+    } else {
+      g.appendChild(el("svg:polygon", { points: hexPoints(x, y, R - 2), class: "cell-bg" }));
+      if (opts.numbers) g.appendChild(el("svg:text", { x, y, class: "cell-num" }, i));
+      if (legal.has(i) && opts.ghost) {
+        const ghost = el("svg:g", { class: "ghost" });
+        drawTile(ghost, opts.ghost, x, y, R - 4);
+        ghost.style.display = "none";
+        g.appendChild(ghost);
+        g.addEventListener("mouseenter", () => { ghost.style.display = ""; });
+        g.addEventListener("mouseleave", () => { ghost.style.display = "none"; });
+      }
+    }
+    if (opts.onClick) g.addEventListener("click", () => opts.onClick(i, token));
+    svg.appendChild(g);
+  });
+  for (const line of opts.scoring || []) {  // at the end: mark each scoring line
+    const pts = line.cells.map((c) => pos[c].join(",")).join(" ");
+    svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-shadow" }));
+    svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-line" }));
+  }
+}
+
+// ---- views ---------------------------------------------------------------------------------------
+function show(view) {
+  for (const id of ["home", "lobby", "game", "caller"]) $(id).hidden = id !== view;
+}
+
+function me() { return S.state && S.state.me; }
+function myPlayer() { return S.state.players[S.state.you]; }
+function isHost() { return S.state.you === S.state.host; }
+
+async function render() {
+  const st = S.state;
+  $("room-label").textContent = st ? `room ${st.code}` : "";
+  if (!st) { show("home"); return; }
+  if (st.status === "lobby") { renderLobby(); show("lobby"); return; }
+  if (st.mode === "caller") { renderCaller(); show("caller"); return; }
+  await renderGame();
+  show("game");
+}
+
+function renderLobby() {
+  const st = S.state;
+  $("lobby-code").textContent = st.code;
+  const link = `${location.origin}/#join=${st.code}`;
+  $("lobby-link").textContent = link; $("lobby-link").href = link;
+  $("lobby-rules").textContent = `Rules: ${st.preset || "custom"}${st.mode === "caller" ? " — caller for a physical table" : ""}`;
+  $("lobby-players").replaceChildren(...st.players.map((p) => el("li", {},
+    `${p.name}${p.kind === "ai" ? ` (AI: ${p.agent})` : ""}${p.index === st.host ? " — host" : ""}${p.index === st.you ? " (you)" : ""}`)));
+  $("lobby-host").hidden = !isHost();
+  $("lobby-wait").hidden = isHost();
+  $("lobby-add-ai").hidden = st.mode === "caller";
+  $("lobby-add-person").hidden = st.mode !== "caller";
+}
+
+function statusText() {
+  const st = S.state, m = me();
+  if (st.status === "finished") {
+    const names = st.winners.map((w) => st.players[w].name).join(" and ");
+    return st.players.length > 1 ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
+  }
+  if (st.status === "round_over") return `Round ${st.round + 1} over`;
+  if (!m) return "Watching";
+  if (m.phase === "place") return S.moving ? `Move ${S.moving.split("").join("-")}: click an empty cell` : `Place ${(S.selected || m.pending[0]).split("").join("-")}`;
+  if (m.phase === "announce") return "Your turn: announce a tile";
+  if (m.phase === "settle") return "Move held tiles onto the stamen, then finish";
+  const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
+  if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
+  return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
+}
+
+async function renderGame() {
+  const st = S.state, m = me();
+  const layout = await getLayout(st.layout);
+  const mine = st.you !== null && st.you !== undefined ? myPlayer() : null;
+  if (m && m.phase === "place" && (!S.selected || !m.pending.includes(S.selected))) S.selected = m.pending[0];
+  if (m && S.moving && !m.movable.includes(S.moving)) S.moving = null;
+  let board = mine && mine.board ? mine.board.slice() : Array(st.board_size).fill(null);
+  const opts = { numbers: false };
+  if (m && m.phase === "place" && !S.moving) { opts.legal = m.legal[S.selected] || []; opts.ghost = S.selected; }
+  if (m && m.movable && m.movable.length && st.status === "playing") {
+    opts.movable = board.map((t, i) => (m.movable.includes(t) ? i : -1)).filter((i) => i >= 0);
+  }
+  if (S.moving) opts.targets = board.map((t, i) => (t ? -1 : i)).filter((i) => i >= 0);
+  if (m && m.phase === "settle") {
+    for (const [tile, cell] of S.releases) { const from = board.indexOf(tile); board[from] = null; board[cell] = tile; }
+    if (S.holdPick) opts.legal = (m.release[S.holdPick] || []).filter((c) => !board[c]);
+  }
+  if (mine && mine.lines) opts.scoring = mine.lines.filter((l) => l.points > 0);
+  opts.onClick = onCellClick;
+  drawBoard($("board"), layout, board, opts);
+
+  $("status").textContent = statusText();
+  // current tiles
+  const cur = $("current");
+  cur.replaceChildren();
+  const showTiles = st.status !== "playing" ? [] : m && m.phase === "place" ? m.pending : st.current || [];
+  for (const token of showTiles) {
+    const icon = tileIcon(token, m && m.phase === "place" && token === S.selected && m.pending.length > 1 ? "selected" : "");
+    icon.addEventListener("click", () => { S.selected = token; S.moving = null; render(); });
+    cur.appendChild(icon);
+  }
+  // announcing (no caller)
+  const ann = $("announce");
+  ann.hidden = !(m && m.phase === "announce");
+  if (!ann.hidden) {
+    ann.replaceChildren(...(st.remaining || []).filter((t) => !(st.announced || []).includes(t)).map((token) => {
+      const icon = tileIcon(token);
+      icon.addEventListener("click", () => act("announce", { tile: token }));
+      return icon;
+    }));
+  }
+  $("settle").hidden = !(m && m.phase === "settle");
+  // players
+  const over = st.status !== "playing";
+  const head = el("tr");
+  for (const h of ["", "placed", over ? "round" : "", "total"]) head.appendChild(el("th", { class: h ? "num" : "" }, h));
+  const rows = st.players.map((p) => {
+    const tr = el("tr", { class: p.index === st.you ? "me" : "" });
+    tr.appendChild(el("td", {}, `${p.name}${p.kind === "ai" ? " (AI)" : ""}${p.waiting ? " — placing" : ""}`));
+    tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
+    tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
+    tr.appendChild(el("td", { class: "num" }, `${st.totals[p.index] ?? 0}`));
+    return tr;
+  });
+  $("players").replaceChildren(head, ...rows);
+  // history
+  $("drawn-count").textContent = `${(st.drawn || []).length} / ${st.tiles_per_round}`;
+  $("history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
+  // result
+  const result = $("result");
+  result.hidden = !(mine && mine.lines);
+  if (!result.hidden) {
+    $("final-score").textContent = mine.round_score;
+    const rt = [el("tr", {}, "")];
+    rt[0].replaceChildren(el("th", {}, "player"), el("th", { class: "num" }, "board"), el("th", { class: "num" }, "bonus"), el("th", { class: "num" }, "round"));
+    for (const p of st.players) {
+      const tr = el("tr", { class: p.index === st.you ? "me" : "" });
+      tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score), el("td", { class: "num" }, p.bonus), el("td", { class: "num" }, p.round_score));
+      rt.push(tr);
+    }
+    $("result-table").replaceChildren(...rt);
+    const lt = [el("tr")];
+    lt[0].append(el("th", {}, "line"), el("th", {}, "cells"), el("th", {}, "status"), el("th", { class: "num" }, "points"));
+    for (const l of mine.lines) {
+      const tr = el("tr", { class: l.points + l.bonus > 0 ? "scoring" : "" });
+      tr.append(el("td", {}, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
+        el("td", {}, l.status === "complete" ? `${l.cells.length} × ${l.value}` : l.status),
+        el("td", { class: "num" }, l.points + l.bonus));
+      lt.push(tr);
+    }
+    $("lines-table").replaceChildren(...lt);
+    $("board-text").textContent = mine.board.slice(0, layout.cells.length).map((t) => t || ".").join(" ");
+  }
+  // other boards (visible with no caller, or after the round)
+  const others = $("others");
+  others.replaceChildren();
+  for (const p of st.players) {
+    if (p.index === st.you || !p.board) continue;
+    const fig = el("figure");
+    const svg = el("svg:svg");
+    drawBoard(svg, layout, p.board, { scoring: (p.lines || []).filter((l) => l.points > 0) });
+    fig.append(svg, el("figcaption", {}, `${p.name}${p.score !== undefined ? ` — ${p.score}` : ""}`));
+    others.appendChild(fig);
+  }
+  $("next-round").hidden = !(st.status === "round_over" && isHost());
+}
+
+function onCellClick(cell, token) {
+  const st = S.state, m = me();
+  if (!m || st.status !== "playing") return;
+  if (m.phase === "settle") {
+    if (token && st.holding.includes(cell) && (m.release[token] || []).length) { S.holdPick = token; render(); return; }
+    if (S.holdPick && !token && (m.release[S.holdPick] || []).includes(cell)) {
+      S.releases.push([S.holdPick, cell]); S.holdPick = null; render();
+    }
+    return;
+  }
+  if (token && m.movable.includes(token)) { S.moving = S.moving === token ? null : token; render(); return; }
+  if (token) return;
+  if (S.moving) { const tile = S.moving; S.moving = null; act("move", { cell, tile }); return; }
+  if (m.phase === "place" && (m.legal[S.selected] || []).includes(cell)) act("place", { cell, tile: S.selected });
+}
+
+function renderCaller() {
+  const st = S.state;
+  const cur = $("caller-current");
+  cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
+  $("caller-say").textContent = (st.current || []).map((t) => t.split("").join(" - ")).join("   ");
+  $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}`;
+  $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
+  const host = isHost();
+  $("call-btn").hidden = !host;
+  $("call-btn").disabled = st.status !== "playing" || st.left === 0;
+  $("end-round").hidden = !host || st.status !== "playing";
+  $("end-round").disabled = st.left !== 0;
+  $("caller-next").hidden = !host || st.status !== "round_over";
+  // score table: rounds so far, this round's entries, totals
+  const head = el("tr");
+  head.appendChild(el("th", {}, "player"));
+  st.results.forEach((_, k) => head.appendChild(el("th", { class: "num" }, `R${k + 1}`)));
+  if (st.status === "playing") head.appendChild(el("th", { class: "num" }, "now"));
+  head.appendChild(el("th", { class: "num" }, "total"));
+  const rows = st.players.map((p) => {
+    const tr = el("tr", { class: p.index === st.you ? "me" : "" });
+    tr.appendChild(el("td", {}, p.name));
+    st.results.forEach((r) => tr.appendChild(el("td", { class: "num" }, r[p.index])));
+    if (st.status === "playing") {
+      const e = (st.entries || {})[p.index];
+      tr.appendChild(el("td", { class: "num", title: e && e.board ? e.board : "" }, e ? `${e.score}${e.board ? " ▦" : ""}` : "–"));
+    }
+    tr.appendChild(el("td", { class: "num" }, st.totals[p.index]));
+    return tr;
+  });
+  $("caller-table").replaceChildren(head, ...rows);
+  const pick = $("entry-player");
+  const keep = pick.value;
+  pick.replaceChildren(...st.players.filter((p) => host || p.index === st.you).map((p) => el("option", { value: p.index }, p.name)));
+  if (keep) pick.value = keep;
+  $("entry-form").hidden = st.status !== "playing";
+}
+
+// ---- live updates ----------------------------------------------------------------------------------
+function setState(state) {
+  if (!state) return;
+  if (S.state && S.state.round !== state.round) { S.releases = []; S.holdPick = null; }
+  S.state = state;
+  render();
+}
+
+function connect() {
+  disconnect();
+  const { code, token } = S.session;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  let ws;
+  try { ws = new WebSocket(`${proto}://${location.host}/api/rooms/${code}/ws?token=${encodeURIComponent(token)}`); }
+  catch { startPolling(); return; }
+  S.ws = ws;
+  ws.onopen = () => { $("conn").className = "live"; S.wsRetry = 0; stopPolling(); };
+  ws.onmessage = (ev) => {
+    const data = JSON.parse(ev.data);
+    if (data.type === "state" && (!S.state || data.state.version >= S.state.version || data.state.code !== S.state.code)) setState(data.state);
+    if (data.type === "error") toast(data.error);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.ws = null; $("conn").className = "poll";
+    startPolling();
+    if (S.wsRetry++ < 5) setTimeout(() => { if (S.session && !S.ws) connect(); }, 2000 * S.wsRetry);
+  };
+}
+
+function disconnect() {
+  if (S.ws) { const ws = S.ws; S.ws = null; ws.close(); }
+  stopPolling();
+  $("conn").className = "";
+}
+
+function startPolling() {
+  if (S.pollTimer) return;
+  S.pollTimer = setInterval(async () => {
+    if (!S.session) return;
+    try {
+      const data = await api("GET", `/api/rooms/${S.session.code}?since=${S.state ? S.state.version : -1}`);
+      if (data.changed) setState(data.state);
+    } catch (e) { /* keep polling */ }
+  }, 1500);
+}
+function stopPolling() { clearInterval(S.pollTimer); S.pollTimer = null; }
+
+function enterRoom(joined) {
+  S.session = { code: joined.code, token: joined.token, player: joined.player };
+  localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
+  localStorage.setItem("tie-last", joined.code);
+  history.replaceState(null, "", `#room=${joined.code}`);
+  S.selected = null; S.moving = null; S.releases = []; S.holdPick = null;
+  setState(joined.state);
+  connect();
+}
+
+function leave() {
+  disconnect();
+  S.session = null; S.state = null;
+  localStorage.removeItem("tie-last");
+  history.replaceState(null, "", "#");
+  render();
+  loadRooms();
+}
+
+// ---- home ------------------------------------------------------------------------------------------
+function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => s.value).filter(Boolean); }
+
+async function create(mode) {
+  try {
+    const body = { mode, name: $("name").value, preset: $("preset").value, agents: mode === "caller" ? [] : picks() };
+    localStorage.setItem("tie-name", $("name").value);
+    enterRoom(await api("POST", "/api/rooms", body));
+  } catch (e) { toast(e.message); }
+}
+
+async function join(code) {
+  code = (code || "").trim().toUpperCase();
+  if (!code) { toast("type a room code"); return; }
+  const saved = localStorage.getItem(`tie-${code}`);
+  try {
+    if (saved) {
+      S.session = JSON.parse(saved);
+      const data = await api("GET", `/api/rooms/${code}`);
+      enterRoom({ ...S.session, state: data.state });
+      return;
+    }
+    localStorage.setItem("tie-name", $("name").value);
+    enterRoom(await api("POST", `/api/rooms/${code}/join`, { name: $("name").value }));
+  } catch (e) { S.session = null; toast(e.message); }
+}
+
+async function loadRooms() {
+  try {
+    const { rooms } = await api("GET", "/api/rooms");
+    const list = $("open-rooms");
+    if (!rooms.length) { list.replaceChildren(el("li", { class: "muted" }, "none yet")); return; }
+    list.replaceChildren(...rooms.map((r) => {
+      const li = el("li");
+      const b = el("button", {}, "Join");
+      b.addEventListener("click", () => join(r.code));
+      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? "caller" : r.preset || "custom"} · ${r.players.join(", ")}`), b);
+      return li;
+    }));
+  } catch (e) { /* the lobby list is optional */ }
+}
+
+async function init() {
+  const [{ presets }, { agents }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
+  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
+  $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
+  const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
+  $("preset").addEventListener("change", info); info();
+  for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map((a) => el("option", { value: a }, a)));
+  $("lobby-agent").replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
+  $("name").value = localStorage.getItem("tie-name") || "Player";
+  $("solo").addEventListener("click", () => create("solo"));
+  $("create-room").addEventListener("click", () => create("room"));
+  $("create-caller").addEventListener("click", () => create("caller"));
+  $("join").addEventListener("click", () => join($("join-code").value));
+  $("lobby-add").addEventListener("click", () => act("add", { agent: $("lobby-agent").value }));
+  $("lobby-add-p").addEventListener("click", () => act("add", { name: $("lobby-person").value }));
+  $("lobby-start").addEventListener("click", () => act("start"));
+  $("next-round").addEventListener("click", () => act("next"));
+  $("leave").addEventListener("click", leave);
+  $("caller-leave").addEventListener("click", leave);
+  $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
+  $("call-btn").addEventListener("click", () => act("call"));
+  $("end-round").addEventListener("click", () => act("end-round"));
+  $("caller-next").addEventListener("click", () => act("next"));
+  $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
+  $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });
+  $("entry-btn").addEventListener("click", () => {
+    const board = $("entry-board").value.trim(), score = $("entry-score").value;
+    const body = { player: +$("entry-player").value };
+    if (board) body.board = board; else if (score !== "") body.score = +score; else { toast("type a board or a score"); return; }
+    act("entry", body).then(() => { $("entry-board").value = ""; $("entry-score").value = ""; });
+  });
+  $("score-btn").addEventListener("click", async () => {
+    try {
+      const r = await api("POST", "/api/score", { board: $("score-text").value, preset: $("preset").value });
+      $("score-out").textContent = `score ${r.score}`;
+    } catch (e) { toast(e.message); }
+  });
+  // resume a room from the address (#room=CODE or #join=CODE) or the last one played
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const code = hash.get("room") || hash.get("join");
+  if (code) { $("join-code").value = code; if (localStorage.getItem(`tie-${code.toUpperCase()}`)) await join(code); }
+  render();
+  loadRooms();
+  setInterval(() => { if (!S.session) loadRooms(); }, 5000);
+}
+
+init().catch((e) => toast(e.message));

@@ -1,0 +1,219 @@
+"""Storage for the web server's rooms: an adapter interface, an in-memory store and a SQLite store.
+
+A room is stored as its *creation record* (mode, options, the secret seed,
+...) plus an append-only list of *events* (joins, draws, placements, ...).
+The room master rebuilds a room by replaying its events through the rules
+engine, so the events are the whole truth and nothing else has to be kept in
+step.  :meth:`Store.append` adds the events of one request atomically and
+only if nobody else appended since the version the request started from;
+the server acknowledges a move only after ``append`` has returned.
+
+The SQLite store uses the standard library's ``sqlite3`` in WAL mode with
+``synchronous=FULL``, so a committed move survives a crash or power loss.
+
+>>> store = MemoryStore()
+>>> store.create("ABC", {"mode": "solo"}, {"status": "lobby", "listed": False})
+>>> store.append("ABC", 0, [{"t": "start"}], {"status": "playing", "listed": False})
+>>> store.load("ABC")[1]
+[{'t': 'start'}]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+from ..core.errors import InputError
+
+
+class StoreError(Exception):
+    """The storage failed (disk, database); the request is refused and nothing is acknowledged."""
+
+
+class StoreConflict(StoreError):
+    """Another request appended to the room first (the version moved)."""
+
+
+class Store(ABC):
+    """Where rooms live.  ``summary`` is the small public record the lobby lists
+    (it must hold ``status`` and ``listed``)."""
+
+    @abstractmethod
+    def create(self, code: str, record: dict, summary: dict, events: list[dict] = ()) -> None:
+        """Add a new room with its first events, atomically (raises :class:`StoreConflict` if the code is taken)."""
+
+    @abstractmethod
+    def load(self, code: str) -> tuple[dict, list[dict]] | None:
+        """The creation record and every event of a room, or None if there is no such room."""
+
+    @abstractmethod
+    def append(self, code: str, version: int, events: list[dict], summary: dict) -> None:
+        """Append events after the first ``version`` ones, atomically and durably."""
+
+    @abstractmethod
+    def listed(self, limit: int) -> list[dict]:
+        """Summaries of rooms open to join (``listed`` true), newest first."""
+
+    @abstractmethod
+    def count(self, statuses: tuple[str, ...]) -> int:
+        """How many rooms have one of these statuses."""
+
+    def close(self) -> None:
+        pass
+
+
+class MemoryStore(Store):
+    """Rooms in a dictionary: for tests and throw-away servers (nothing survives a restart)."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, tuple[dict, list[dict], dict, float]] = {}
+        self._lock = threading.Lock()
+
+    def create(self, code, record, summary, events=()):
+        with self._lock:
+            if code in self._rooms:
+                raise StoreConflict(f"room {code} exists")
+            self._rooms[code] = (json.loads(json.dumps(record)), json.loads(json.dumps(list(events))), dict(summary),
+                                 time.time())
+
+    def load(self, code):
+        with self._lock:
+            entry = self._rooms.get(code)
+            if entry is None:
+                return None
+            return json.loads(json.dumps(entry[0])), json.loads(json.dumps(entry[1]))
+
+    def append(self, code, version, events, summary):
+        with self._lock:
+            record, stored, _, created = self._rooms[code]
+            if len(stored) != version:
+                raise StoreConflict(f"room {code} changed (version {len(stored)}, expected {version})")
+            stored.extend(json.loads(json.dumps(events)))
+            self._rooms[code] = (record, stored, dict(summary), created)
+
+    def listed(self, limit):
+        with self._lock:
+            rows = sorted(self._rooms.values(), key=lambda e: -e[3])
+            return [dict(e[2]) for e in rows if e[2].get("listed")][:limit]
+
+    def count(self, statuses):
+        with self._lock:
+            return sum(1 for e in self._rooms.values() if e[2].get("status") in statuses)
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    record TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    status TEXT NOT NULL,
+    listed INTEGER NOT NULL,
+    version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    code TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (code, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created);
+"""
+
+
+class SQLiteStore(Store):
+    """Rooms in a SQLite file (WAL mode, full sync): they survive restarts and crashes."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # One connection shared by the server's threads, guarded by a lock; autocommit mode so
+            # every transaction is an explicit BEGIN IMMEDIATE ... COMMIT.
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise InputError(f"server database {self.path}: cannot open it ({exc})") from None
+        self._lock = threading.Lock()
+
+    def journal_mode(self) -> str:
+        with self._lock:
+            return self._db.execute("PRAGMA journal_mode").fetchone()[0]
+
+    def create(self, code, record, summary, events=()):
+        now, events = time.time(), list(events)
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.execute(
+                        "INSERT INTO rooms (code, created, updated, record, summary, status, listed, version) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (code, now, now, json.dumps(record), json.dumps(summary), summary["status"],
+                         int(bool(summary.get("listed"))), len(events)))
+                    db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
+                                   [(code, i, json.dumps(e)) for i, e in enumerate(events)])
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                raise StoreConflict(f"room {code} exists") from None
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
+
+    def load(self, code):
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+                if row is None:
+                    return None
+                events = self._db.execute("SELECT event FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
+        return json.loads(row[0]), [json.loads(e[0]) for e in events]
+
+    def append(self, code, version, events, summary):
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+                    if row is None or row[0] != version:
+                        raise StoreConflict(f"room {code} changed (expected version {version})")
+                    db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
+                                   [(code, version + i, json.dumps(e)) for i, e in enumerate(events)])
+                    db.execute("UPDATE rooms SET version = ?, updated = ?, summary = ?, status = ?, listed = ? "
+                               "WHERE code = ?", (version + len(events), time.time(), json.dumps(summary),
+                                                  summary["status"], int(bool(summary.get("listed"))), code))
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
+
+    def listed(self, limit):
+        with self._lock:
+            rows = self._db.execute("SELECT summary FROM rooms WHERE listed = 1 ORDER BY created DESC LIMIT ?",
+                                    (limit,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def count(self, statuses):
+        marks = ",".join("?" * len(statuses))
+        with self._lock:
+            return self._db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks})", statuses).fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,161 @@
+"""Post-game analysis: what the best arrangement was, and where points were lost.
+
+:func:`analyse_game` takes a saved game (the ``takeiteasy-game`` JSON of
+``docs/FORMATS.md``) and, for every player, reports:
+
+* the score, and the best score the same tiles could have made on that board
+  (the exact solver; placement order and placement rules are ignored, so under
+  adjacent placement it is an upper bound);
+* the score of the strongest registered agent playing the same deal;
+* move by move, the evaluator's expected final score of the chosen cell and
+  of the best legal cell, their difference (the move's *loss*), and the three
+  moves that lost most.
+
+The evaluator is the ``best`` agent's ``evaluate(view)`` when that agent is
+registered in :data:`takeiteasy.ai.AGENTS`.  Without it, a clearly labelled
+stand-in is used (:class:`SampledSolverEvaluator`), and the report names it.
+The web app calls :func:`analyse_game` directly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..core.deal import deal as seeded_deal
+from ..core.errors import InputError
+from ..core.game import FORMAT_NAME, Game, View
+from ..core.notation import format_board
+from ..core.rules import Ruleset
+from ..core.tiles import TOKENS
+from .solver import solve
+
+ANALYSIS_FORMAT = "takeiteasy-analysis"
+#: Agents tried, strongest first, for "the agent's score on the same deal".
+AGENT_PREFERENCE = ("best", "fast", "heuristic", "greedy")
+
+
+class SampledSolverEvaluator:
+    """Stand-in evaluator: mean best completion over a few sampled futures.
+
+    For each legal cell it places the tile, draws ``samples`` futures (the
+    tiles still to come, from a fixed seed, the same futures for every cell)
+    and averages the exact solver's best completion.  It sees each sampled
+    future in full, so its values run high; it is only used to rank cells
+    when no ``best`` agent is registered.
+    """
+
+    name = "sampled-solver"
+
+    def __init__(self, rules: Ruleset, samples: int = 4, seed: int = 0):
+        self.rules, self.samples, self.seed = rules, samples, seed
+
+    def evaluate(self, view: View) -> np.ndarray:
+        values = np.full(self.rules.layout.num_cells, np.nan)
+        empty_after = int((view.board < 0).sum()) - 1
+        pool = [t for t in view.remaining if t != view.tile]
+        count = min(empty_after, len(pool))
+        futures = [seeded_deal(self.seed, pool, count, index=k) for k in range(self.samples)] if count else [[]]
+        for cell in view.legal_cells():
+            board = view.board.copy()
+            board[cell] = view.tile
+            if count == 0:
+                values[cell] = self.rules.score(board)
+                continue
+            values[cell] = float(np.mean([solve(self.rules, future, fixed=board).score for future in futures]))
+        return values
+
+
+def _evaluator(rules: Ruleset):
+    """The ``best`` agent when registered, else the stand-in; and a label for the report."""
+    from ..ai import AGENTS, make_agent
+
+    if "best" in AGENTS:
+        agent = make_agent("best", rules, 0)
+        if hasattr(agent, "evaluate"):
+            return agent, "best"
+    return SampledSolverEvaluator(rules), "sampled-solver (stand-in: no 'best' agent is registered)"
+
+
+def _agent_score(rules: Ruleset, deal: list[int]) -> dict:
+    from ..ai import AGENTS, make_agent
+
+    for name in AGENT_PREFERENCE:
+        if name in AGENTS:
+            game = Game(rules, [name], deal=list(deal))
+            score = game.play([make_agent(name, rules, 0)])[0]
+            return {"agent": name, "score": int(score), "board": format_board(game.boards[0])}
+    return {"agent": None, "score": None, "board": None}
+
+
+def _number(value: float) -> float | None:
+    return None if value is None or math.isnan(value) else round(float(value), 2)
+
+
+def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
+    """The analysis record of a finished saved game (see the module docstring).
+
+    Raises :class:`InputError` when the record is not a finished game.
+    """
+    if not isinstance(game_json, dict) or game_json.get("format") != FORMAT_NAME:
+        raise InputError(f"not a saved game: expected a JSON object with \"format\": \"{FORMAT_NAME}\"")
+    try:
+        game = Game.from_json(game_json)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError(f"saved game: missing or malformed field ({exc})") from None
+    if not game.finished:
+        raise InputError("the saved game is not finished: every player must have placed every tile")
+    rules = game.rules
+    evaluator, evaluator_label = _evaluator(rules)
+    deal = list(game.deal)
+    best = solve(rules, deal)
+    report = {
+        "format": ANALYSIS_FORMAT,
+        "options": rules.options.to_json(),
+        "deal": [TOKENS[t] for t in deal],
+        "best_possible": {"score": best.score, "board": format_board(best.board)},
+        "agent": _agent_score(rules, deal) if agent_game else None,
+        "evaluator": evaluator_label,
+        "players": [],
+    }
+    for p, name in enumerate(game.players):
+        report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best.score))
+    return report
+
+
+def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], deal: list[int], evaluator,
+                    best_score: int) -> dict:
+    board = rules.empty_board()
+    previous = -1
+    drawn: set[int] = set()
+    records = []
+    for number, (tile, cell) in enumerate(moves, start=1):
+        drawn.update(deal[:number])
+        drawn.add(tile)
+        remaining = tuple(t for t in rules.tile_set if t not in drawn)
+        view = View(rules, board.copy(), tile, remaining, previous, number - 1)
+        values = np.asarray(evaluator.evaluate(view), dtype=float)
+        legal = view.legal_cells()
+        best_cell = max(legal, key=lambda c: (values[c], -c))
+        loss = values[best_cell] - values[cell]
+        records.append({
+            "move": number, "tile": TOKENS[tile], "cell": int(cell), "best_cell": int(best_cell),
+            "expected": _number(values[cell]), "expected_best": _number(values[best_cell]),
+            "loss": _number(max(0.0, loss)),
+        })
+        board[cell] = tile
+        previous = tile
+    score = rules.score(board)
+    worst = sorted(records, key=lambda r: (-(r["loss"] or 0.0), r["move"]))[:3]
+    return {
+        "name": name,
+        "score": int(score),
+        "board": format_board(board),
+        "best_possible": best_score,
+        "missed": best_score - int(score),
+        "moves": records,
+        "worst_moves": [{k: r[k] for k in ("move", "tile", "cell", "best_cell", "loss")} for r in worst],
+    }

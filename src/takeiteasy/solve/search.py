@@ -1,0 +1,269 @@
+"""The exact solver's search kernels: branch and bound over line targets.
+
+The search never places tiles directly.  It decides, line by line, what each
+line will score: a *target* (one of its direction's three values, or for
+Sunrays scoring one of the two symbols) or nothing ("dead").  A target asks
+every cell of the line for a tile carrying that value (or symbol); a dead
+line asks nothing.  An assignment of targets is achievable exactly when the
+cells can be given distinct tiles that satisfy what they are asked, which is
+a bipartite matching between cells and tiles, kept up to date incrementally
+with augmenting paths.  The points an assignment promises are the sum of
+``length x value`` over its targets (plus ``length x bonus`` for symbols).
+
+Every optimal board is reached: its own scoring lines, read as targets,
+promise exactly its score, and the board is a matching for them.  A board
+found from any assignment scores at least what was promised (the real scorer
+in :mod:`takeiteasy.core.kernels` checks it afterwards), so the largest
+promise over achievable assignments is the optimum.
+
+Pruning uses an upper bound per *channel* (a direction's values, or a
+direction's symbols): the lines of one direction not decided yet can take
+each target only while enough tiles carry it.  That small knapsack is solved
+once per channel for every set of undecided lines and every tile count
+(:func:`channel_table`) and looked up at each node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import kernel
+
+ANY = -1  # a cell asked nothing in a channel
+
+
+@kernel
+def channel_table(lengths, points, cap):
+    """Best points of every subset of lines under every count of tiles per target.
+
+    ``lengths``: the lines of one direction; ``points``: points per tile of
+    each target (3 entries, 0 for an unused slot); counts run 0..cap.
+    Entry ``[mask, c0, c1, c2]`` (flattened) is the most the lines in ``mask``
+    can promise when at most ``c_o`` cells may ask for target ``o``.
+    """
+    num_lines = lengths.shape[0]
+    n = cap + 1
+    size = n * n * n
+    table = np.zeros((1 << num_lines) * size, dtype=np.int32)
+    for mask in range(1, 1 << num_lines):
+        line = 0
+        while not (mask >> line) & 1:
+            line += 1
+        rest = mask ^ (1 << line)
+        length = lengths[line]
+        for c0 in range(n):
+            for c1 in range(n):
+                for c2 in range(n):
+                    here = (c0 * n + c1) * n + c2
+                    best = table[rest * size + here]
+                    if points[0] > 0 and c0 >= length:
+                        value = length * points[0] + table[rest * size + ((c0 - length) * n + c1) * n + c2]
+                        if value > best:
+                            best = value
+                    if points[1] > 0 and c1 >= length:
+                        value = length * points[1] + table[rest * size + (c0 * n + c1 - length) * n + c2]
+                        if value > best:
+                            best = value
+                    if points[2] > 0 and c2 >= length:
+                        value = length * points[2] + table[rest * size + (c0 * n + c1) * n + c2 - length]
+                        if value > best:
+                            best = value
+                    table[mask * size + here] = best
+    return table
+
+
+@kernel
+def _augment(start, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next, via_tile):
+    """Give cell ``start`` a tile by an augmenting path (Kuhn); False when none exists.
+
+    ``cell_ok[c]`` is the bit set of tiles cell ``c`` may take.
+    """
+    seen = np.int64(0)
+    top = 0
+    stack_cell[0] = start
+    stack_next[0] = 0
+    while top >= 0:
+        cell = stack_cell[top]
+        candidates = cell_ok[cell] & ~seen
+        t = stack_next[top]
+        advanced = False
+        while t < num_tiles:
+            if (candidates >> t) & 1:
+                seen |= np.int64(1) << t
+                stack_next[top] = t + 1
+                via_tile[top] = t
+                owner = tile_match[t]
+                if owner < 0:
+                    # flip the path: each cell on the stack takes the tile it reached
+                    for k in range(top, -1, -1):
+                        cell_match[stack_cell[k]] = via_tile[k]
+                        tile_match[via_tile[k]] = stack_cell[k]
+                    return True
+                top += 1
+                stack_cell[top] = owner
+                stack_next[top] = 0
+                advanced = True
+                break
+            t += 1
+        if not advanced:
+            top -= 1
+    return False
+
+
+@kernel
+def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, dec_partner, line_slot,
+           ch_options, ch_points, ch_opt_count, option_tiles, cell_base,
+           tables, table_cap, enumerate_all, floor, max_leaves):
+    """Branch and bound over the decisions ``(dec_line[k], dec_channel[k])``.
+
+    Tiles are numbered 0..num_tiles-1 (at most 62).
+    ``option_tiles[ch, o]`` is the bit set of tiles answering target ``o`` of
+    channel ``ch``; ``cell_base[c]`` the tiles cell ``c`` may take at all.
+    ``dec_partner[k]`` >= 0 names the earlier decision on the line that the
+    board's half turn maps this one to: the targets of such pairs, read in
+    order, must not decrease while all earlier pairs are equal, which keeps
+    one of every pair of mirror-image assignments.
+
+    Returns (best promise, board as local tile indices, leaves, number of
+    leaves, overflow, nodes that passed the bound).  With ``enumerate_all``
+    every achievable assignment promising the best is kept in ``leaves`` (the
+    target asked of each cell in each channel, -1 none); otherwise only the
+    first board of the best promise.  ``floor`` is a promise known to be
+    reachable (or -1): the search looks above it (at or above it with
+    ``enumerate_all``).
+    """
+    num_channels = ch_options.shape[0]
+    num_dec = dec_line.shape[0]
+    n = table_cap + 1
+    size = n * n * n
+    max_len = line_cells.shape[1]
+
+    want = np.full((num_cells, num_channels), ANY, dtype=np.int64)
+    cell_ok = cell_base.copy()
+    counts = ch_opt_count.copy()
+    masks = np.zeros(num_channels, dtype=np.int64)
+    for k in range(num_dec):
+        masks[dec_channel[k]] |= 1 << line_slot[dec_line[k]]
+
+    cell_match = np.full(num_cells, -1, dtype=np.int64)
+    tile_match = np.full(max(num_tiles, 1), -1, dtype=np.int64)
+    stack_cell = np.zeros(num_cells + 1, dtype=np.int64)
+    stack_next = np.zeros(num_cells + 1, dtype=np.int64)
+    via_tile = np.zeros(num_cells + 1, dtype=np.int64)
+
+    best = floor
+    best_board = np.full(num_cells, -1, dtype=np.int64)
+    leaves = np.zeros((max_leaves, num_cells, num_channels), dtype=np.int64)
+    num_leaves = 0
+    overflow = False
+    nodes = 0
+
+    for c in range(num_cells):
+        if not _augment(c, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next, via_tile):
+            return -1, best_board, leaves, 0, False, 0  # the fixed tiles cannot all be honoured
+
+    saved_cell = np.zeros((num_dec + 1, num_cells), dtype=np.int64)
+    saved_tile = np.zeros((num_dec + 1, max(num_tiles, 1)), dtype=np.int64)
+    saved_ok = np.zeros((num_dec + 1, max_len), dtype=np.int64)
+    next_option = np.zeros(num_dec + 1, dtype=np.int64)
+    applied = np.full(num_dec + 1, -1, dtype=np.int64)  # option applied at each depth, -1 none
+    touched = np.zeros(num_dec + 1, dtype=np.bool_)  # matching changed at this depth
+    tied = np.ones(num_dec + 1, dtype=np.bool_)  # every mirror pair decided before this depth is equal
+    score = 0
+    depth = 0
+    while depth >= 0:
+        line = dec_line[depth]
+        ch = dec_channel[depth]
+        length = line_len[line]
+        o = applied[depth]
+        if o >= 0:  # undo the option tried last at this depth
+            applied[depth] = -1
+            masks[ch] |= 1 << line_slot[line]
+            if o < ch_options[ch]:
+                for k in range(length):
+                    cell = line_cells[line, k]
+                    want[cell, ch] = ANY
+                    cell_ok[cell] = saved_ok[depth, k]
+                counts[ch, o] += length
+                score -= length * ch_points[ch, o]
+                if touched[depth]:
+                    touched[depth] = False
+                    for c in range(num_cells):
+                        cell_match[c] = saved_cell[depth, c]
+                    for t in range(num_tiles):
+                        tile_match[t] = saved_tile[depth, t]
+        o = next_option[depth]
+        partner = dec_partner[depth]
+        if o == 0 and partner >= 0 and tied[depth]:
+            o = applied[partner]  # keep only one of two mirror images
+        if o > ch_options[ch]:  # targets, then "dead", all tried
+            depth -= 1
+            continue
+        next_option[depth] = o + 1
+        applied[depth] = o
+        masks[ch] ^= 1 << line_slot[line]
+        if o < ch_options[ch]:
+            counts[ch, o] -= length
+            score += length * ch_points[ch, o]
+            allowed = option_tiles[ch, o]
+            for k in range(length):
+                cell = line_cells[line, k]
+                want[cell, ch] = o
+                saved_ok[depth, k] = cell_ok[cell]
+                cell_ok[cell] &= allowed
+            if counts[ch, o] < 0:
+                continue  # not enough tiles carry this target
+        bound = score
+        for cc in range(num_channels):
+            c0 = min(counts[cc, 0], table_cap)
+            c1 = min(counts[cc, 1], table_cap)
+            c2 = min(counts[cc, 2], table_cap)
+            bound += tables[cc, masks[cc] * size + (c0 * n + c1) * n + c2]
+        if bound < best or (bound == best and not enumerate_all):
+            continue
+        nodes += 1
+        if o < ch_options[ch]:
+            repaired = False
+            feasible = True
+            for k in range(length):
+                cell = line_cells[line, k]
+                t = cell_match[cell]
+                if not (cell_ok[cell] >> t) & 1:
+                    if not repaired:
+                        for c in range(num_cells):
+                            saved_cell[depth, c] = cell_match[c]
+                        for tt in range(num_tiles):
+                            saved_tile[depth, tt] = tile_match[tt]
+                        touched[depth] = True
+                        repaired = True
+                    tile_match[t] = -1
+                    cell_match[cell] = -1
+                    if not _augment(cell, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next,
+                                    via_tile):
+                        feasible = False
+                        break
+            if not feasible:
+                continue
+        if depth + 1 < num_dec:
+            tied[depth + 1] = tied[depth] and (partner < 0 or applied[partner] == o)
+            depth += 1
+            next_option[depth] = 0
+            applied[depth] = -1
+            touched[depth] = False
+            continue
+        # a leaf: every line decided and a matching exists
+        if score > best:
+            best = score
+            num_leaves = 0
+            overflow = False
+            for c in range(num_cells):
+                best_board[c] = cell_match[c]
+        if enumerate_all and score == best:
+            if num_leaves < max_leaves:
+                for c in range(num_cells):
+                    for cc in range(num_channels):
+                        leaves[num_leaves, c, cc] = want[c, cc]
+                num_leaves += 1
+            else:
+                overflow = True
+    return best, best_board, leaves, num_leaves, overflow, nodes

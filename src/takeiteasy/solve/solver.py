@@ -1,0 +1,305 @@
+"""Best arrangements of a known set of tiles: the exact solver's Python side.
+
+:func:`solve` turns a ruleset and a list of tiles (and optionally a partly
+filled board to keep) into the numeric problem that
+:func:`takeiteasy.solve.search.search` explores, and turns its answer back
+into boards, every one re-scored by the ruleset's own scorer.
+
+* More tiles than free cells: the solver also chooses which tiles to use
+  (``--max`` gives it all 27).
+* Fewer tiles than free cells: the cells left over stay empty, and a line
+  through an empty cell scores nothing (as in :mod:`takeiteasy.core.kernels`).
+* Wildcards: a wildcard stripe answers any target; an all-wildcard line
+  scores its length times the direction's best value.
+* Sunrays scoring: each line may also aim at a row of one symbol, with the
+  symbol bonus in its promise and in the bound.
+
+>>> from takeiteasy.core import Ruleset
+>>> result = solve(Ruleset.from_options(), list(range(27)))
+>>> result.score
+307
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.notation import format_board
+from ..core.rules import Ruleset, SunraysScoring
+from ..core.tiles import DIRECTION_VALUES, TILE_VALUES, TOKENS
+from . import search as _search
+
+#: How many optimal target assignments ``solve(all=True)`` keeps before giving up on listing.
+MAX_LEAVES = 4096
+#: How many optimal boards ``solve(all=True)`` lists at most.
+MAX_BOARDS = 100_000
+
+
+class SolveError(InputError):
+    """A solve request that cannot be answered (bad tiles, a board that does not fit)."""
+
+
+@dataclass
+class Solution:
+    """The best score and one board (or, with ``all``, every board) reaching it."""
+
+    score: int
+    boards: list[np.ndarray]
+    complete: bool = True  # False when ``all`` was asked but the list was cut short
+    tiles: tuple[int, ...] = field(default=())
+
+    @property
+    def board(self) -> np.ndarray:
+        return self.boards[0]
+
+    def to_json(self, all_boards: bool = False) -> dict:
+        record = {"score": self.score, "board": format_board(self.boards[0]) if self.boards else None}
+        if all_boards:
+            record["boards"] = [format_board(b) for b in self.boards]
+            record["count"] = len(self.boards)
+            record["complete"] = self.complete
+        return record
+
+
+@dataclass(frozen=True)
+class _Channels:
+    """What each line can aim at: one channel per direction, plus symbol channels for Sunrays."""
+
+    direction: tuple[int, ...]
+    options: np.ndarray  # per channel, number of targets (2 or 3)
+    points: np.ndarray  # per channel and target, points per tile (0 padded)
+    values: tuple[tuple[int, ...], ...]  # per value channel, the stripe value of each target
+
+
+def _channels(rules: Ruleset) -> _Channels:
+    directions, options, points, values = [], [], [], []
+    for d in range(3):
+        ordered = sorted(DIRECTION_VALUES[d], reverse=True)  # high targets first
+        directions.append(d)
+        options.append(3)
+        points.append(ordered)
+        values.append(tuple(ordered))
+    if isinstance(rules.scoring, SunraysScoring):
+        per_tile = [int(p) for p in rules.scoring.PER_TILE]  # indexed by symbol
+        for d in range(3):
+            directions.append(d)
+            options.append(2)
+            points.append(per_tile + [0])
+    elif rules.scoring.name != "standard":
+        raise SolveError(f"the solver does not know the {rules.scoring.name!r} scoring rule")
+    return _Channels(tuple(directions), np.array(options, dtype=np.int64), np.array(points, dtype=np.int64),
+                     tuple(values))
+
+
+@cache
+def _tables(lengths_by_channel: tuple[tuple[int, ...], ...], points_by_channel: tuple[tuple[int, ...], ...],
+            cap: int) -> np.ndarray:
+    widest = max(len(lengths) for lengths in lengths_by_channel)
+    n = cap + 1
+    tables = np.zeros((len(lengths_by_channel), (1 << widest) * n ** 3), dtype=np.int32)
+    for ch, (lengths, points) in enumerate(zip(lengths_by_channel, points_by_channel)):
+        table = _search.channel_table(np.array(lengths, dtype=np.int64), np.array(points, dtype=np.int64), cap)
+        tables[ch, : table.shape[0]] = table
+    tables.setflags(write=False)
+    return tables
+
+
+def _line_order(shape) -> list[int]:
+    """Long lines first, directions interleaved: early decisions then cross and constrain each other."""
+    lines = range(shape.num_lines)
+    return sorted(lines, key=lambda line: (-int(shape.line_len[line]), abs(_offset(shape, line)),
+                                           int(shape.line_dir[line])))
+
+
+def _offset(shape, line: int) -> float:
+    """Distance of a line's middle from the board's centre (in axial units)."""
+    cells = shape.line(line)
+    q = sum(shape.cells[c][0] for c in cells) / len(cells)
+    r = sum(shape.cells[c][1] for c in cells) / len(cells)
+    centre_q = sum(c[0] for c in shape.cells) / shape.num_cells
+    centre_r = sum(c[1] for c in shape.cells) / shape.num_cells
+    return abs(q - centre_q) + abs(r - centre_r)
+
+
+def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
+    """Refuse tiles outside the tile set, duplicates, and more tiles than the board can show."""
+    seen: set[int] = set()
+    for tile in list(tiles) + ([int(t) for t in fixed if t >= 0] if fixed is not None else []):
+        if tile not in rules.tile_set:
+            raise SolveError(f"tile {tile} is not in the {rules.layout.name} game's tile set")
+        if tile in seen:
+            raise SolveError(f"duplicate tile: {TOKENS[tile]} is given twice")
+        seen.add(tile)
+    if fixed is not None and len(fixed) != rules.layout.num_cells:
+        raise SolveError(f"the fixed board has {len(fixed)} cells; the {rules.layout.name} board has "
+                         f"{rules.layout.num_cells}")
+
+
+def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
+          max_boards: int = MAX_BOARDS) -> Solution:
+    """The best score for ``tiles`` (tile ids) on the ruleset's board, with one or every optimal board.
+
+    ``fixed`` is a board (tile ids, -1 empty) whose tiles stay where they are;
+    ``tiles`` are then the tiles still to place.
+    """
+    shape = rules.layout
+    tiles = [int(t) for t in tiles]
+    fixed = None if fixed is None else np.asarray(fixed, dtype=np.int64)
+    check_tiles(rules, tiles, fixed)
+    channels = _channels(rules)
+    num_cells = shape.num_cells
+
+    local = ([int(t) for t in fixed if t >= 0] if fixed is not None else []) + tiles
+    free_cells = num_cells - (int((fixed >= 0).sum()) if fixed is not None else 0)
+    blanks = max(0, free_cells - len(tiles))
+    num_tiles = len(local) + blanks
+    num_channels = len(channels.direction)
+
+    if num_tiles > 62:
+        raise SolveError(f"the solver handles at most 62 tiles and empty cells together, not {num_tiles}")
+    # option_tiles[ch, o]: bit set of the tiles that answer target o of channel ch
+    option_tiles = np.zeros((num_channels, 3), dtype=np.int64)
+    counts = np.zeros((num_channels, 3), dtype=np.int64)
+    for i, tile in enumerate(local):
+        for ch, d in enumerate(channels.direction):
+            if ch < 3:
+                value = int(TILE_VALUES[tile, d])
+                answers = range(3) if value == 0 else [channels.values[ch].index(value)]
+            else:
+                answers = [int(rules.symbols[tile])]
+            for o in answers:
+                option_tiles[ch, o] |= 1 << i
+                counts[ch, o] += 1
+
+    everything = (1 << num_tiles) - 1
+    cell_base = np.full(num_cells, everything, dtype=np.int64)
+    if fixed is not None:
+        kept = 0
+        for i, cell in enumerate(np.flatnonzero(fixed >= 0)):
+            cell_base[cell] = 1 << i  # the fixed tiles come first in ``local``
+            kept |= 1 << i
+        for cell in np.flatnonzero(fixed < 0):
+            cell_base[cell] = everything & ~kept
+
+    line_slot = np.zeros(shape.num_lines, dtype=np.int64)
+    lengths_by_direction: list[list[int]] = [[], [], []]
+    for line in range(shape.num_lines):
+        d = int(shape.line_dir[line])
+        line_slot[line] = len(lengths_by_direction[d])
+        lengths_by_direction[d].append(int(shape.line_len[line]))
+    cap = max(sum(lengths) for lengths in lengths_by_direction)
+    tables = _tables(tuple(tuple(lengths_by_direction[d]) for d in channels.direction),
+                     tuple(tuple(int(p) for p in row) for row in channels.points), cap)
+
+    # Sunrays: the best board under standard scoring is a good board to beat, and cheap to find.
+    start, floor = None, -1
+    if num_channels > 3 and not all:
+        plain = Ruleset.from_options(rules.options.but(scoring="standard"))
+        start = solve(plain, tiles, fixed=fixed).board
+        floor = rules.score(start)
+
+    rotation = shape.rotation180() if fixed is None else None
+    mirror = _mirror_lines(shape, rotation)
+    dec_line, dec_channel, dec_partner = [], [], []
+    for line in _line_order(shape):
+        for ch, d in enumerate(channels.direction):
+            if d == shape.line_dir[line]:
+                partner = (ch, mirror[line])
+                earlier = list(zip(dec_channel, dec_line))
+                dec_partner.append(earlier.index(partner) if mirror[line] != line and partner in earlier else -1)
+                dec_line.append(line)
+                dec_channel.append(ch)
+
+    best, board, leaves, num_leaves, overflow, nodes = _search.search(
+        num_cells, num_tiles, shape.line_cells, shape.line_len, np.array(dec_line, dtype=np.int64),
+        np.array(dec_channel, dtype=np.int64), np.array(dec_partner, dtype=np.int64), line_slot, channels.options,
+        channels.points, counts, option_tiles, cell_base, tables, cap, all, floor, MAX_LEAVES if all else 1)
+    global last_nodes
+    last_nodes = nodes
+    if best < 0:
+        raise SolveError("the fixed tiles cannot all stay where they are")
+    ids = np.array(local + [-1] * blanks, dtype=np.int64)
+
+    if not all:
+        if board[0] < 0 and start is not None:
+            return Solution(floor, [start], True, tuple(tiles))  # nothing beats the starting board
+        result = ids[board]
+        score = rules.score(result)
+        if score != best:  # pragma: no cover - would mean the search and the scorer disagree
+            raise AssertionError(f"solver promised {best} but the board scores {score}")
+        return Solution(int(score), [result], True, tuple(tiles))
+
+    boards: list[np.ndarray] = []
+    seen: set[bytes] = set()
+    complete = not overflow
+    for leaf in leaves[:num_leaves]:
+        for matching in _matchings(leaf, option_tiles, cell_base, num_tiles, len(local)):
+            found = ids[matching]
+            for board in (found, found[list(rotation)]) if rotation is not None else (found,):
+                key = board.tobytes()
+                if key in seen or rules.score(board) != best:
+                    continue
+                seen.add(key)
+                boards.append(board)
+            if len(boards) >= max_boards:
+                complete = False
+                break
+        if len(boards) >= max_boards:
+            break
+    boards.sort(key=lambda b: format_board(b))
+    return Solution(int(best), boards, complete, tuple(tiles))
+
+
+def _mirror_lines(shape, rotation) -> list[int]:
+    """The line each line becomes under the half turn (itself when there is no symmetry to use)."""
+    if rotation is None:
+        return list(range(shape.num_lines))
+    by_cells = {frozenset(shape.line(line)): line for line in range(shape.num_lines)}
+    return [by_cells[frozenset(rotation[c] for c in shape.line(line))] for line in range(shape.num_lines)]
+
+
+def _matchings(want: np.ndarray, option_tiles: np.ndarray, cell_base: np.ndarray, num_tiles: int, first_blank: int):
+    """Every way to give each cell a distinct tile that answers the targets it is asked.
+
+    Tiles from ``first_blank`` on stand for "no tile" and are interchangeable:
+    only the lowest unused one is tried.
+    """
+    num_cells = want.shape[0]
+    candidates = []
+    for cell in range(num_cells):
+        allowed = int(cell_base[cell])
+        for ch, o in enumerate(want[cell]):
+            if o >= 0:
+                allowed &= int(option_tiles[ch, o])
+        candidates.append([t for t in range(num_tiles) if allowed >> t & 1])
+    order = sorted(range(num_cells), key=lambda c: len(candidates[c]))
+    chosen = np.full(num_cells, -1, dtype=np.int64)
+    used = [False] * num_tiles
+
+    def extend(k: int):
+        if k == num_cells:
+            yield chosen.copy()
+            return
+        cell = order[k]
+        blank_tried = False
+        for t in candidates[cell]:
+            if t >= first_blank:
+                if used[t] or blank_tried:
+                    continue
+                blank_tried = True
+            if not used[t]:
+                used[t] = True
+                chosen[cell] = t
+                yield from extend(k + 1)
+                used[t] = False
+
+    yield from extend(0)
+
+
+def maximum(rules: Ruleset, all: bool = False) -> Solution:
+    """The best score over the whole tile set (307 on the standard board)."""
+    return solve(rules, list(rules.tile_set), all=all)

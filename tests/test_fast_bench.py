@@ -1,0 +1,93 @@
+"""``takeiteasy bench``: the JSON report, same-deal comparisons and input errors (small N, no timing)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from takeiteasy.cli import main
+from takeiteasy.core import deal
+from takeiteasy.core.tiles import TOKENS
+
+FIELDS = {"games", "mean", "ci95", "median", "min", "max", "share_150", "share_200", "ms_per_move",
+          "games_per_second", "agent", "seed", "options"}
+
+
+def bench(capsys, *argv) -> dict:
+    assert main(["bench", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def check_consistent(report: dict, games: int) -> None:
+    assert FIELDS <= set(report)
+    assert report["games"] == games
+    assert report["min"] <= report["median"] <= report["max"]
+    assert report["min"] <= report["mean"] <= report["max"]
+    assert 0 <= report["share_200"] <= report["share_150"] <= 1
+    assert report["ci95"] >= 0 and report["games_per_second"] > 0 and report["ms_per_move"] > 0
+
+
+def test_random_agent_batch_report(capsys):
+    report = bench(capsys, "--agent", "random", "--games", "3000", "--seed", "4")
+    check_consistent(report, 3000)
+    assert report["path"] == "batch" and report["options"]["board"] == "standard"
+    assert 8 < report["mean"] < 14
+
+
+def test_generic_path_and_jobs_give_the_same_games(capsys):
+    one = bench(capsys, "--agent", "greedy", "--games", "12", "--seed", "2")
+    two = bench(capsys, "--agent", "greedy", "--games", "12", "--seed", "2", "--jobs", "2")
+    check_consistent(one, 12)
+    assert one["path"] == "generic" and one["ms_per_move_median"] > 0
+    assert (one["mean"], one["min"], one["max"]) == (two["mean"], two["min"], two["max"])
+
+
+def test_variant_rules_take_the_generic_path(capsys):
+    """Rulebook 000, Adjacent Placement and Sunrays and Moonbeams, through bench's rule options."""
+    report = bench(capsys, "--agent", "random", "--games", "5", "--placement", "adjacent", "--scoring", "sunrays")
+    check_consistent(report, 5)
+    assert report["path"] == "generic" and report["options"]["placement"] == "adjacent"
+
+
+def test_vs_compares_on_the_same_deals(capsys, tmp_path):
+    plot = tmp_path / "scores.png"
+    report = bench(capsys, "--agent", "greedy", "--vs", "random", "--games", "20", "--plot", str(plot))
+    a, b, gap = report["a"], report["b"], report["difference"]
+    check_consistent(a, 20)
+    check_consistent(b, 20)
+    assert gap["mean"] == pytest.approx(a["mean"] - b["mean"])
+    assert gap["ci95"] > 0
+    assert plot.stat().st_size > 0
+
+
+def test_deals_file_is_played_in_order(capsys, tmp_path):
+    path = tmp_path / "deals.txt"
+    lines = [" ".join(TOKENS[t] for t in deal(5, range(27), 19, index=i)) for i in range(3)]
+    path.write_text("# three deals\n" + "\n".join(lines) + "\n")
+    report = bench(capsys, "--agent", "greedy", "--deals", str(path))
+    check_consistent(report, 3)
+    assert bench(capsys, "--agent", "greedy", "--deals", str(path), "--games", "2")["games"] == 2
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--agent", "no-such-agent"], "unknown agent 'no-such-agent'"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--vs", "nobody"], "unknown agent 'nobody'"),
+])
+def test_bad_input_is_one_line(capsys, argv, message):
+    assert main(["bench", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_bad_deals_line_names_its_line(capsys, tmp_path):
+    path = tmp_path / "deals.txt"
+    good = " ".join(TOKENS[t] for t in deal(1, range(27), 19))
+    path.write_text(good + "\n\n" + good.replace(TOKENS[deal(1, range(27), 19)[4]], "999") + "\n")
+    assert main(["bench", "--deals", str(path)]) == 2
+    assert "line 3" in capsys.readouterr().err
+    path.write_text("123 964\n")
+    assert main(["bench", "--deals", str(path)]) == 2
+    assert "line 1: 2 tiles" in capsys.readouterr().err

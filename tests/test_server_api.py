@@ -1,0 +1,310 @@
+"""The web API: solo and multi-player games played to the end, every illegal or cheating action refused
+with the room intact, caller rooms, and the reference endpoints."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytest.importorskip("httpx")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from takeiteasy.core.notation import parse_board  # noqa: E402
+from takeiteasy.core.presets import preset  # noqa: E402
+from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
+from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
+from takeiteasy.server.store import StoreError  # noqa: E402
+
+TOKEN_RE = re.compile(r"^[1-9*]{3}$")
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"))) as c:
+        yield c
+
+
+def create(client, **body):
+    body.setdefault("name", "ann")
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def state(client, code, token=None):
+    r = client.get(f"/api/rooms/{code}", headers={"x-player-token": token} if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()["state"]
+
+
+def post(client, code, action, **body):
+    return client.post(f"/api/rooms/{code}/{action}", json=body)
+
+
+def refused(response, status=None):
+    assert 400 <= response.status_code < 500, response.text
+    if status:
+        assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error and "\n" not in error
+    return error
+
+
+def place_first_legal(client, code, token, st):
+    tile = st["me"]["pending"][0]
+    r = post(client, code, "place", token=token, cell=st["me"]["legal"][tile][0], tile=tile)
+    assert r.status_code == 200, r.text
+    return r.json()["state"]
+
+
+def board_of(player, rules):
+    text = " ".join(t or "." for t in player["board"][: rules.layout.num_cells])
+    return parse_board(text, rules.layout, rules.tile_set)
+
+
+def tile_strings(value, out):
+    """Every string in a JSON value that looks like a tile token."""
+    if isinstance(value, dict):
+        for v in value.values():
+            tile_strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            tile_strings(v, out)
+    elif isinstance(value, str) and TOKEN_RE.match(value):
+        out.add(value)
+    return out
+
+
+def test_solo_game_against_an_ai_to_the_end(client):
+    joined = create(client, mode="solo", agents=["greedy"])
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert st["status"] == "playing" and len(st["players"]) == 2
+    while st["status"] == "playing":
+        st = place_first_legal(client, code, token, st)
+    assert st["status"] == "finished"
+    rules = Ruleset.from_options(Options())
+    for player in st["players"]:
+        assert player["score"] == rules.score(board_of(player, rules))
+        assert player["round_score"] == player["score"] + player["bonus"]
+        assert sum(line["points"] for line in player["lines"]) == player["score"]
+    assert st["totals"] == [p["round_score"] for p in st["players"]]
+    assert len(st["drawn"]) == 19
+    refused(post(client, code, "place", token=token, cell=0), 409)
+
+
+def test_two_player_room_played_to_the_end_with_every_illegal_action_refused(client):
+    host = create(client, mode="room", preset="easier")
+    code, ann = host["code"], host["token"]
+    assert code in [r["code"] for r in client.get("/api/rooms").json()["rooms"]]
+    refused(client.post(f"/api/rooms/{code}/join", json={"name": "ANN"}), 409)  # names are unique
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    refused(post(client, code, "place", token=bob, cell=0), 409)  # placing before the start
+    refused(post(client, code, "start", token=bob), 403)  # only the host starts
+    assert post(client, code, "start", token=ann).status_code == 200
+    assert code not in [r["code"] for r in client.get("/api/rooms").json()["rooms"]]
+    refused(client.post(f"/api/rooms/{code}/join", json={"name": "cy"}), 409)
+    rules = Ruleset.from_options(preset("easier"))
+
+    def attempts(st_ann):
+        pending = st_ann["me"]["pending"]
+        taken = [i for i, t in enumerate(st_ann["players"][0]["board"]) if t]
+        bad = [dict(token=ann, cell=99), dict(token=ann, cell=-1), dict(token=ann, cell="3"),
+               dict(token=ann, cell=0, tile="999"), dict(token=ann, cell=0, tile="5-7-4-1"),
+               dict(token="not-a-token", cell=0), dict(token=ann, cell=True)]
+        if taken:
+            bad.append(dict(token=ann, cell=taken[0], tile=pending[0]))
+        others = [t for t in ("159", "267", "348", "574") if t not in pending]
+        bad.append(dict(token=ann, cell=st_ann["me"]["legal"][pending[0]][0], tile=others[0]))
+        return bad
+
+    rounds = 0
+    while True:
+        st_ann = state(client, code, ann)
+        if st_ann["status"] != "playing":
+            break
+        before = (st_ann["version"], st_ann["players"][0]["board"])
+        for body in attempts(st_ann):
+            refused(post(client, code, "place", **body))
+        refused(client.post(f"/api/rooms/{code}/place", content=b"{not json", headers={"content-type": "application/json"}), 400)
+        refused(post(client, code, "next", token=ann), 409)
+        after = state(client, code, ann)
+        assert (after["version"], after["players"][0]["board"]) == before  # the room is intact
+        for _ in st_ann["me"]["pending"]:
+            st_ann = place_first_legal(client, code, ann, st_ann)
+        if st_ann["status"] == "playing":
+            # ann is done with this draw: placing again before the next draw is refused
+            error = refused(post(client, code, "place", token=ann, cell=0), 400)
+            assert "wait for the next draw" in error or "nothing to place" in error
+        st_bob = state(client, code, bob)
+        for _ in st_bob["me"]["pending"]:
+            st_bob = place_first_legal(client, code, bob, st_bob)
+        rounds += 1
+    assert rounds == 10  # 9 draws of two tiles and the 19th alone
+    final = state(client, code, ann)
+    assert final["status"] == "finished"
+    for player in final["players"]:
+        assert player["round_score"] == rules.score(board_of(player, rules))
+
+
+def test_cheating_is_refused_and_secrets_stay_on_the_server(client):
+    host = create(client, mode="room")
+    code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    other = create(client, mode="room", name="eve")
+    refused(post(client, other["code"], "start", token=ann), 403)  # a token of another room
+    refused(post(client, code, "start", token=bob + "x"), 403)  # a forged token
+    refused(post(client, code, "start", token=other["token"]), 403)
+    assert post(client, code, "start", token=ann).status_code == 200
+    room = client.app.state.master.get(code)
+    deal = [t for t in room.game.deal]
+    for _ in range(5):
+        for token in (ann, bob):
+            views = [client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json(),
+                     client.get(f"/api/rooms/{code}").json()]  # an onlooker
+            for view in views:
+                text = json.dumps(view)
+                assert '"seed"' not in text and '"deal"' not in text and "token" not in view["state"]
+                drawn = set(view["state"]["drawn"])
+                assert tile_strings(view, set()) <= drawn  # no tile that is still in the bag
+            ann_view = views[0]["state"]["players"]
+            other_seat = 1 if token == ann else 0
+            assert "board" not in ann_view[other_seat]  # another player's board is hidden during the round
+            assert "board" not in views[1]["state"]["players"][0]
+        st = state(client, code, ann)
+        st = place_first_legal(client, code, ann, st)
+        refused(post(client, code, "place", token=ann, cell=0))  # placing twice before the next draw
+        place_first_legal(client, code, bob, state(client, code, bob))
+    # the server's deal is untouched by everything above
+    assert room.game.deal == deal
+
+
+def test_no_caller_boards_are_visible_and_players_announce(client):
+    joined = create(client, mode="solo", preset="no-caller", agents=["random"])
+    code, token = joined["code"], joined["token"]
+    st = joined["state"]
+    assert st["chooser"] == 0 and st["me"]["phase"] == "announce"
+    refused(post(client, code, "place", token=token, cell=0), 400)
+    refused(post(client, code, "announce", token=token, tile="12"))
+    while st["status"] == "playing":
+        if st["me"]["phase"] == "announce":
+            r = post(client, code, "announce", token=token, tile=st["remaining"][-1])
+            assert r.status_code == 200, r.text
+            st = r.json()["state"]
+        else:
+            st = place_first_legal(client, code, token, st)
+        assert "board" in st["players"][1]  # rulebook 004: with no caller, players see each other's boards
+    assert st["status"] == "finished" and len(st["drawn"]) == 19
+
+
+def test_daffodil_holding_area_is_settled_at_the_end(client):
+    joined = create(client, mode="solo", preset="daffodil-holding", agents=["greedy"])
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert st["board_size"] == 24 and st["holding"] == [21, 22, 23]
+    while st["me"]["phase"] == "place":
+        st = place_first_legal(client, code, token, st)
+    assert st["me"]["phase"] == "settle"
+    refused(post(client, code, "settle", token=token, releases=[{"tile": "***", "cell": 3}]))
+    assert state(client, code, token)["me"]["phase"] == "settle"  # a refused settle changes nothing
+    releases = [{"tile": t, "cell": cells[0]} for t, cells in st["me"]["release"].items() if cells][:1]
+    r = post(client, code, "settle", token=token, releases=releases)
+    assert r.status_code == 200, r.text
+    assert r.json()["state"]["status"] == "finished"
+
+
+def test_caller_room_calls_tiles_and_keeps_running_totals(client):
+    host = create(client, mode="caller", preset="four-rounds")
+    code, ann = host["code"], host["token"]
+    refused(post(client, code, "add", token=ann, agent="greedy"))  # AI players are for screen games
+    assert post(client, code, "add", token=ann, name="grandma").status_code == 201
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    refused(post(client, code, "call", token=ann), 409)  # not started
+    assert post(client, code, "start", token=ann).status_code == 200
+    refused(post(client, code, "call", token=bob), 403)
+    for k in range(19):
+        st = post(client, code, "call", token=ann).json()["state"]
+        assert len(st["drawn"]) == k + 1 and st["current"] == st["drawn"][-1:]
+    refused(post(client, code, "call", token=ann), 409)
+    called = st["drawn"]
+    rules = Ruleset.from_options(preset("four-rounds"))
+    board = " ".join(called)
+    expected = rules.score(parse_board(board))
+    refused(post(client, code, "entry", token=bob, board=" ".join(["574"] + ["."] * 18))
+            if "574" not in called else post(client, code, "entry", token=bob, board="1 2"))
+    refused(post(client, code, "entry", token=bob, player=0, score=10), 403)  # only the host enters for others
+    assert post(client, code, "entry", token=bob, board=board).json()["state"]["entries"]["2"]["score"] == expected
+    refused(post(client, code, "entry", token=ann, player=1, score=-5))
+    assert post(client, code, "entry", token=ann, player=1, score=120).status_code == 200
+    st = post(client, code, "end-round", token=ann).json()["state"]
+    assert st["status"] == "round_over" and st["results"] == [[0, 120, expected]]
+    assert post(client, code, "next", token=ann).json()["state"]["drawn"] == []
+    assert st["totals"] == [0, 120, expected]
+
+
+def test_bad_input_gets_a_one_line_error(tmp_path):
+    with TestClient(create_app(MemoryStore(), max_active_rooms=2)) as client:
+        refused(client.get("/api/rooms/NOPE42"), 404)
+        refused(client.get("/api/rooms/../../etc"), 404)
+        refused(client.post("/api/rooms", json={"name": "x" * 25}))
+        refused(client.post("/api/rooms", json={"name": ""}))
+        refused(client.post("/api/rooms", json={"name": "a\u0007b"}))
+        refused(client.post("/api/rooms", json={"name": "ann", "mode": "party"}), 422)
+        refused(client.post("/api/rooms", json={"name": "ann", "preset": "nope"}))
+        refused(client.post("/api/rooms", json={"name": "ann", "options": {"board": "/etc/passwd.json"}}))
+        refused(client.post("/api/rooms", json={"name": "ann", "options": {"symbols": "/tmp/x.json"}}))
+        refused(client.post("/api/rooms", json={"name": "ann", "options": {"draw": "two"}}))
+        refused(client.post("/api/rooms", json={"name": "ann", "agents": ["deep-blue"]}))
+        refused(client.post("/api/rooms", json={"name": "ann", "agents": ["random"] * 6}), 422)
+        refused(client.post("/api/rooms", json=[1, 2]), 422)
+        refused(client.post("/api/rooms", content=b"x" * 20000, headers={"content-type": "application/json"}), 413)
+        refused(client.get("/api/layouts/..%2Fsecret"), 404)
+        refused(client.post("/api/score", json={"board": "574"}))
+        create(client, mode="room")
+        create(client, mode="room")
+        assert client.post("/api/rooms", json={"name": "ann"}).status_code == 503  # room limit
+
+
+def test_reference_endpoints(client):
+    assert client.get("/api/health").json()["ok"] is True
+    names = [p["name"] for p in client.get("/api/presets").json()["presets"]]
+    assert "standard" in names and "daffodil-holding" in names
+    layout = client.get("/api/layouts/standard").json()
+    assert len(layout["cells"]) == 19 and len(layout["lines"]) == 15
+    for cell in layout["cells"]:
+        assert cell["x"] == pytest.approx(1.5 * cell["q"])
+        assert cell["y"] == pytest.approx(3 ** 0.5 * (cell["r"] + cell["q"] / 2), abs=1e-5)
+    scored = client.post("/api/score", json={"board": " ".join(["574"] + ["."] * 18)}).json()
+    assert scored["score"] == 0 and len(scored["lines"]) == 15
+    assert "Take It Easy" in client.get("/").text
+
+
+def test_a_storage_failure_loses_nothing():
+    class FlakyStore(MemoryStore):
+        fail = False
+
+        def append(self, *args, **kwargs):
+            if self.fail:
+                raise StoreError("disk full")
+            return super().append(*args, **kwargs)
+
+    store = FlakyStore()
+    with TestClient(create_app(store)) as client:
+        joined = create(client, mode="solo")
+        code, token, st = joined["code"], joined["token"], joined["state"]
+        st = place_first_legal(client, code, token, st)
+        store.fail = True
+        tile = st["me"]["pending"][0]
+        r = post(client, code, "place", token=token, cell=st["me"]["legal"][tile][0])
+        assert r.status_code == 503 and "nothing was changed" in r.json()["error"]
+        store.fail = False
+        again = state(client, code, token)
+        assert again["version"] == st["version"] and again["players"][0]["board"] == st["players"][0]["board"]
+        place_first_legal(client, code, token, again)
+
+
+def test_serve_command_refuses_a_bad_port(capsys):
+    from takeiteasy.cli import main
+
+    assert main(["serve", "--port", "70000", "--db", "/nonexistent-dir-takeiteasy/x.db"]) == 2
+    assert "--port 70000" in capsys.readouterr().err

@@ -1,0 +1,86 @@
+"""Durable rooms: the SQLite store (WAL mode), rooms surviving a server restart, and live WebSocket updates."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("httpx")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
+from takeiteasy.server.store import StoreConflict  # noqa: E402
+
+
+def place_first_legal(client, code, token, st):
+    tile = st["me"]["pending"][0]
+    r = client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": st["me"]["legal"][tile][0]})
+    assert r.status_code == 200, r.text
+    return r.json()["state"]
+
+
+def test_sqlite_store_is_in_wal_mode_and_refuses_a_stale_append(tmp_path):
+    store = SQLiteStore(tmp_path / "rooms.db")
+    assert store.journal_mode() == "wal"
+    store.create("ROOM01", {"code": "ROOM01"}, {"status": "lobby", "listed": True})
+    store.append("ROOM01", 0, [{"t": "a"}, {"t": "b"}], {"status": "lobby", "listed": True})
+    with pytest.raises(StoreConflict):
+        store.append("ROOM01", 1, [{"t": "c"}], {"status": "lobby", "listed": True})  # someone appended first
+    with pytest.raises(StoreConflict):
+        store.create("ROOM01", {}, {"status": "lobby", "listed": False})
+    assert store.load("ROOM01") == ({"code": "ROOM01"}, [{"t": "a"}, {"t": "b"}])
+    assert store.listed(10)[0]["status"] == "lobby" and store.count(("lobby",)) == 1
+    assert store.load("NOROOM") is None
+    store.close()
+
+
+def test_rooms_survive_a_server_restart(tmp_path):
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path))) as first:
+        joined = first.post("/api/rooms", json={"mode": "room", "name": "ann", "agents": ["greedy"]}).json()
+        code, ann = joined["code"], joined["token"]
+        bob = first.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+        first.post(f"/api/rooms/{code}/start", json={"token": ann})
+        for _ in range(6):
+            for token in (ann, bob):
+                st = first.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+                place_first_legal(first, code, token, st)
+        before = {t: first.get(f"/api/rooms/{code}", headers={"x-player-token": t}).json()["state"] for t in (ann, bob)}
+    first.app.state.master.store.close()
+
+    with TestClient(create_app(SQLiteStore(path))) as second:  # a new server on the same file
+        for token in (ann, bob):
+            after = second.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+            assert after == before[token]
+        assert after["version"] > 0 and len(after["drawn"]) == 7
+        st = after
+        while st["status"] == "playing":
+            for token in (ann, bob):
+                st = second.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+                if st["status"] == "playing":
+                    st = place_first_legal(second, code, token, st)
+        assert st["status"] == "finished"
+        assert all(p["placed"] == 19 for p in st["players"])
+
+
+def test_websocket_sends_each_player_their_own_view_after_every_change(tmp_path):
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"))) as client:
+        joined = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code, ann = joined["code"], joined["token"]
+        bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+        with client.websocket_connect(f"/api/rooms/{code}/ws?token={bob}") as socket:
+            first = socket.receive_json()
+            assert first["type"] == "state" and first["state"]["you"] == 1 and first["state"]["status"] == "lobby"
+            client.post(f"/api/rooms/{code}/start", json={"token": ann})
+            update = socket.receive_json()
+            assert update["state"]["status"] == "playing" and update["state"]["me"]["phase"] == "place"
+            st = client.get(f"/api/rooms/{code}", headers={"x-player-token": ann}).json()["state"]
+            place_first_legal(client, code, ann, st)
+            update = socket.receive_json()["state"]
+            assert update["players"][0]["placed"] == 1 and "board" not in update["players"][0]
+            socket.send_text("ping")
+            assert socket.receive_json() == {"type": "pong", "version": update["version"]}
+        # polling fallback: nothing new since the version the client has
+        poll = client.get(f"/api/rooms/{code}?since={update['version']}").json()
+        assert poll == {"ok": True, "changed": False, "version": update["version"]}
+        with client.websocket_connect(f"/api/rooms/{code}/ws?token=forged") as socket:
+            assert socket.receive_json()["type"] == "error"

@@ -1,0 +1,65 @@
+"""Post-game analysis of a saved game (`takeiteasy analyse`, `analyse_game`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from takeiteasy.ai import make_agent
+from takeiteasy.cli import main
+from takeiteasy.core import Game, InputError, Ruleset
+from takeiteasy.solve import solve
+from takeiteasy.solve.analysis import analyse_game
+
+
+@pytest.fixture(scope="module")
+def saved_game():
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=5)
+    game.play([make_agent("greedy", rules, 1)])
+    return game.to_json()
+
+
+@pytest.fixture(scope="module")
+def report(saved_game):
+    return analyse_game(saved_game)
+
+
+def test_analysis_scores(saved_game, report):
+    """The player's score, the best score of the same 19 tiles, and an agent's score on the same deal."""
+    player = report["players"][0]
+    assert player["score"] == saved_game["players"][0]["score"]
+    rules = Ruleset.from_options()
+    deal = Game.from_json(saved_game).deal
+    assert report["best_possible"]["score"] == solve(rules, deal).score >= player["score"]
+    assert player["missed"] == report["best_possible"]["score"] - player["score"]
+    assert report["agent"]["agent"] and isinstance(report["agent"]["score"], int)
+    assert report["evaluator"]
+
+
+def test_analysis_moves_and_worst_three(report):
+    """Every move has a loss >= 0 (best legal cell minus the chosen cell); the three largest are named."""
+    player = report["players"][0]
+    assert len(player["moves"]) == 19
+    assert all(move["loss"] >= 0 for move in player["moves"])
+    worst = player["worst_moves"]
+    assert len(worst) == 3
+    losses = sorted((m["loss"] for m in player["moves"]), reverse=True)
+    assert [m["loss"] for m in worst] == losses[:3]
+
+
+def test_analyse_command(saved_game, tmp_path, capsys):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(saved_game))
+    assert main(["analyse", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["format"] == "takeiteasy-analysis"
+
+
+def test_unfinished_or_foreign_records_are_refused(saved_game):
+    with pytest.raises(InputError):
+        analyse_game({"format": "something else"})
+    half = dict(saved_game, players=[dict(saved_game["players"][0], moves=saved_game["players"][0]["moves"][:5])])
+    with pytest.raises(InputError, match="not finished"):
+        analyse_game(half)

@@ -1,0 +1,90 @@
+"""`takeiteasy solve`: tiles, --fixed, --all, standard input, and bad input (exit 2, one line)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from takeiteasy.cli import main
+from takeiteasy.core import Ruleset, deal
+from takeiteasy.core.notation import format_board, parse_board
+from takeiteasy.core.tiles import TOKENS
+
+RULES = Ruleset.from_options()
+DRAW = " ".join(TOKENS[t] for t in deal(1, range(27), 19, index=0))  # optimum 232 (independent program)
+
+
+def test_solve_tiles_json(capsys):
+    """Standard scoring (rulebook 000): the best arrangement, its score and its board in notation."""
+    assert main(["solve", "--tiles", DRAW, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["score"] == 232
+    board = parse_board(record["board"])
+    assert RULES.score(board) == 232
+    assert sorted(record["board"].split()) == sorted(DRAW.split())
+
+
+def test_solve_fixed_keeps_the_board(capsys):
+    """--fixed keeps the given tiles where they are and completes the board with the rest."""
+    main(["solve", "--tiles", DRAW, "--json"])
+    best = capsys.readouterr().out
+    tokens = json.loads(best)["board"].split()
+    fixed = tokens[:10] + ["."] * 9
+    assert main(["solve", "--fixed", " ".join(fixed), "--tiles", " ".join(tokens[10:]), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["score"] == 232
+    assert record["board"].split()[:10] == tokens[:10]
+
+
+def test_solve_all_lists_distinct_optimal_boards(capsys):
+    """--all: every optimal board, each scoring the optimum (a half turn of an optimum is one too)."""
+    assert main(["solve", "--tiles", DRAW, "--all", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["count"] == len(set(record["boards"])) >= 2
+    assert all(RULES.score(parse_board(b)) == record["score"] for b in record["boards"])
+
+
+def test_solve_reads_tile_sets_from_standard_input(capsys, monkeypatch):
+    """'-': one tile set per line in, one JSON line with "score" and "board" out."""
+    second = " ".join(TOKENS[t] for t in deal(1, range(27), 19, index=1))
+    monkeypatch.setattr("sys.stdin", io.StringIO(DRAW + "\n" + second + "\n"))
+    assert main(["solve", "-"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["score"] for line in lines] == [232, 235]
+    assert all(RULES.score(parse_board(line["board"])) == line["score"] for line in lines)
+
+
+def test_solve_sunrays_option(capsys):
+    """Rulebook 000, Sunrays and Moonbeams: --scoring sunrays completes a board counting the bonus."""
+    sunrays = Ruleset.from_options(RULES.options.but(scoring="sunrays"))
+    tokens = DRAW.split()
+    fixed = tokens[:13] + ["."] * 6
+    assert main(["solve", "--fixed", " ".join(fixed), "--tiles", " ".join(tokens[13:]), "--scoring", "sunrays",
+                 "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert sunrays.score(parse_board(record["board"])) == record["score"]
+    assert record["board"].split()[:13] == tokens[:13]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "--tiles", "951 99"], "token 1"),
+    (["solve", "--tiles", "123 123"], "duplicate"),
+    (["solve", "--tiles", "***"], "wildcard"),
+    (["solve", "--fixed", "123 . .", "--tiles", "124"], "cell count"),
+    (["solve"], "no tiles"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    """Bad tokens, duplicates and wrong counts: one line on standard error, exit status 2."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_bad_line_on_standard_input_is_reported_in_place(capsys, monkeypatch):
+    """'-': a bad line gives an error object in its place, the others are solved, exit status 2."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("123 123\n" + DRAW + "\n"))
+    assert main(["solve", "-"]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "error" in lines[0] and lines[1]["score"] == 232

@@ -24,7 +24,6 @@ the game number).
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,7 +31,6 @@ from pathlib import Path
 import numpy as np
 
 from .._jit import kernel
-from ..core import kernels
 from ..core.errors import InputError
 from ..core.layouts import layout as get_layout
 from ..core.tiles import DAFFODIL_TILES, STANDARD_TILES, TILE_VALUES

@@ -1,4 +1,5 @@
-"""The strong agents: ``heuristic`` (hand-written), ``fast`` (learned value) and ``best`` (expectimax + value).
+"""The strong agents: ``heuristic`` (hand-written), ``fast`` (learned value), ``expectimax`` (search over the
+next draws + value) and ``best`` (Monte-Carlo rollouts of ``fast``).
 
 All three estimate the expected final score of each allowed cell
 (:meth:`evaluate`) and play the best one (the lowest cell on ties, so play is
@@ -22,10 +23,11 @@ from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
 from .basic import Agent
 from .features import WILD_INDEX, all_line_codes, bag_counts
+from .rollout import rollout_totals, sample_futures
 from .search import bag_from, best_cell, expectimax_cells, fast_choice, value_cells
 from .value import ValueFunction, shipped
 
-#: ``best``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
+#: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
 #: evaluations a two-draw search may cost (beyond it, one draw).
 BEST_WIDTH = 6
 BEST_WIDTH2 = 3
@@ -189,7 +191,7 @@ class FastAgent(_Estimating):
                                self.value.weights, *self.tables))
 
 
-class BestAgent(_Estimating):
+class ExpectimaxAgent(_Estimating):
     """Expectimax over the tiles drawn next, with the learned value at the leaves.
 
     Every move searches the ``width`` most promising cells one draw deep; when
@@ -197,7 +199,7 @@ class BestAgent(_Estimating):
     searches two draws deep, ``width2`` cells per drawn tile at the first level.
     """
 
-    name = "best"
+    name = "expectimax"
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, width: int = BEST_WIDTH,
                  width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET):
@@ -225,3 +227,89 @@ class BestAgent(_Estimating):
         board, allowed, in_bag = self._arrays(view, view.tile)
         now, future, _ = self.estimates(board, view.tile, allowed, in_bag, width=board.shape[0])
         return self._scored(board, view.tile, allowed, now) + future
+
+
+#: ``best``: candidate cells, rollouts per candidate in the first round, rounds (halving between them), rollout depth (0: to the end).
+ROLLOUT_WIDTH = 4
+ROLLOUT_FIRST = 32
+ROLLOUT_ROUNDS = 2
+ROLLOUT_DEPTH = 0
+#: ``best`` leaves the fast policy's cell only for one whose mean is this many standard errors better (paired).
+ROLLOUT_CONFIDENCE = 0.0
+
+
+class BestAgent(ExpectimaxAgent):
+    """Monte-Carlo rollouts of the ``fast`` policy from the most promising cells (see :mod:`.rollout`).
+
+    ``width`` candidates (by points plus learned value) each get ``first``
+    rollouts on the same sampled futures; then, for ``rounds`` - 1 more rounds,
+    the better half keeps going with as many new rollouts as it has had so far.  The
+    best mean wins.  Futures are drawn from (seed, turn) only, so a game
+    replays exactly after :meth:`reseed`.  Where rollouts cannot model the
+    game (no caller, two tiles at a time, holding area, best-ray bonus, no
+    weights) the agent plays as ``expectimax``; hints (:meth:`evaluate`) are
+    expectimax's estimates too.
+    """
+
+    name = "best"
+
+    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None,
+                 rollout_width: int = ROLLOUT_WIDTH, first: int = ROLLOUT_FIRST, rounds: int = ROLLOUT_ROUNDS,
+                 depth: int = ROLLOUT_DEPTH, confidence: float = ROLLOUT_CONFIDENCE):
+        super().__init__(rules, seed, value)
+        self.seed = seed
+        self.rollout_width, self.first, self.rounds, self.depth_limit = rollout_width, first, rounds, depth
+        self.confidence = confidence
+        options = rules.options
+        self.rollouts = (self.value is not None and options.caller and options.draw == 1
+                         and rules.scoring.name in ("standard", "sunrays"))
+        self.per_tile = np.zeros(2, dtype=np.int64)
+        if rules.scoring.name == "sunrays":
+            self.per_tile = np.asarray(rules.scoring.PER_TILE, dtype=np.int64)
+
+    def reseed(self, seed: int) -> None:
+        self.seed = seed
+        self.rng.seed(seed)
+
+    def choose(self, view: View) -> int:
+        if not self.rollouts or view.phase != "place":
+            return super().choose(view)
+        board, allowed, in_bag = self._arrays(view, view.tile)
+        now, future, _ = self.quick_estimates(board, view.tile, allowed, in_bag)
+        now = self._scored(board, view.tile, allowed, now)
+        total = now + future
+        legal = np.flatnonzero(~np.isnan(total))
+        left = int((board < 0).sum()) - 1  # tiles still to come after this one
+        if len(legal) == 1 or left == 0:
+            return int(best_cell(now, future, np.zeros(board.shape[0], dtype=np.bool_)))
+        ranked = legal[np.argsort(-total[legal], kind="stable")]
+        candidates = [int(c) for c in ranked[:self.rollout_width]]
+        return self.rollout_choice(view, board, in_bag, candidates, left)
+
+    def rollout_choice(self, view: View, board, in_bag, candidates: list[int], left: int) -> int:
+        count = self.first * 2 ** (self.rounds - 1)
+        futures = sample_futures(self.seed, view.turn, np.flatnonzero(in_bag), count, left)
+        shape = self.rules.layout
+        totals = {cell: np.empty(count) for cell in candidates}
+        done = 0
+        batch = self.first
+        alive = list(candidates)
+        for round_number in range(self.rounds):
+            for cell in alive:
+                rollout_totals(board, view.tile, cell, futures, done, done + batch, self.depth_limit, in_bag,
+                               self.value.weights, *self.tables, shape.num_cells, shape.neighbours, shape.stamen,
+                               self.rules.symbols, self.rules.placement.code, self.rules.stamen_rule.code,
+                               self.per_tile, totals[cell])
+            done += batch
+            means = {cell: totals[cell][:done].mean() for cell in alive}
+            # best mean first; lower cell on ties, so play is reproducible
+            alive.sort(key=lambda cell: (-means[cell], cell))
+            if round_number + 1 < self.rounds:
+                alive = alive[:max(1, (len(alive) + 1) // 2)]
+                batch = done
+        winner, default = alive[0], candidates[0]
+        if winner != default and default in means and self.confidence > 0:
+            gain = totals[winner][:done] - totals[default][:done]
+            if gain.mean() < self.confidence * gain.std(ddof=1) / np.sqrt(done):
+                return default
+        return winner

@@ -45,7 +45,7 @@ class CheckingAgent:
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "fast", "expectimax", "best"])
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "fast", "expectimax", "rollout", "best"])
 def test_agents_play_only_allowed_cells(name, variant):
     rules = Ruleset.from_options(VARIANTS[variant])
     game = Game(rules, ["bot"], seed=11)
@@ -72,7 +72,7 @@ def test_announce_picks_a_tile_still_in_the_bag():
 
 
 def test_every_agent_is_registered():
-    assert {"random", "greedy", "heuristic", "fast", "expectimax", "best"} <= set(AGENTS)
+    assert {"random", "greedy", "heuristic", "fast", "expectimax", "rollout", "best"} <= set(AGENTS)
 
 
 def test_strong_agents_are_reproducible():

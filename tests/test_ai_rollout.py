@@ -1,4 +1,4 @@
-"""Rollouts behind ``best``: a rollout is a game of the ``fast`` agent, scored by the ruleset."""
+"""Rollouts behind the ``rollout`` agent: a rollout is a game of the ``fast`` agent, scored by the ruleset."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from takeiteasy.ai import make_agent
-from takeiteasy.ai.agents import BestAgent, bag_of
+from takeiteasy.ai.agents import RolloutAgent, bag_of
 from takeiteasy.ai.rollout import rollout_totals, sample_futures
 from takeiteasy.core import Game, Options, Ruleset
 from takeiteasy.core.deal import deal
@@ -40,7 +40,7 @@ def fast_finish(rules, board, tile, cell, future, bag):
 @pytest.mark.parametrize("variant", list(RULES))
 def test_rollout_total_is_the_score_of_the_board_fast_finishes(variant):
     rules = Ruleset.from_options(RULES[variant])
-    agent = BestAgent(rules)
+    agent = RolloutAgent(rules)
     tiles = deal(7, rules.tile_set, rules.tiles_per_round)
     board = rules.empty_board()
     for turn in range(5):  # a few tiles already placed
@@ -72,9 +72,9 @@ def test_futures_are_orders_of_the_bag_and_depend_only_on_seed_and_turn():
     assert not (futures == sample_futures(11, 3, bag, 5, 4)).all()
 
 
-def test_best_replays_a_game_exactly_after_reseed():
+def test_rollout_agent_replays_a_game_exactly_after_reseed():
     rules = Ruleset.from_options()
-    agent = make_agent("best", rules, seed=4)
+    agent = make_agent("rollout", rules, seed=4)
     tiles = deal(21, rules.tile_set, rules.tiles_per_round)
     boards = []
     for _ in range(2):
@@ -85,10 +85,10 @@ def test_best_replays_a_game_exactly_after_reseed():
     assert (boards[0] == boards[1]).all()
 
 
-def test_best_falls_back_to_expectimax_where_rollouts_do_not_model_the_game():
+def test_rollout_agent_falls_back_to_expectimax_where_rollouts_do_not_model_the_game():
     """Rulebook 004 (no caller), rulebook 001 (two tiles at a time), rulebook 000 (Best Sunray/Moonbeam),
     rulebook 003 variant 4 (holding area): no rollouts."""
     for options in (Options(caller=False), Options(draw=2), Options(scoring="best-sunray"),
                     Options(board="daffodil", stamen="holding")):
-        assert not make_agent("best", Ruleset.from_options(options)).rollouts
-    assert make_agent("best", Ruleset.from_options(Options(placement="sunmoon"))).rollouts
+        assert not make_agent("rollout", Ruleset.from_options(options)).rollouts
+    assert make_agent("rollout", Ruleset.from_options(Options(placement="sunmoon"))).rollouts

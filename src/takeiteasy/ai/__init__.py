@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..core.errors import InputError
 from ..core.rules import Ruleset
-from .agents import BestAgent, ExpectimaxAgent, FastAgent, HeuristicAgent
+from .agents import BestAgent, ExpectimaxAgent, FastAgent, HeuristicAgent, RolloutAgent
 from .basic import Agent, GreedyAgent, RandomAgent
 from .hints import Hint, hint
 
@@ -29,6 +29,7 @@ AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
     "heuristic": HeuristicAgent,
     "fast": FastAgent,
     "expectimax": ExpectimaxAgent,
+    "rollout": RolloutAgent,
     "best": BestAgent,
 }
 
@@ -42,5 +43,5 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0) -> Agent:
     return factory(rules or Ruleset.from_options(), seed)
 
 
-__all__ = ["AGENTS", "Agent", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint", "RandomAgent", "hint",
-           "make_agent"]
+__all__ = ["AGENTS", "Agent", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
+           "RandomAgent", "RolloutAgent", "hint", "make_agent"]

@@ -1,5 +1,6 @@
 """The strong agents: ``heuristic`` (hand-written), ``fast`` (learned value), ``expectimax`` (search over the
-next draws + value) and ``best`` (Monte-Carlo rollouts of ``fast``).
+next draws + value), ``rollout`` (Monte-Carlo rollouts of ``fast``) and ``best`` (the strongest of them
+as measured: expectimax).
 
 All three estimate the expected final score of each allowed cell
 (:meth:`evaluate`) and play the best one (the lowest cell on ties, so play is
@@ -229,16 +230,16 @@ class ExpectimaxAgent(_Estimating):
         return self._scored(board, view.tile, allowed, now) + future
 
 
-#: ``best``: candidate cells, rollouts per candidate in the first round, rounds (halving between them), rollout depth (0: to the end).
+#: ``rollout``: candidate cells, rollouts per candidate in the first round, rounds (halving between them), rollout depth (0: to the end).
 ROLLOUT_WIDTH = 4
-ROLLOUT_FIRST = 32
+ROLLOUT_FIRST = 64
 ROLLOUT_ROUNDS = 2
-ROLLOUT_DEPTH = 0
-#: ``best`` leaves the fast policy's cell only for one whose mean is this many standard errors better (paired).
+ROLLOUT_DEPTH = 3
+#: ``rollout`` leaves the fast policy's cell only for one whose mean is this many standard errors better (paired).
 ROLLOUT_CONFIDENCE = 0.0
 
 
-class BestAgent(ExpectimaxAgent):
+class RolloutAgent(ExpectimaxAgent):
     """Monte-Carlo rollouts of the ``fast`` policy from the most promising cells (see :mod:`.rollout`).
 
     ``width`` candidates (by points plus learned value) each get ``first``
@@ -251,7 +252,7 @@ class BestAgent(ExpectimaxAgent):
     expectimax's estimates too.
     """
 
-    name = "best"
+    name = "rollout"
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None,
                  rollout_width: int = ROLLOUT_WIDTH, first: int = ROLLOUT_FIRST, rounds: int = ROLLOUT_ROUNDS,
@@ -313,3 +314,10 @@ class BestAgent(ExpectimaxAgent):
             if gain.mean() < self.confidence * gain.std(ddof=1) / np.sqrt(done):
                 return default
         return winner
+
+
+class BestAgent(ExpectimaxAgent):
+    """The strongest agent as measured (docs/BENCHMARKS.md): expectimax.  Rollouts (``rollout``) were
+    no stronger on the same deals at several times the cost."""
+
+    name = "best"

@@ -173,3 +173,19 @@ def test_bad_symbol_map_files_give_one_line_errors(tmp_path, content, message):
     result = subprocess.run([sys.executable, "-m", "takeiteasy", "tiles", "--symbols", str(path)],
                             capture_output=True, text=True)
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_play_saves_the_round_for_analyse(capsys, monkeypatch, tmp_path):
+    """A finished terminal game can be saved and then analysed."""
+    answers = [item for cell in range(19) for item in (str(cell), "")]
+    path = tmp_path / "game.json"
+    status, out, _ = run_cli(capsys, "play", "--seed", "5", "--no-record", "--save", str(path),
+                             stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
+    assert status == 0 and path.exists()
+    saved = json.loads(path.read_text())
+    assert saved["format"] == "takeiteasy-game" and [m["cell"] for m in saved["players"][0]["moves"]] == list(range(19))
+    status, out, _ = run_cli(capsys, "analyse", "--json", str(path))
+    player = json.loads(out)["players"][0]
+    assert status == 0 and player["score"] == saved["players"][0]["score"]
+    assert player["best_possible"] >= player["score"] and len(player["moves"]) == 19
+    assert len(player["worst_moves"]) == 3

@@ -236,3 +236,25 @@ def test_compiled_and_interpreted_paths_agree():
                                             TILE_VALUES, DIRECTION_BEST)) for b in boards]
         assert compiled == interpreted[name]["scores"]
         assert any(compiled)
+
+
+def test_without_numba_the_engine_runs_interpreted_with_a_one_line_notice():
+    """Issue 4: the same code runs interpreted when numba is missing, with a one-line notice."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys; sys.modules['numba'] = None\n"  # makes `import numba` fail, as if it were not installed
+        "from takeiteasy import _jit, Ruleset\n"
+        "from takeiteasy.core import parse_board\n"
+        "from takeiteasy.fast import random_scores\n"
+        "assert not _jit.COMPILED\n"
+        "rules = Ruleset.from_options()\n"
+        "print(rules.score(parse_board('928 978 968 123 178 164 124 523 574 568 573 528 973 563 168 923 163 174 128')))\n"
+        "print(len(random_scores(rules, seed=1, count=20)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["178", "20"]
+    assert result.stderr.strip().splitlines() == [
+        "takeiteasy: numba is not installed; the engine runs in pure Python (slower)."]

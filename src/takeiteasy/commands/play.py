@@ -9,6 +9,7 @@ each player's personal best per ruleset.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -43,6 +44,8 @@ def register(sub) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="draw the next tile at once instead of offering to move the last one")
     parser.add_argument("--palette", choices=sorted(PALETTES), default="classic", help="stripe colours")
+    parser.add_argument("--save", metavar="GAME.json",
+                        help="save each finished round for `takeiteasy analyse` (rounds after the first get -2, -3, ...)")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -71,10 +74,28 @@ def run(args) -> int:
             _play_round(console, game, bots, args)
             match.record(game)
             _show_results(console, match, game, humans, records, ruleset_key)
+            if args.save:
+                path = _save_path(args.save, len(match.results))
+                _write_game(path, game)
+                console.print(f"Saved to {path}: [bold]takeiteasy analyse {path}[/]")
     except Quit:
         console.print("Game abandoned.")
         return 1
     return 0
+
+
+def _save_path(path: str, round_number: int) -> Path:
+    target = Path(path)
+    if round_number > 1:
+        target = target.with_name(f"{target.stem}-{round_number}{target.suffix}")
+    return target
+
+
+def _write_game(path: Path, game: Game) -> None:
+    try:
+        path.write_text(json.dumps(game.to_json(), indent=1) + "\n")
+    except OSError as exc:
+        raise InputError(f"--save {path}: cannot write it ({exc.strerror})") from None
 
 
 def _ask(console: Console, prompt: str) -> str:

@@ -23,21 +23,13 @@ from .._jit import kernel
 @kernel
 def pack_boards(boards):
     """A (games, cells) batch of boards as ``int8``."""
-    out = np.empty(boards.shape, dtype=np.int8)
-    for g in range(boards.shape[0]):
-        for c in range(boards.shape[1]):
-            out[g, c] = boards[g, c]
-    return out
+    return boards.astype(np.int8)
 
 
 @kernel
 def unpack_boards(packed):
     """``int8`` boards back to the engine's ``int64`` boards."""
-    out = np.empty(packed.shape, dtype=np.int64)
-    for g in range(packed.shape[0]):
-        for c in range(packed.shape[1]):
-            out[g, c] = packed[g, c]
-    return out
+    return packed.astype(np.int64)
 
 
 @kernel

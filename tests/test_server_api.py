@@ -279,6 +279,20 @@ def test_reference_endpoints(client):
     assert "Take It Easy" in client.get("/").text
 
 
+def test_hint_endpoint_ranks_cells_like_the_hint_function(client):
+    from takeiteasy.ai import hint
+    from takeiteasy.core import parse_board, parse_tile
+
+    text = "928 978 968 123 178 164 124 523 . 568 573 528 973 563 . 923 163 174 128"
+    answer = client.post("/api/hint", json={"board": text, "tile": "5-7-4", "agent": "fast"}).json()
+    rules = Ruleset.from_options()
+    expected = [h.to_json() for h in hint(rules, parse_board(text), parse_tile("574"), agent="fast")]
+    assert answer["tile"] == "574" and answer["hints"] == expected and {h["cell"] for h in expected} == {8, 14}
+    refused(client.post("/api/hint", json={"board": text, "tile": "5x4"}))
+    refused(client.post("/api/hint", json={"board": text, "tile": "928"}))
+    refused(client.post("/api/hint", json={"board": text, "tile": "574", "agent": "oracle"}))
+
+
 def test_a_storage_failure_loses_nothing():
     class FlakyStore(MemoryStore):
         fail = False

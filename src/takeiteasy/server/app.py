@@ -18,13 +18,16 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..ai import AGENTS
+from ..ai.hints import hint as ai_hint
 from ..commands.score import score_record
 from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES, layout as get_layout
+from ..core.notation import format_board, parse_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, TOKENS
@@ -161,6 +164,15 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def score(body: msg.ScoreBoard):
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         return score_record(rules, body.board)
+
+    @app.post("/api/hint")
+    async def hint(body: msg.HintRequest):
+        rules = Ruleset.from_options(server_options(body.preset, body.options))
+        board = parse_board(body.board, rules.layout, rules.tile_set)
+        tile = parse_tile(body.tile, allowed=rules.tile_set)
+        hints = await run_in_threadpool(ai_hint, rules, board, tile, agent=body.agent)
+        return {"board": format_board(board), "tile": TOKENS[tile], "agent": body.agent,
+                "hints": [h.to_json() for h in hints]}
 
     # -- lobby ---------------------------------------------------------------
     @app.get("/api/rooms")

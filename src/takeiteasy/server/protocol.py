@@ -87,6 +87,16 @@ class ScoreBoard(Request):
     options: dict | None = None
 
 
+class HintRequest(Request):
+    """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first."""
+
+    board: StrictStr = Field(max_length=400)
+    tile: StrictStr = Field(max_length=8)
+    preset: StrictStr | None = Field(default=None, max_length=64)
+    options: dict | None = None
+    agent: StrictStr = Field(default="best", max_length=64)
+
+
 class Joined(BaseModel):
     """The answer to creating or joining a room: keep ``token`` secret, it is your identity."""
 

@@ -291,3 +291,14 @@ def placement_value(board, cell, tile, codes, counts, fits, filled, weights, lin
     board[cell] = -1
     return points, value
 
+
+
+@kernel
+def scratch(line_len, cross, triples, parallel):
+    """Work arrays of one evaluation: feature indices, line codes, bag value counts and fitting-tile counts."""
+    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
+    index = np.empty(num_features, dtype=np.int64)
+    codes = np.zeros(line_len.shape[0], dtype=np.int64)
+    counts = np.zeros((3, 4), dtype=np.int64)
+    fits = np.zeros((4, 4, 4), dtype=np.int64)
+    return index, codes, counts, fits

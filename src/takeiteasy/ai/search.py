@@ -22,17 +22,13 @@ import numpy as np
 from .._jit import kernel
 from ..core import kernels
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
-from .features import all_line_codes, bag_counts, placement_value
+from .features import all_line_codes, bag_counts, placement_value, scratch
 
 
 @kernel
 def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                 parallel, phase_bucket, offsets, now, future):
-    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
-    index = np.empty(num_features, dtype=np.int64)
-    codes = np.zeros(line_len.shape[0], dtype=np.int64)
-    counts = np.zeros((3, 4), dtype=np.int64)
-    fits = np.zeros((4, 4, 4), dtype=np.int64)
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     work = board.copy()
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     bag_counts(in_bag, TILE_VALUES, counts, fits)
@@ -59,11 +55,7 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
     if filled >= num_cells:
         return 0.0
     last = filled + 1 == num_cells
-    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
-    index = np.empty(num_features, dtype=np.int64)
-    codes = np.zeros(line_len.shape[0], dtype=np.int64)
-    counts = np.zeros((3, 4), dtype=np.int64)
-    fits = np.zeros((4, 4, 4), dtype=np.int64)
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     total = 0.0
     draws = 0
@@ -97,11 +89,7 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
     if filled + 1 >= num_cells:
         return chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                        parallel, phase_bucket, offsets)
-    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
-    index = np.empty(num_features, dtype=np.int64)
-    codes = np.zeros(line_len.shape[0], dtype=np.int64)
-    counts = np.zeros((3, 4), dtype=np.int64)
-    fits = np.zeros((4, 4, 4), dtype=np.int64)
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     guess = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)

@@ -1,11 +1,13 @@
-"""Features of the learned value function: indices in range, bag counts checked by brute force."""
+"""Features of the learned value function: indices in range, half-turn sharing, bag counts by brute force."""
 
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from takeiteasy.ai.features import VALUE_INDEX, all_line_codes, bag_counts, feature_indices, feature_spec
+from takeiteasy.ai.features import (ORPHANS, ROOM, VALUE_INDEX, all_line_codes, bag_counts, feature_indices,
+                                    feature_spec)
+from takeiteasy.core.layouts import layout
 from takeiteasy.core.tiles import TILE_VALUES
 
 
@@ -13,6 +15,59 @@ from takeiteasy.core.tiles import TILE_VALUES
 @given(st.sampled_from(["standard", "daffodil"]), st.data())
 def test_feature_indices_stay_inside_their_groups(layout_name, data):
     spec = feature_spec(layout_name)
+    board, in_bag, n = random_position(spec, layout_name, data)
+    out = features_of(spec, board, in_bag, n)
+    groups = np.searchsorted(spec.offsets, out, side="right") - 1
+    sizes = [len(spec.line_len), len(spec.cross), len(spec.triples), len(spec.parallel), 9, len(spec.line_len), 1, 1]
+    assert list(np.bincount(groups, minlength=8)) == sizes  # each feature lands in its own group
+    assert out.min() >= 0 and out.max() < spec.num_weights
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.just("standard"), st.data())
+def test_a_half_turn_looks_up_the_same_weights_where_they_are_shared(layout_name, data):
+    """Crossing pairs, cell triples and parallel pairs share weights with their half-turn images, so a
+    position and its half turn use the same weights in those groups (line, supply and compete groups
+    are per line and keep their own)."""
+    spec = feature_spec(layout_name)
+    turn = np.array(layout(layout_name).rotation180())
+    board, in_bag, n = random_position(spec, layout_name, data)
+    turned = np.full_like(board, -1)
+    turned[turn] = board
+    a, b = features_of(spec, board, in_bag, n), features_of(spec, turned, in_bag, n)
+    shared = slice(len(spec.line_len), len(spec.line_len) + len(spec.cross) + len(spec.triples) + len(spec.parallel))
+    assert sorted(a[shared]) == sorted(b[shared])
+    assert spec.cross[:, 3].max() + 1 < len(spec.cross)  # pairs really share: fewer slots than pairs
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_room_and_waste_count_what_they_say(data):
+    """The board-wide groups, recomputed by brute force: cells by open lines through them, and bag tiles
+    that fit no empty cell on all three lines (a broken line fits nothing)."""
+    spec = feature_spec("standard")
+    board, in_bag, n = random_position(spec, "standard", data)
+    out = features_of(spec, board, in_bag, n)
+    phases = spec.num_cells + 1
+    room_key, waste_key = (out[-2] - spec.offsets[6]) // phases, (out[-1] - spec.offsets[7]) // phases
+    assert (out[-2] - spec.offsets[6]) % phases == n
+
+    def values_on(line):
+        return {int(TILE_VALUES[board[c], spec.line_dir[line]]) for c in spec.line_cells[line][:spec.line_len[line]]
+                if board[c] >= 0}
+
+    def fits(tile, cell):
+        return all(values_on(line) <= {int(TILE_VALUES[tile, d])} for d, line in enumerate(spec.cell_lines[cell]))
+
+    empty = [c for c in range(spec.num_cells) if board[c] < 0]
+    open_lines = [sum(len(values_on(line)) <= 1 for line in spec.cell_lines[c]) for c in empty]
+    rooms = [min(open_lines.count(k), cap - 1) for k, cap in zip(range(3), ROOM)]
+    assert room_key == (rooms[0] * ROOM[1] + rooms[1]) * ROOM[2] + rooms[2]
+    orphans = sum(not any(fits(t, c) for c in empty) for t in np.flatnonzero(in_bag))
+    assert waste_key == (min(orphans, ORPHANS - 1) * ROOM[0] + rooms[0]) * ROOM[1] + rooms[1]
+
+
+def random_position(spec, layout_name, data):
     tile_count = 31 if layout_name == "daffodil" else 27
     n = data.draw(st.integers(0, spec.num_cells))
     cells = data.draw(st.permutations(range(spec.num_cells)))[:n]
@@ -21,18 +76,19 @@ def test_feature_indices_stay_inside_their_groups(layout_name, data):
     board[list(cells)] = tiles[:n]
     in_bag = np.zeros(31, dtype=np.bool_)
     in_bag[[t for t in range(tile_count) if t not in tiles[:n]]] = True
+    return board, in_bag, n
+
+
+def features_of(spec, board, in_bag, n):
     codes = np.zeros(len(spec.line_len), dtype=np.int64)
     all_line_codes(board, spec.line_cells, spec.line_len, spec.line_dir, TILE_VALUES, codes)
     counts, fits = np.zeros((3, 4), dtype=np.int64), np.zeros((4, 4, 4), dtype=np.int64)
     bag_counts(in_bag, TILE_VALUES, counts, fits)
     out = np.empty(spec.num_features, dtype=np.int64)
     got = feature_indices(codes, counts, fits, board, n, spec.line_len, spec.line_dir, spec.cross, spec.triples,
-                          spec.parallel, spec.phase_bucket, spec.offsets, out)
+                          spec.parallel, spec.phase_bucket, spec.offsets, out, spec.cell_lines)
     assert got == spec.num_features
-    groups = np.searchsorted(spec.offsets, out, side="right") - 1
-    sizes = [len(spec.line_len), len(spec.cross), len(spec.triples), len(spec.parallel), 9]
-    assert list(np.bincount(groups, minlength=5)) == sizes  # each feature lands in its own group
-    assert len(set(out.tolist())) == len(out)
+    return out
 
 
 @settings(max_examples=40, deadline=None)
@@ -54,3 +110,10 @@ def test_bag_counts_match_brute_force(bag):
         for b in range(4):
             for c in range(4):
                 assert fits[a, b, c] == sum(all(fits_value(t, d, x) for d, x in enumerate((a, b, c))) for t in bag)
+
+
+def test_a_board_without_symmetry_shares_nothing():
+    spec = feature_spec("daffodil")  # the daffodil board has no half-turn symmetry
+    assert list(spec.cross[:, 3]) == list(range(len(spec.cross)))
+    assert list(spec.triples[:, 4]) == list(range(len(spec.triples)))
+    assert list(spec.parallel[:, 2]) == list(range(len(spec.parallel)))

@@ -19,7 +19,22 @@ Feature groups (each also keyed by the game phase, the number of filled cells):
    (coarse phase);
 4. ``parallel``: each pair of lines of one direction (coarse phase);
 5. ``supply``: per direction and value, tiles left carrying it against empty
-   cells of open lines waiting for it.
+   cells of open lines waiting for it;
+6. ``compete``: each line's code with the supply of its value and the empty
+   cells of the *other* lines of its direction waiting for the same value;
+7. ``room``: how many empty cells have 0, 1 and 2 open (not broken) lines
+   through them -- cells where an unwanted tile costs little;
+8. ``waste``: how many tiles in the bag fit no empty cell on all three of its
+   lines (each must spoil something when drawn), with the cells of ``room``
+   that have 0 and 1 open lines.
+
+Groups 7 and 8 are counts over the whole board, so the sum of weights can
+value the first cheap cell more than the fifth, which per-cell tuples cannot.
+
+Groups 2-4 share weights between a tuple and its image under the half turn,
+which maps every line onto a line of the same direction and so leaves the
+value of a position unchanged: each shared weight learns from twice the
+positions.
 
 Everything geometric comes from a :class:`~takeiteasy.core.layouts.Layout`, so
 the same code serves the standard and the daffodil board (each with its own
@@ -39,7 +54,7 @@ from ..core.layouts import MAX_LINE, Layout, layout as get_layout
 from ..core.tiles import DIRECTION_BEST, DIRECTION_VALUES, TILE_VALUES
 
 #: Version of the feature definition; stored in weight files so stale ones are refused.
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 
 CODES = 2 + 4 * MAX_LINE  # line codes (see the module docstring)
 SUPPLY = 13  # supply is counted 0..12 (9 standard tiles + 3 wildcards carry a value)
@@ -49,7 +64,12 @@ CELL_PHASES = 3  # phase buckets of the "cell" group
 CELL_STATES = 5  # a cell: filled, or empty with 0, 1, 2, 3+ fitting tiles in the bag
 WILD_INDEX = 3
 
-GROUPS = ("line", "cross", "cell", "parallel", "supply")
+COMPETE = 10  # empty cells of other lines waiting for the same value, counted 0..9
+ROOM = (5, 6, 6)  # empty cells with 0, 1, 2 open lines through them, counted up to 4, 5, 5
+ORPHANS = 13  # tiles in the bag that fit no empty cell on all three lines, counted up to 12
+BOARD_FEATURES = 9 + 2  # supply (3 directions x 3 values), room, waste
+
+GROUPS = ("line", "cross", "cell", "parallel", "supply", "compete", "room", "waste")
 
 
 def _value_index_table() -> np.ndarray:
@@ -74,9 +94,9 @@ class FeatureSpec:
     line_len: np.ndarray
     line_dir: np.ndarray
     cell_lines: np.ndarray
-    cross: np.ndarray  # (P, 3) crossing line pairs, one per cell and pair of directions; then the cell
-    triples: np.ndarray  # (C, 4) the three lines through a cell; then the cell
-    parallel: np.ndarray  # (Q, 2) line pairs of one direction
+    cross: np.ndarray  # (P, 4) crossing line pairs, one per cell and pair of directions; the cell; weight slot
+    triples: np.ndarray  # (C, 5) the three lines through a cell; the cell; weight slot
+    parallel: np.ndarray  # (Q, 4) line pairs of one direction; weight slot; 1 if the pair is its own image
     phase_bucket: np.ndarray  # filled cells -> coarse phase
     offsets: np.ndarray  # start of each group in the flat weight vector, plus the total
     sizes: dict
@@ -88,8 +108,7 @@ class FeatureSpec:
     @property
     def num_features(self) -> int:
         """How many weights one position looks up."""
-        return int(self.line_len.shape[0] + self.cross.shape[0] + self.triples.shape[0]
-                   + self.parallel.shape[0] + 9)
+        return int(feature_count(self.line_len, self.cross, self.triples, self.parallel))
 
     def tables(self):
         """The arguments every feature kernel takes, in order."""
@@ -102,7 +121,50 @@ def feature_spec(layout_name: str) -> FeatureSpec:
     return build_spec(get_layout(layout_name))
 
 
+def _line_map(shape: Layout, turn) -> np.ndarray:
+    """Line -> its image under a cell permutation (identity when there is none)."""
+    if turn is None:
+        return np.arange(shape.num_lines)
+    by_cells = {frozenset(shape.line(line)): line for line in range(shape.num_lines)}
+    return np.array([by_cells[frozenset(turn[c] for c in shape.line(line))] for line in range(shape.num_lines)])
+
+
+def _slots(keys: list[tuple], image) -> list[int]:
+    """A weight slot per tuple: a tuple and its image (``image(key)``) share one."""
+    slot_of: dict[tuple, int] = {}
+    slots = []
+    for key in keys:
+        twin = image(key)
+        if twin in slot_of:
+            slots.append(slot_of[twin])
+        else:
+            slot_of.setdefault(key, len(slot_of))
+            slots.append(slot_of[key])
+    return slots
+
+
+def _parallel_rows(pairs, line_image) -> list[tuple]:
+    """Rows (line, line, slot, symmetric) of parallel pairs.  A pair's image under the half turn is
+    written in the image's order, so both rows read their codes alike; a pair that is its own image
+    (the two lines swap) is marked symmetric and looked up with its two codes sorted."""
+    rows, done = [], set()
+    for a, b in pairs:
+        if (a, b) in done:
+            continue
+        slot = len({row[2] for row in rows})
+        ra, rb = int(line_image[a]), int(line_image[b])
+        if {ra, rb} == {a, b}:
+            rows.append((a, b, slot, int(ra != a)))
+        else:
+            rows += [(a, b, slot, 0), (ra, rb, slot, 0)]
+        done |= {(a, b), (min(ra, rb), max(ra, rb))}
+    return rows
+
+
 def build_spec(shape: Layout) -> FeatureSpec:
+    turn = shape.rotation180()
+    line_image = _line_map(shape, turn)
+    cell_image = np.arange(shape.num_cells) if turn is None else np.array(turn)
     cross, triples = [], []
     for cell in range(shape.num_cells):
         through = [int(x) for x in shape.cell_lines[cell] if x >= 0]
@@ -113,14 +175,27 @@ def build_spec(shape: Layout) -> FeatureSpec:
             triples.append((*through, cell))
     parallel = [(a, b) for a in range(shape.num_lines) for b in range(a + 1, shape.num_lines)
                 if shape.line_dir[a] == shape.line_dir[b]]
+
+    def image(key):
+        *lines, cell = key
+        return (*(int(line_image[x]) for x in lines), int(cell_image[cell]))
+
+    cross = [(*key, slot) for key, slot in zip(cross, _slots(cross, image))]
+    triples = [(*key, slot) for key, slot in zip(triples, _slots(triples, image))]
+    parallel = _parallel_rows(parallel, line_image)
+    slots = {name: (max(row[column] for row in rows) + 1 if rows else 0)
+             for name, rows, column in (("cross", cross, 3), ("cell", triples, 4), ("parallel", parallel, 2))}
     phases = shape.num_cells + 1
     bucket = np.minimum(np.arange(phases) * COARSE // phases, COARSE - 1).astype(np.int64)
     sizes = {
         "line": shape.num_lines * CODES * SUPPLY * phases,
-        "cross": len(cross) * CODES * CODES * 2 * phases,
-        "cell": len(triples) * CODES ** 3 * CELL_STATES * CELL_PHASES,
-        "parallel": len(parallel) * CODES * CODES * COARSE,
+        "cross": slots["cross"] * CODES * CODES * 2 * phases,
+        "cell": slots["cell"] * CODES ** 3 * CELL_STATES * CELL_PHASES,
+        "parallel": slots["parallel"] * CODES * CODES * COARSE,
         "supply": 9 * SUPPLY * DEMAND * phases,
+        "compete": shape.num_lines * CODES * SUPPLY * COMPETE * phases,
+        "room": ROOM[0] * ROOM[1] * ROOM[2] * phases,
+        "waste": ORPHANS * ROOM[0] * ROOM[1] * phases,
     }
     offsets = np.zeros(len(GROUPS) + 1, dtype=np.int64)
     for i, name in enumerate(GROUPS):
@@ -130,11 +205,17 @@ def build_spec(shape: Layout) -> FeatureSpec:
         return np.array(rows, dtype=np.int64).reshape(-1, width)
 
     return FeatureSpec(shape.name, shape.num_cells, shape.line_cells, shape.line_len, shape.line_dir,
-                       shape.cell_lines, table(cross, 3), table(triples, 4), table(parallel, 2), bucket, offsets,
+                       shape.cell_lines, table(cross, 4), table(triples, 5), table(parallel, 4), bucket, offsets,
                        sizes)
 
 
 # --- kernels -----------------------------------------------------------------
+
+@kernel
+def feature_count(line_len, cross, triples, parallel):
+    """How many weights one position looks up: two per line (line, compete), one per tuple, and the board-wide ones."""
+    return 2 * line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + BOARD_FEATURES
+
 
 @kernel
 def line_code(board, line, line_cells, line_len, line_dir, tile_values):
@@ -202,7 +283,7 @@ def wanted(code):
 
 @kernel
 def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cross, triples, parallel, phase_bucket,
-                    offsets, out):
+                    offsets, out, cell_lines):
     """Fill ``out`` with the weight index of every feature of a position; returns how many.
 
     ``codes`` are the line codes, ``counts`` and ``fits`` the bag counts (see :func:`bag_counts`),
@@ -228,7 +309,7 @@ def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cros
         n += 1
     for p in range(cross.shape[0]):
         empty = 1 if board[cross[p, 2]] < 0 else 0
-        key = ((p * CODES + codes[cross[p, 0]]) * CODES + codes[cross[p, 1]]) * 2 + empty
+        key = ((cross[p, 3] * CODES + codes[cross[p, 0]]) * CODES + codes[cross[p, 1]]) * 2 + empty
         out[n] = offsets[1] + key * phases + filled
         n += 1
     cell_phase = filled * CELL_PHASES // phases
@@ -238,11 +319,14 @@ def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cros
         if board[triples[c, 3]] < 0:
             # the lines through a cell run in directions 0, 1, 2 (cell_lines order)
             state = 1 + min(fits[wanted(a), wanted(b), wanted(e)], CELL_STATES - 2)
-        key = (((c * CODES + a) * CODES + b) * CODES + e) * CELL_STATES + state
+        key = (((triples[c, 4] * CODES + a) * CODES + b) * CODES + e) * CELL_STATES + state
         out[n] = offsets[2] + key * CELL_PHASES + cell_phase
         n += 1
     for q in range(parallel.shape[0]):
-        key = (q * CODES + codes[parallel[q, 0]]) * CODES + codes[parallel[q, 1]]
+        a, b = codes[parallel[q, 0]], codes[parallel[q, 1]]
+        if parallel[q, 3] and a > b:
+            a, b = b, a
+        key = (parallel[q, 2] * CODES + a) * CODES + b
         out[n] = offsets[3] + key * COARSE + coarse
         n += 1
     for d in range(3):
@@ -251,6 +335,66 @@ def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cros
             need = min(demand[d, vi], DEMAND - 1)
             out[n] = offsets[4] + (((d * 3 + vi) * SUPPLY + supply) * DEMAND + need) * phases + filled
             n += 1
+    for line in range(num_lines):
+        code = codes[line]
+        supply = 0
+        others = 0
+        if code >= 2:
+            d = line_dir[line]
+            vi = (code - 2) // 5
+            supply = min(counts[d, vi], SUPPLY - 1)
+            if vi < WILD_INDEX:
+                others = min(demand[d, vi] - (line_len[line] - ((code - 2) % 5 + 1)), COMPETE - 1)
+        out[n] = offsets[5] + (((line * CODES + code) * SUPPLY + supply) * COMPETE + others) * phases + filled
+        n += 1
+    rooms = np.zeros(4, dtype=np.int64)
+    for cell in range(board.shape[0]):
+        if board[cell] >= 0:
+            continue
+        open_lines = 0
+        for d in range(cell_lines.shape[1]):
+            line = cell_lines[cell, d]
+            if line >= 0 and codes[line] != 1:
+                open_lines += 1
+        rooms[open_lines] += 1
+    key = (min(rooms[0], ROOM[0] - 1) * ROOM[1] + min(rooms[1], ROOM[1] - 1)) * ROOM[2] + min(rooms[2], ROOM[2] - 1)
+    out[n] = offsets[6] + key * phases + filled
+    n += 1
+    # tiles with no perfect home: which value triples some empty cell still takes on all its lines
+    covered = np.zeros((3, 3, 3), dtype=np.bool_)
+    for cell in range(board.shape[0]):
+        if board[cell] >= 0:
+            continue
+        w0, w1, w2 = 3, 3, 3
+        line = cell_lines[cell, 0]
+        if line >= 0:
+            w0 = wanted(codes[line]) if codes[line] != 1 else -1
+        line = cell_lines[cell, 1]
+        if line >= 0:
+            w1 = wanted(codes[line]) if codes[line] != 1 else -1
+        line = cell_lines[cell, 2]
+        if line >= 0:
+            w2 = wanted(codes[line]) if codes[line] != 1 else -1
+        if w0 < 0 or w1 < 0 or w2 < 0:
+            continue  # a broken line through the cell: no tile scores fully there
+        for i in range(3):
+            if w0 != 3 and w0 != i:
+                continue
+            for j in range(3):
+                if w1 != 3 and w1 != j:
+                    continue
+                for k in range(3):
+                    if w2 == 3 or w2 == k:
+                        covered[i, j, k] = True
+    orphans = 0  # fits[i, j, k] counts the bag's tiles of values (i, j, k) (wildcard tiles in each they fit)
+    for i in range(3):
+        for j in range(3):
+            for k in range(3):
+                if not covered[i, j, k]:
+                    orphans += fits[i, j, k]
+    key = (min(orphans, ORPHANS - 1) * ROOM[0] + min(rooms[0], ROOM[0] - 1)) * ROOM[1] + min(rooms[1], ROOM[1] - 1)
+    out[n] = offsets[7] + key * phases + filled
+    n += 1
     return n
 
 
@@ -282,7 +426,7 @@ def placement_value(board, cell, tile, codes, counts, fits, filled, weights, lin
         codes[line] = line_code(board, line, line_cells, line_len, line_dir, TILE_VALUES)
         points += kernels.line_points(board, line, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
     n = feature_indices(codes, counts, fits, board, filled + 1, line_len, line_dir, cross, triples, parallel,
-                        phase_bucket, offsets, index)
+                        phase_bucket, offsets, index, cell_lines)
     value = weighted_sum(weights, index, n)
     for d in range(3):
         line = cell_lines[cell, d]
@@ -296,7 +440,7 @@ def placement_value(board, cell, tile, codes, counts, fits, filled, weights, lin
 @kernel
 def scratch(line_len, cross, triples, parallel):
     """Work arrays of one evaluation: feature indices, line codes, bag value counts and fitting-tile counts."""
-    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
+    num_features = feature_count(line_len, cross, triples, parallel)
     index = np.empty(num_features, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)

@@ -34,7 +34,8 @@ from .._jit import kernel
 from ..core.errors import InputError
 from ..core.layouts import layout as get_layout
 from ..core.tiles import DAFFODIL_TILES, STANDARD_TILES, TILE_VALUES
-from .features import all_line_codes, bag_counts, feature_indices, feature_spec, placement_value, weighted_sum
+from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, placement_value,
+                       weighted_sum)
 from .value import ValueFunction
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -73,7 +74,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
     Game ``first_game + g`` gets score ``scores[g]``.  Placement is free (any empty cell).
     """
     num_cells = cell_lines.shape[0]
-    num_features = line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + 9
+    num_features = feature_count(line_len, cross, triples, parallel)
     board = np.full(num_cells, -1, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
@@ -115,7 +116,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
             total += best_points
             all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
             feature_indices(codes, counts, fits, board, t + 1, line_len, line_dir, cross, triples, parallel,
-                            phase_bucket, offsets, previous)
+                            phase_bucket, offsets, previous, cell_lines)
         if learn:
             delta = np.float32(rate * (0.0 - weighted_sum(weights, previous, num_features)))
             for i in range(num_features):

@@ -322,3 +322,49 @@ def test_serve_command_refuses_a_bad_port(capsys):
 
     assert main(["serve", "--port", "70000", "--db", "/nonexistent-dir-takeiteasy/x.db"]) == 2
     assert "--port 70000" in capsys.readouterr().err
+
+
+def test_hint_request_carries_only_what_a_player_sees_and_no_room(client):
+    """A hint cannot read a room's secret deal: it takes no room code or token, only a board, a tile and the
+    player's own previous placement, and its answer is the hint function's on exactly that."""
+    from takeiteasy.ai import hint
+    from takeiteasy.core import parse_tile
+    from takeiteasy.server.protocol import HintRequest
+
+    assert set(HintRequest.model_fields) == {"board", "tile", "previous_tile", "previous_cell", "preset",
+                                             "options", "agent"}
+    joined = create(client, mode="room", preset="sunmoon")
+    code, token = joined["code"], joined["token"]
+    friend = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()
+    assert post(client, code, "start", token=token).status_code == 200
+    st = place_first_legal(client, code, token, state(client, code, token))
+    assert post(client, code, "place", token=friend["token"], cell=9).status_code == 200
+    st = state(client, code, token)
+    me = st["me"]
+    assert me["previous"] == {"tile": st["players"][0]["board"][me["previous"]["cell"]], "cell": me["previous"]["cell"]}
+    board_text = " ".join(t or "." for t in st["players"][0]["board"])
+    tile = me["pending"][0]
+    body = {"board": board_text, "tile": tile, "options": st["options"], "agent": "fast",
+            "previous_tile": me["previous"]["tile"], "previous_cell": me["previous"]["cell"]}
+    for extra in ({"code": code}, {"token": token}, {"remaining": "123"}):
+        assert refused(client.post("/api/hint", json={**body, **extra}), 422).endswith("unknown field")
+    answer = client.post("/api/hint", json=body).json()
+    rules = Ruleset.from_options(Options.from_json(st["options"]))
+    expected = hint(rules, parse_board(board_text), parse_tile(tile), None, parse_tile(me["previous"]["tile"]),
+                    me["previous"]["cell"], agent="fast")
+    assert answer["hints"] == [h.to_json() for h in expected]
+    assert sorted(h["cell"] for h in answer["hints"]) == me["legal"][tile]
+    refused(client.post("/api/hint", json={**body, "previous_cell": 19}))
+
+
+def test_hint_board_may_carry_the_holding_slots(client):
+    """Daffodil rulebook, holding area: a tile in a holding slot is on the board (and cannot be the tile in hand)."""
+    options = preset("daffodil-holding").to_json()
+    held = " ".join(["."] * 21 + ["574", ".", "."])
+    answer = client.post("/api/hint", json={"board": held, "tile": "123", "options": options, "agent": "fast"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["board"].split()[21] == "574"
+    assert "already on the board" in refused(client.post("/api/hint", json={"board": held, "tile": "574",
+                                                                               "options": options}))
+    twice = " ".join(["574"] + ["."] * 20 + ["574", ".", "."])
+    assert "twice" in refused(client.post("/api/hint", json={"board": twice, "tile": "123", "options": options}))

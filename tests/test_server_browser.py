@@ -1,4 +1,5 @@
-"""The web page in a real browser (Debian's Chromium through Playwright): a solo game clicked to the end.
+"""The web page in a real browser (Debian's Chromium through Playwright): a solo game clicked to the end,
+hints compared with the hint function, a room of two players in two browser contexts, and the caller screen.
 
 Skips only when Chromium or Playwright is missing outside CI; with CI=true it must run.
 """
@@ -27,7 +28,8 @@ if not IN_CI:
 import uvicorn  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from takeiteasy.core.notation import parse_board  # noqa: E402
+from takeiteasy.ai import hint  # noqa: E402
+from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.rules import Ruleset  # noqa: E402
 from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
 
@@ -38,10 +40,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
     port = free_port()
-    config = uvicorn.Config(create_app(SQLiteStore(tmp_path / "rooms.db")), host="127.0.0.1", port=port,
+    db = tmp_path_factory.mktemp("web") / "rooms.db"
+    config = uvicorn.Config(create_app(SQLiteStore(db)), host="127.0.0.1", port=port,
                             log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -55,34 +58,184 @@ def server(tmp_path):
     thread.join(10)
 
 
-def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_board(server, tmp_path):
-    errors: list[str] = []
+@pytest.fixture(scope="module")
+def browser():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server)
-            page.wait_for_selector("#preset option", state="attached")
-            page.fill("#name", "Tester")
-            page.select_option(".ai-pick >> nth=0", "greedy")
-            page.click("#solo")
-            page.wait_for_selector("#board .legal")
-            page.screenshot(path=str(tmp_path / "start.png"))
-            for turn in range(19):
-                cells = page.locator("#board .legal")
-                count = cells.count()
-                assert count == 19 - turn  # every empty cell is legal under the standard rules
-                cells.nth(turn * 7 % count).click()
-                page.wait_for_function(f"document.querySelectorAll('#board [data-tile]').length === {turn + 1}")
-            page.wait_for_selector("#result:not([hidden])")
-            shown = int(page.text_content("#final-score"))
-            tokens = page.eval_on_selector_all(
-                "#board g.cell", "gs => gs.map(g => g.getAttribute('data-tile') || '.')")
-            page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
+            yield chromium
         finally:
-            browser.close()
-    board = parse_board(" ".join(tokens))
-    assert shown == Ruleset.from_options().score(board)
+            chromium.close()
+
+
+def open_page(browser, server, errors: list[str], name: str):
+    """A fresh browser context (its own storage: another person) on the home page, with a name typed in."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
+    page.goto(server)
+    page.wait_for_selector("#preset option", state="attached")
+    page.fill("#name", name)
+    return page
+
+
+def board_tokens(page) -> list[str]:
+    return page.eval_on_selector_all("#board g.cell", "gs => gs.map(g => g.getAttribute('data-tile') || '.')")
+
+
+def wait_tiles(page, count: int) -> None:
+    page.wait_for_function(f"document.querySelectorAll('#board [data-tile]').length === {count}")
+
+
+def place(page, nth: int = 0) -> None:
+    placed = len([t for t in board_tokens(page) if t != "."])
+    cells = page.locator("#board .legal")
+    cells.nth(nth % cells.count()).click()
+    wait_tiles(page, placed + 1)
+
+
+def shown_hints(page) -> dict[int, float]:
+    return {int(cell): float(value) for cell, value in page.eval_on_selector_all(
+        "#board g.hinted", "gs => gs.map(g => [g.dataset.cell, g.querySelector('.hint-num').dataset.expected])")}
+
+
+def test_hints_in_a_solo_game_are_the_hint_function_on_the_shown_board_and_tile(server, browser, tmp_path):
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Hinted")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    for turn in range(3):
+        place(page, 5 * turn)
+    assert page.locator("#board .hint-num").count() == 0  # nothing until asked
+    page.click("#hint-btn")
+    page.wait_for_selector("#board .hint-best")
+    tokens, tile = board_tokens(page), page.get_attribute("#current svg", "data-tile")
+    expected = hint(Ruleset.from_options(), parse_board(" ".join(tokens)), parse_tile(tile))
+    assert shown_hints(page) == {h.cell: h.to_json()["expected"] for h in expected}
+    assert page.locator("#board .hint-num").count() == page.locator("#board .legal").count() == 16
+    best = page.locator("#board .hint-best")
+    assert best.count() == 1 and int(best.get_attribute("data-cell")) == expected[0].cell
+    assert best.locator(".hint-num").text_content() == f"{expected[0].expected:.1f}"
+    assert f"cell {expected[0].cell}" in page.text_content("#hint-info")
+    page.screenshot(path=str(tmp_path / "hints.png"))
+    # placing the tile clears the hint; the key h asks again for the next tile
+    best.click()
+    wait_tiles(page, 4)
+    assert page.locator("#board .hint-num").count() == 0 and page.text_content("#hint-info") == ""
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    assert page.locator("#board .hint-num").count() == 15
+    place(page)
+    # a refused hint is a message; the game goes on
+    page.route("**/api/hint", lambda route: route.fulfill(status=400, json={"error": "no hints today"}))
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-info.error")
+    assert "no hints today" in page.text_content("#hint-info")
+    assert page.locator("#board .hint-num").count() == 0
+    place(page)
+    assert not errors
+
+
+def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(server, browser):
+    """Rulebook 001 (with a caller): every player places the called tile on their own board; the boards stay
+    private until the round ends (the app shows other boards only with no caller or after the round)."""
+    errors: list[str] = []
+    ann = open_page(browser, server, errors, "Ann")
+    ann.click("#create-room")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    code = ann.text_content("#lobby-code")
+    bob = open_page(browser, server, errors, "Bob")
+    bob.fill("#join-code", code)
+    bob.click("#join")
+    bob.wait_for_selector("#lobby-wait:not([hidden])")
+    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    ann.click("#lobby-start")
+    for page in (ann, bob):
+        page.wait_for_selector("#board .legal")
+    for turn in range(3):
+        tile = ann.get_attribute("#current svg", "data-tile")
+        assert bob.get_attribute("#current svg", "data-tile") == tile
+        place(ann, 0)
+        ann.wait_for_function("document.getElementById('status').textContent.includes('Bob')")
+        # Bob still sees only his own board, without Ann's new tile, and no other board
+        assert sorted(t for t in board_tokens(bob) if t != ".") == sorted(
+            t for t in board_tokens(ann) if t != "." and t != tile)
+        assert bob.locator("#others figure").count() == 0 and ann.locator("#others figure").count() == 0
+        if turn == 0:  # a hint in a room uses Bob's own board and tile
+            bob.keyboard.press("h")
+            bob.wait_for_selector("#board .hint-best")
+            assert bob.locator("#board .hint-num").count() == 19
+        place(bob, -1)
+        for page in (ann, bob):  # the next tile is drawn once both have placed
+            page.wait_for_function(f"document.querySelectorAll('#history svg').length === {turn + 2}")
+    assert board_tokens(ann) != board_tokens(bob)  # same tiles, different cells
+    assert sorted(board_tokens(ann)) == sorted(board_tokens(bob))
+    assert not errors
+
+
+def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
+    """Rulebook 001: the caller draws and announces each tile; players report their boards or scores."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Caller")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    host.fill("#lobby-person", "Dora")
+    host.click("#lobby-add-p")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    eve = open_page(browser, server, errors, "Eve")
+    eve.fill("#join-code", code)
+    eve.click("#join")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 3")
+    host.click("#lobby-start")
+    host.wait_for_selector("#caller:not([hidden])")
+    eve.wait_for_selector("#caller:not([hidden])")
+    assert eve.locator("#call-btn").is_hidden()
+    for k in range(19):
+        host.click("#call-btn")
+        host.wait_for_function(f"document.querySelectorAll('#caller-history svg').length === {k + 1}")
+        if k < 3:
+            eve.wait_for_function(f"document.querySelectorAll('#caller-history svg').length === {k + 1}")
+            said = host.text_content("#caller-say")
+            assert eve.text_content("#caller-say") == said
+            assert said.replace(" - ", "") == host.get_attribute("#caller-current svg", "data-tile")
+    called = host.eval_on_selector_all("#caller-history svg", "s => s.map(x => x.dataset.tile)")
+    assert len(set(called)) == 19 and host.locator("#call-btn").is_disabled()
+    # the host types in Dora's board; Eve enters her own score
+    dora_board = " ".join(called)
+    host.select_option("#entry-player", label="Dora")
+    host.fill("#entry-board", dora_board)
+    host.click("#entry-btn")
+    dora_score = Ruleset.from_options().score(parse_board(dora_board))
+    host.wait_for_function(f"[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '{dora_score} ▦')")
+    eve.fill("#entry-score", "123")
+    eve.click("#entry-btn")
+    host.wait_for_function("[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '123')")
+    host.click("#end-round")  # one round under the standard rules: the match is over
+    host.wait_for_selector("#end-round", state="hidden")
+    rows = host.eval_on_selector_all("#caller-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    assert rows[0] == ["player", "R1", "total"]
+    assert rows[1:] == [["Caller", "0", "0"], ["Dora", str(dora_score), str(dora_score)], ["Eve", "123", "123"]]
+    assert not errors
+
+
+def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_board(server, browser, tmp_path):
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Tester")
+    page.select_option(".ai-pick >> nth=0", "greedy")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.screenshot(path=str(tmp_path / "start.png"))
+    for turn in range(19):
+        cells = page.locator("#board .legal")
+        count = cells.count()
+        assert count == 19 - turn  # every empty cell is legal under the standard rules
+        cells.nth(turn * 7 % count).click()
+        wait_tiles(page, turn + 1)
+    page.wait_for_selector("#result:not([hidden])")
+    shown = int(page.text_content("#final-score"))
+    tokens = board_tokens(page)
+    page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
+    assert shown == Ruleset.from_options().score(parse_board(" ".join(tokens)))
     assert "." not in tokens
     assert not errors

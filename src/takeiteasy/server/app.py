@@ -14,6 +14,7 @@ import asyncio
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -93,6 +94,23 @@ def layout_json(name: str) -> dict:
     return {"name": shape.name, "description": shape.description, "cells": cells, "lines": lines}
 
 
+def hint_board(rules: Ruleset, text: str) -> np.ndarray:
+    """A hint's board: the layout's cells in notation, optionally followed by the holding slots."""
+    tokens = text.split()
+    cells = rules.layout.num_cells
+    if len(tokens) != rules.board_size or rules.board_size == cells:
+        return parse_board(text, rules.layout, rules.tile_set)
+    board = np.concatenate([parse_board(" ".join(tokens[:cells]), rules.layout, rules.tile_set),
+                            np.full(rules.board_size - cells, -1, dtype=np.int64)])
+    for slot, token in enumerate(tokens[cells:], start=cells):
+        if token != ".":
+            board[slot] = parse_tile(token, slot + 1, rules.tile_set)
+    placed = board[board >= 0]
+    if len(set(placed.tolist())) != placed.size:
+        raise InputError("board: a tile appears twice (holding slots included)")
+    return board
+
+
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS) -> FastAPI:
     """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes SQLite)."""
     store = store if store is not None else MemoryStore()
@@ -168,9 +186,13 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.post("/api/hint")
     async def hint(body: msg.HintRequest):
         rules = Ruleset.from_options(server_options(body.preset, body.options))
-        board = parse_board(body.board, rules.layout, rules.tile_set)
+        board = hint_board(rules, body.board)
         tile = parse_tile(body.tile, allowed=rules.tile_set)
-        hints = await run_in_threadpool(ai_hint, rules, board, tile, agent=body.agent)
+        previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
+        if not -1 <= body.previous_cell < rules.board_size:
+            raise InputError(f"previous_cell {body.previous_cell}: not a cell of this board")
+        hints = await run_in_threadpool(ai_hint, rules, board, tile, None, previous, body.previous_cell,
+                                        agent=body.agent)
         return {"board": format_board(board), "tile": TOKENS[tile], "agent": body.agent,
                 "hints": [h.to_json() for h in hints]}
 

@@ -88,10 +88,17 @@ class ScoreBoard(Request):
 
 
 class HintRequest(Request):
-    """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first."""
+    """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first.
+
+    Only what a player sees goes in: their own board (holding slots may follow the
+    layout's cells), the tile in hand and their own previous placement.  There is no
+    room code or token, so a hint cannot read a room's secret deal.
+    """
 
     board: StrictStr = Field(max_length=400)
     tile: StrictStr = Field(max_length=8)
+    previous_tile: StrictStr | None = Field(default=None, max_length=8)
+    previous_cell: StrictInt = Field(default=-1, ge=-1, le=64)
     preset: StrictStr | None = Field(default=None, max_length=64)
     options: dict | None = None
     agent: StrictStr = Field(default="best", max_length=64)

@@ -538,10 +538,13 @@ class Room:
         me: dict = {"pending": [TOKENS[t] for t in game.pending[viewer]],
                     "movable": [TOKENS[t] for t in game.movable[viewer]] if self.options.takeback else []}
         board = game.boards[viewer]
+        previous_tile, previous_cell = game.previous_tile(viewer), game.previous_cell(viewer)
+        # the player's own last placement: what a hint needs for placement rules that look back
+        me["previous"] = {"tile": TOKENS[previous_tile], "cell": int(previous_cell)} if previous_tile >= 0 else None
         if game.pending[viewer]:
             me["phase"] = "place"
-            prev_tile, prev_cell = game.previous_tile(viewer), game.previous_cell(viewer)
-            me["legal"] = {TOKENS[t]: [int(c) for c in (rules.legal_mask(board, t, prev_tile, prev_cell)).nonzero()[0]]
+            me["legal"] = {TOKENS[t]: [int(c) for c in
+                                       rules.legal_mask(board, t, previous_tile, previous_cell).nonzero()[0]]
                            for t in game.pending[viewer]}
         elif game.all_drawn and not game.settled[viewer]:
             me["phase"] = "settle"

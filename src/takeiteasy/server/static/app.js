@@ -17,6 +17,7 @@ const S = {
   selected: null,         // the pending tile chosen to place
   moving: null,           // a just-placed tile picked up to move
   releases: [], holdPick: null,  // daffodil holding area, end of round
+  hint: null,             // {key, status: "loading" | "ready" | "error", hints, error} for one board and tile
 };
 
 const $ = (id) => document.getElementById(id);
@@ -117,6 +118,8 @@ function drawBoard(svg, layout, board, opts = {}) {
     const [hx] = pos[layout.cells.length];
     svg.appendChild(el("svg:text", { x: hx, y: minY + 16, class: "slot-label" }, "holding"));
   }
+  const hintOf = new Map((opts.hints || []).map((h) => [h.cell, h]));
+  const bestHint = (opts.hints || [])[0];  // the server sends the best first
   const legal = new Set(opts.legal || []), targets = new Set(opts.targets || []), movable = new Set(opts.movable || []);
   board.forEach((token, i) => {
     const [x, y] = pos[i];
@@ -132,6 +135,13 @@ function drawBoard(svg, layout, board, opts = {}) {
     } else {
       g.appendChild(el("svg:polygon", { points: hexPoints(x, y, R - 2), class: "cell-bg" }));
       if (opts.numbers) g.appendChild(el("svg:text", { x, y, class: "cell-num" }, i));
+      const hinted = hintOf.get(i);
+      if (hinted !== undefined) {
+        classes.push("hinted");
+        if (hinted === bestHint) classes.push("hint-best");
+        g.setAttribute("class", classes.join(" "));
+        g.appendChild(el("svg:text", { x, y, class: "hint-num", "data-expected": hinted.expected }, hinted.expected.toFixed(1)));
+      }
       if (legal.has(i) && opts.ghost) {
         const ghost = el("svg:g", { class: "ghost" });
         drawTile(ghost, opts.ghost, x, y, R - 4);
@@ -218,8 +228,12 @@ async function renderGame() {
     if (S.holdPick) opts.legal = (m.release[S.holdPick] || []).filter((c) => !board[c]);
   }
   if (mine && mine.lines) opts.scoring = mine.lines.filter((l) => l.points > 0);
+  const key = hintKey();
+  if (S.hint && S.hint.key !== key) S.hint = null;  // placed, moved or switched tile: the hint is stale
+  if (S.hint && S.hint.status === "ready") opts.hints = S.hint.hints.filter((h) => (opts.legal || []).includes(h.cell));
   opts.onClick = onCellClick;
   drawBoard($("board"), layout, board, opts);
+  renderHintBar(key);
 
   $("status").textContent = statusText();
   // current tiles
@@ -295,6 +309,43 @@ async function renderGame() {
     others.appendChild(fig);
   }
   $("next-round").hidden = !(st.status === "round_over" && isHost());
+}
+
+// ---- hints: expected final score per allowed cell, from the player's own board and tile only ---------
+function hintKey() {
+  const st = S.state, m = me();
+  if (!m || st.status !== "playing" || m.phase !== "place" || S.moving || !S.selected) return null;
+  const board = myPlayer().board || [];
+  return `${st.code}|${st.round}|${board.map((t) => t || ".").join(" ")}|${S.selected}`;
+}
+
+function renderHintBar(key) {
+  const bar = $("hint-bar"), info = $("hint-info");
+  bar.hidden = !key;
+  const h = S.hint;
+  $("hint-btn").disabled = !!(h && h.status === "loading");
+  info.classList.toggle("error", !!(h && h.status === "error"));
+  if (!h) { info.textContent = ""; return; }
+  if (h.status === "loading") info.textContent = "thinking…";
+  else if (h.status === "error") info.textContent = `no hint: ${h.error}`;
+  else if (!h.hints.length) info.textContent = "no hint for this tile";
+  else info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`;
+}
+
+async function requestHint() {
+  const key = hintKey();
+  if (!key || (S.hint && S.hint.key === key && S.hint.status !== "error")) return;
+  const st = S.state, m = me();
+  const body = { board: myPlayer().board.map((t) => t || ".").join(" "), tile: S.selected, options: st.options };
+  if (m.previous) { body.previous_tile = m.previous.tile; body.previous_cell = m.previous.cell; }
+  S.hint = { key, status: "loading" };
+  render();
+  let next;
+  try {
+    const data = await api("POST", "/api/hint", body);
+    next = { key, status: "ready", hints: data.hints };
+  } catch (e) { next = { key, status: "error", error: e.message }; }
+  if (S.hint && S.hint.key === key) { S.hint = next; render(); }  // else the board moved on meanwhile
 }
 
 function onCellClick(cell, token) {
@@ -404,7 +455,7 @@ function enterRoom(joined) {
   localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
   localStorage.setItem("tie-last", joined.code);
   history.replaceState(null, "", `#room=${joined.code}`);
-  S.selected = null; S.moving = null; S.releases = []; S.holdPick = null;
+  S.selected = null; S.moving = null; S.releases = []; S.holdPick = null; S.hint = null;
   setState(joined.state);
   connect();
 }
@@ -484,6 +535,12 @@ async function init() {
   $("end-round").addEventListener("click", () => act("end-round"));
   $("caller-next").addEventListener("click", () => act("next"));
   $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
+  $("hint-btn").addEventListener("click", requestHint);
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "h" || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) || $("game").hidden) return;
+    requestHint();
+  });
   $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });
   $("entry-btn").addEventListener("click", () => {
     const board = $("entry-board").value.trim(), score = $("entry-score").value;

@@ -99,6 +99,27 @@ def shown_hints(page) -> dict[int, float]:
         "#board g.hinted", "gs => gs.map(g => [g.dataset.cell, g.querySelector('.hint-num').dataset.expected])")}
 
 
+def host_and_guest(browser, server, errors, create_button, host_name, guest_name, before_join=None):
+    """A host opens a room with ``create_button``; a guest on another device joins it by its code."""
+    host = open_page(browser, server, errors, host_name)
+    host.click(create_button)
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    if before_join:
+        before_join(host)
+    guest = open_page(browser, server, errors, guest_name)
+    guest.fill("#join-code", code)
+    guest.click("#join")
+    return host, guest
+
+
+def add_table_player(host):
+    """The caller adds a player who sits at the physical table without a device."""
+    host.fill("#lobby-person", "Dora")
+    host.click("#lobby-add-p")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+
+
 def test_hints_in_a_solo_game_are_the_hint_function_on_the_shown_board_and_tile(server, browser, tmp_path):
     errors: list[str] = []
     page = open_page(browser, server, errors, "Hinted")
@@ -140,13 +161,7 @@ def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(ser
     """Rulebook 001 (with a caller): every player places the called tile on their own board; the boards stay
     private until the round ends (the app shows other boards only with no caller or after the round)."""
     errors: list[str] = []
-    ann = open_page(browser, server, errors, "Ann")
-    ann.click("#create-room")
-    ann.wait_for_selector("#lobby:not([hidden])")
-    code = ann.text_content("#lobby-code")
-    bob = open_page(browser, server, errors, "Bob")
-    bob.fill("#join-code", code)
-    bob.click("#join")
+    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
     bob.wait_for_selector("#lobby-wait:not([hidden])")
     ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
     ann.click("#lobby-start")
@@ -176,16 +191,8 @@ def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(ser
 def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     """Rulebook 001: the caller draws and announces each tile; players report their boards or scores."""
     errors: list[str] = []
-    host = open_page(browser, server, errors, "Caller")
-    host.click("#create-caller")
-    host.wait_for_selector("#lobby:not([hidden])")
-    code = host.text_content("#lobby-code")
-    host.fill("#lobby-person", "Dora")
-    host.click("#lobby-add-p")
-    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
-    eve = open_page(browser, server, errors, "Eve")
-    eve.fill("#join-code", code)
-    eve.click("#join")
+    host, eve = host_and_guest(browser, server, errors, "#create-caller", "Caller", "Eve",
+                               before_join=add_table_player)
     host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 3")
     host.click("#lobby-start")
     host.wait_for_selector("#caller:not([hidden])")

@@ -47,6 +47,21 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
 
 
 @kernel
+def placement_totals(work, tile, codes, counts, fits, filled, last, weights, line_cells, line_len, line_dir,
+                     cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained):
+    """For every empty cell of ``work``: ``totals`` = points ``tile`` completes there plus the learned value
+    after it (nothing after the ``last`` placement), ``gained`` = those points; filled cells get -1e300."""
+    for cell in range(work.shape[0]):
+        totals[cell] = -1e300
+        if work[cell] >= 0:
+            continue
+        points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len,
+                                        line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index)
+        totals[cell] = points + (0.0 if last else value)
+        gained[cell] = points
+
+
+@kernel
 def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
             phase_bucket, offsets):
     """Expected points still to come on ``work`` (``filled`` cells filled) when the next tile is drawn at
@@ -54,8 +69,9 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
     num_cells = work.shape[0]
     if filled >= num_cells:
         return 0.0
-    last = filled + 1 == num_cells
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
+    totals = np.empty(num_cells)
+    gained = np.zeros(num_cells, dtype=np.int64)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     total = 0.0
     draws = 0
@@ -64,18 +80,10 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
             continue
         bag[tile] = False
         bag_counts(bag, TILE_VALUES, counts, fits)
-        best = -1e300
-        for cell in range(num_cells):
-            if work[cell] >= 0:
-                continue
-            points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells,
-                                            line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                            offsets, index)
-            if last:
-                value = 0.0
-            if points + value > best:
-                best = points + value
-        total += best
+        placement_totals(work, tile, codes, counts, fits, filled, filled + 1 == num_cells, weights, line_cells,
+                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals,
+                         gained)
+        total += totals.max()
         draws += 1
         bag[tile] = True
     return total / max(draws, 1)
@@ -90,7 +98,7 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
         return chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                        parallel, phase_bucket, offsets)
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
-    guess = np.empty(num_cells)
+    totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     total = 0.0
@@ -100,16 +108,9 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
             continue
         bag[tile] = False
         bag_counts(bag, TILE_VALUES, counts, fits)
-        for cell in range(num_cells):
-            guess[cell] = -1e300
-            if work[cell] >= 0:
-                continue
-            points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells,
-                                            line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                            offsets, index)
-            guess[cell] = points + value
-            gained[cell] = points
-        order = np.argsort(-guess)
+        placement_totals(work, tile, codes, counts, fits, filled, False, weights, line_cells, line_len, line_dir,
+                         cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained)
+        order = np.argsort(-totals)
         best = -1e300
         for rank in range(min(width, num_cells - filled)):
             cell = order[rank]

@@ -4,12 +4,52 @@ Every rule function in :mod:`takeiteasy.core.kernels` is written once, over
 plain integer arrays, and decorated with :func:`kernel`.  With numba installed
 the decorator compiles it (cached on disk); without numba, or with
 ``NUMBA_DISABLE_JIT=1``, the very same Python function runs interpreted.
+
+Numba checks a cached kernel only against its own source file, not against
+the kernels it calls from other modules, so after an edit to (say) the
+feature code a cached search kernel could silently run the old features.
+:func:`drop_stale_caches` therefore clears the package's numba cache files
+whenever any source file of the package has changed since they were written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+STAMP_NAME = "numba-sources.sha256"
+
+
+def source_digest(root: Path) -> str:
+    """A digest of every Python source file under ``root`` (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def drop_stale_caches(root: Path = PACKAGE_ROOT) -> bool:
+    """Delete numba's cache files under ``root`` if its sources changed since the last check.
+
+    Returns True when files were dropped.  A read-only install is left alone
+    (its files are replaced as a whole on upgrade, which numba notices).
+    """
+    stamp = root / "__pycache__" / STAMP_NAME
+    try:
+        digest = source_digest(root)
+        if stamp.is_file() and stamp.read_text() == digest:
+            return False
+        for cached in [*root.rglob("__pycache__/*.nbi"), *root.rglob("__pycache__/*.nbc")]:
+            cached.unlink(missing_ok=True)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+        return True
+    except OSError:
+        return False
 
 try:  # numba is a core dependency, but the engine must still work without it
     import numba as _numba
@@ -18,6 +58,9 @@ except ImportError:  # pragma: no cover - exercised only where numba is absent
 
 #: True when kernels are compiled to machine code.
 COMPILED = _numba is not None and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+
+if COMPILED:
+    drop_stale_caches()
 
 if _numba is None:  # pragma: no cover
     print("takeiteasy: numba is not installed; the engine runs in pure Python (slower).",

@@ -1,0 +1,24 @@
+"""The numba cache is dropped when any package source changes (numba alone checks only a kernel's own file)."""
+
+from takeiteasy._jit import drop_stale_caches
+
+
+def test_cache_files_dropped_only_when_sources_change(tmp_path):
+    (tmp_path / "features.py").write_text("A = 1\n")
+    cache = tmp_path / "sub" / "__pycache__"
+    cache.mkdir(parents=True)
+    (tmp_path / "sub" / "search.py").write_text("B = 2\n")
+    stale = cache / "search.best-10.py311.nbi"
+    stale.write_text("x")
+    assert drop_stale_caches(tmp_path)  # no stamp yet: everything goes
+    assert not stale.exists()
+
+    fresh = cache / "search.best-10.py311.1.nbc"
+    fresh.write_text("y")
+    assert not drop_stale_caches(tmp_path)  # nothing changed: cache kept
+    assert fresh.exists()
+
+    (tmp_path / "features.py").write_text("A = 2\n")  # another module's edit
+    assert drop_stale_caches(tmp_path)
+    assert not fresh.exists()
+    assert (tmp_path / "sub" / "search.py").exists()  # sources untouched

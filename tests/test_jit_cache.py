@@ -22,3 +22,21 @@ def test_cache_files_dropped_only_when_sources_change(tmp_path):
     assert drop_stale_caches(tmp_path)
     assert not fresh.exists()
     assert (tmp_path / "sub" / "search.py").exists()  # sources untouched
+
+
+def test_cache_files_in_numba_cache_dir_are_dropped_too(tmp_path):
+    import hashlib
+
+    package = tmp_path / "pkg"
+    (package / "ai").mkdir(parents=True)
+    (package / "ai" / "search.py").write_text("B = 2\n")
+    folder = package / "ai"
+    mirror = tmp_path / "cache" / f"ai_{hashlib.sha1(str(folder).encode()).hexdigest()}"  # numba's naming
+    mirror.mkdir(parents=True)
+    other = tmp_path / "cache" / "elsewhere_0123"
+    other.mkdir()
+    (mirror / "search.best-3.py311.nbi").write_text("x")
+    (other / "theirs-1.py311.nbi").write_text("x")
+    assert drop_stale_caches(package, cache_dir=str(tmp_path / "cache"))
+    assert not (mirror / "search.best-3.py311.nbi").exists()
+    assert (other / "theirs-1.py311.nbi").exists()  # another project's cache is not ours to drop

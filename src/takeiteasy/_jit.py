@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(os.path.abspath(__file__)).parent  # as numba names it
 STAMP_NAME = "numba-sources.sha256"
 
 
@@ -32,24 +32,34 @@ def source_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def drop_stale_caches(root: Path = PACKAGE_ROOT) -> bool:
-    """Delete numba's cache files under ``root`` if its sources changed since the last check.
+def drop_stale_caches(root: Path = PACKAGE_ROOT, cache_dir: str | None = None) -> bool:
+    """Delete numba's cache files for ``root`` if its sources changed since the last check.
 
-    Returns True when files were dropped.  A read-only install is left alone
-    (its files are replaced as a whole on upgrade, which numba notices).
+    The files are looked for in ``root``'s ``__pycache__`` folders and, when
+    numba is told to cache elsewhere (``NUMBA_CACHE_DIR``), under that folder
+    wherever their path names the package.  Returns True when files were
+    dropped.  A read-only install is left alone (its files are replaced as a
+    whole on upgrade, which numba notices).
     """
     stamp = root / "__pycache__" / STAMP_NAME
     try:
         digest = source_digest(root)
         if stamp.is_file() and stamp.read_text() == digest:
             return False
-        for cached in [*root.rglob("__pycache__/*.nbi"), *root.rglob("__pycache__/*.nbc")]:
-            cached.unlink(missing_ok=True)
+        cached = [*root.rglob("__pycache__/*.nbi"), *root.rglob("__pycache__/*.nbc")]
+        if cache_dir:
+            for folder in {path.parent for path in root.rglob("*.py")}:
+                # numba's folder for a source directory: its name and the SHA-1 of its path
+                mirror = Path(cache_dir) / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+                cached += [*mirror.glob("*.nbi"), *mirror.glob("*.nbc")]
+        for path in cached:
+            path.unlink(missing_ok=True)
         stamp.parent.mkdir(exist_ok=True)
         stamp.write_text(digest)
         return True
     except OSError:
         return False
+
 
 try:  # numba is a core dependency, but the engine must still work without it
     import numba as _numba
@@ -60,7 +70,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is absent
 COMPILED = _numba is not None and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 if COMPILED:
-    drop_stale_caches()
+    drop_stale_caches(cache_dir=_numba.config.CACHE_DIR or None)
 
 if _numba is None:  # pragma: no cover
     print("takeiteasy: numba is not installed; the engine runs in pure Python (slower).",

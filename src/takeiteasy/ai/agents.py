@@ -29,10 +29,12 @@ from .search import bag_from, best_cell, expectimax_cells, fast_choice, value_ce
 from .value import ValueFunction, shipped
 
 #: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
-#: evaluations a two-draw search may cost (beyond it, one draw).
+#: evaluations a two-draw search of every searched cell may cost (beyond it, one draw).
 BEST_WIDTH = 6
 BEST_WIDTH2 = 3
 BEST_BUDGET = 20_000
+#: ``best``: cells searched two draws deep at every move (the best of the one-draw search).
+BEST_DEEP = 3
 
 
 def bag_of(remaining) -> np.ndarray:
@@ -196,37 +198,44 @@ class ExpectimaxAgent(_Estimating):
     """Expectimax over the tiles drawn next, with the learned value at the leaves.
 
     Every move searches the ``width`` most promising cells one draw deep; when
-    a second draw fits in ``budget`` value evaluations (late in the round) it
-    searches two draws deep, ``width2`` cells per drawn tile at the first level.
+    a second draw for all of them fits in ``budget`` value evaluations (late in
+    the round) they are searched two draws deep, ``width2`` cells per drawn tile
+    at the first level.  Earlier in the round the ``deep`` best of them (none
+    by default) get the two-draw search.
     """
 
     name = "expectimax"
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, width: int = BEST_WIDTH,
-                 width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET):
+                 width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET, deep: int = 0):
         super().__init__(rules, seed, value)
-        self.width, self.width2, self.budget = width, width2, budget
+        self.width, self.width2, self.budget, self.deep = width, width2, budget, deep
 
-    def depth(self, board: np.ndarray, in_bag: np.ndarray, width: int) -> int:
+    def plan(self, board: np.ndarray, in_bag: np.ndarray, width: int, deep: int) -> tuple[int, int]:
+        """(search depth, cells searched two draws deep) for this move."""
         empty = int((board < 0).sum()) - 1  # after this placement
         bag = int(in_bag.sum())
         two_draws = min(width, empty + 1) * bag * (empty + self.width2 * (bag - 1) * max(empty - 1, 0))
-        return 2 if two_draws <= self.budget else 1
+        if two_draws <= self.budget:
+            return 2, width
+        return (2, deep) if deep > 0 else (1, 0)
 
-    def estimates(self, board, tile, allowed, in_bag, width=None):
+    def estimates(self, board, tile, allowed, in_bag, width=None, deep=None):
         if self.value is None:
             return self.quick_estimates(board, tile, allowed, in_bag)
         width = self.width if width is None else width
+        depth, deep = self.plan(board, in_bag, width, self.deep if deep is None else deep)
         n = board.shape[0]
         now, future, searched = np.empty(n), np.empty(n), np.zeros(n, dtype=np.bool_)
-        expectimax_cells(board, tile, allowed, in_bag, width, self.depth(board, in_bag, width), self.width2,
-                         self.value.weights, *self.tables, now, future, searched)
+        expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.value.weights,
+                         *self.tables, now, future, searched)
         return now, future, searched
 
     def evaluate(self, view: View) -> np.ndarray:
-        """Every allowed cell searched (hints want all of them comparable)."""
+        """Every allowed cell searched to the same depth (hints want all of them comparable): one draw,
+        two late in the round."""
         board, allowed, in_bag = self._arrays(view, view.tile)
-        now, future, _ = self.estimates(board, view.tile, allowed, in_bag, width=board.shape[0])
+        now, future, _ = self.estimates(board, view.tile, allowed, in_bag, width=board.shape[0], deep=0)
         return self._scored(board, view.tile, allowed, now) + future
 
 
@@ -317,7 +326,11 @@ class RolloutAgent(ExpectimaxAgent):
 
 
 class BestAgent(ExpectimaxAgent):
-    """The strongest agent as measured (docs/BENCHMARKS.md): expectimax.  Rollouts (``rollout``) were
-    no stronger on the same deals at several times the cost."""
+    """The strongest agent as measured (docs/BENCHMARKS.md): expectimax with the two-draw search on the
+    ``deep`` best cells at every move.  Rollouts (``rollout``) were no stronger at several times the cost."""
 
     name = "best"
+
+    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, deep: int = BEST_DEEP,
+                 **search):
+        super().__init__(rules, seed, value, deep=deep, **search)

@@ -11,8 +11,10 @@ are left at NaN.
   placement of that tile by points plus learned value (depth 1), or by points
   plus another such average (depth 2, over the ``width2`` most promising
   cells of each drawn tile).  Only the ``width`` most promising cells by
-  learned value are searched; the others keep their learned value and are
-  marked unsearched.  A final placement needs no search: its future is 0.
+  learned value are searched one draw deep; with depth 2, the ``deep`` best
+  of those are then searched two draws deep and only they count as searched
+  (the rest keep their one-draw estimate).  Cells never searched keep their
+  learned value.  A final placement needs no search: its future is 0.
 """
 
 from __future__ import annotations
@@ -127,10 +129,10 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
 
 
 @kernel
-def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, weights, line_cells, line_len, line_dir,
+def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, weights, line_cells, line_len, line_dir,
                      cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future, searched):
-    """Search the ``width`` best cells by learned value ``depth`` (1 or 2) draws deep; the second level
-    searches ``width2`` cells per drawn tile."""
+    """Search the ``width`` best cells by learned value one draw deep; with ``depth`` 2, search the ``deep``
+    best of them again two draws deep (``width2`` cells per drawn tile at the first level)."""
     searched[:] = False
     value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                 parallel, phase_bucket, offsets, now, future)
@@ -146,12 +148,23 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, weights
         if np.isnan(future[cell]):
             break
         work[cell] = tile
-        if depth >= 2:
-            future[cell] = chance2(work, filled + 1, bag, width2, weights, line_cells, line_len, line_dir,
-                                   cell_lines, cross, triples, parallel, phase_bucket, offsets)
-        else:
-            future[cell] = chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir, cell_lines,
-                                   cross, triples, parallel, phase_bucket, offsets)
+        future[cell] = chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                               triples, parallel, phase_bucket, offsets)
+        work[cell] = -1
+        searched[cell] = True
+    if depth < 2 or deep <= 0:
+        return
+    # the two-draw search is 50 to 100 times dearer: spend it on the best few one-draw candidates only
+    shallow = np.where(searched, now + future, -np.inf)
+    order = np.argsort(-shallow)
+    searched[:] = False
+    for rank in range(min(deep, num_cells)):
+        cell = order[rank]
+        if shallow[cell] == -np.inf:
+            break
+        work[cell] = tile
+        future[cell] = chance2(work, filled + 1, bag, width2, weights, line_cells, line_len, line_dir, cell_lines,
+                               cross, triples, parallel, phase_bucket, offsets)
         work[cell] = -1
         searched[cell] = True
 

@@ -32,16 +32,20 @@ def position(filled: int, seed: int = 11):
     return board, tile, in_bag
 
 
-def one_draw_future(board, in_bag):
-    """Expected points still to come: each bag tile equally likely next, placed by points plus value."""
-    points_before = RULES.score(board)
-    totals = []
+def each_next_tile(board, in_bag):
+    """For every tile that may come next: (tile, bag after it, points now per cell, learned future per cell)."""
     for tile in np.flatnonzero(in_bag):
         bag = in_bag.copy()
         bag[tile] = False
         now, future = np.empty(19), np.empty(19)
         value_cells(board, tile, board < 0, bag, WEIGHTS, *TABLES, now, future)
-        totals.append(np.nanmax(now + future) - points_before)
+        yield tile, bag, now, future
+
+
+def one_draw_future(board, in_bag):
+    """Expected points still to come: each bag tile equally likely next, placed by points plus value."""
+    points_before = RULES.score(board)
+    totals = [np.nanmax(now + future) - points_before for _, _, now, future in each_next_tile(board, in_bag)]
     return float(np.mean(totals))
 
 
@@ -49,11 +53,7 @@ def two_draw_future(board, in_bag, width2):
     """The same, with each drawn tile's ``width2`` best cells judged by their own one-draw future."""
     points_before = RULES.score(board)
     totals = []
-    for tile in np.flatnonzero(in_bag):
-        bag = in_bag.copy()
-        bag[tile] = False
-        now, future = np.empty(19), np.empty(19)
-        value_cells(board, tile, board < 0, bag, WEIGHTS, *TABLES, now, future)
+    for tile, bag, now, future in each_next_tile(board, in_bag):
         ranked = np.argsort(-np.where(np.isnan(now), -np.inf, now + future), kind="stable")[:width2]
         best = -np.inf
         for cell in ranked:

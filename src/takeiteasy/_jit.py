@@ -36,8 +36,8 @@ def drop_stale_caches(root: Path = PACKAGE_ROOT, cache_dir: str | None = None) -
     """Delete numba's cache files for ``root`` if its sources changed since the last check.
 
     The files are looked for in ``root``'s ``__pycache__`` folders and, when
-    numba is told to cache elsewhere (``NUMBA_CACHE_DIR``), under that folder
-    wherever their path names the package.  Returns True when files were
+    numba is told to cache elsewhere (``NUMBA_CACHE_DIR``), in the folders
+    numba names there after each source folder.  Returns True when files were
     dropped.  A read-only install is left alone (its files are replaced as a
     whole on upgrade, which numba notices).
     """

@@ -143,14 +143,16 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, w
     order = np.argsort(-(now + future))  # NaN sorts last
     bag = in_bag.copy()
     work = board.copy()
+    every_cell_deep = depth >= 2 and deep >= width  # late in the round: no need to rank by one draw first
     for rank in range(min(width, num_cells)):
         cell = order[rank]
         if np.isnan(future[cell]):
             break
-        work[cell] = tile
-        future[cell] = chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir, cell_lines, cross,
-                               triples, parallel, phase_bucket, offsets)
-        work[cell] = -1
+        if not every_cell_deep:
+            work[cell] = tile
+            future[cell] = chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir, cell_lines,
+                                   cross, triples, parallel, phase_bucket, offsets)
+            work[cell] = -1
         searched[cell] = True
     if depth < 2 or deep <= 0:
         return

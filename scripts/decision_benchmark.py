@@ -12,7 +12,8 @@ choices add per game (exact for the last change, an approximation when
 many moves change: the continuation is ``fast``, not B).
 
 Agents are given as NAME or NAME:KEY=VALUE,... with integer search settings,
-e.g. ``expectimax``, ``best``, ``expectimax:deep=3``, ``best:deep=3,width2=6``.
+e.g. ``expectimax``, ``best``, ``expectimax:deep=3``, ``best:deep=3,width2=6``,
+``best:weights=runs/x/weights.npz``.
 
     PYTHONPATH=src python scripts/decision_benchmark.py --a expectimax --b best --games 300
 
@@ -35,15 +36,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from takeiteasy.ai import AGENTS  # noqa: E402
 from takeiteasy.ai.rollout import rollout_totals, sample_futures  # noqa: E402
 from takeiteasy.ai.search import best_cell  # noqa: E402
+from takeiteasy.ai.value import ValueFunction  # noqa: E402
 from takeiteasy.core.deal import deal  # noqa: E402
 from takeiteasy.core.rules import Ruleset  # noqa: E402
 from takeiteasy.core.tiles import TILE_VALUES  # noqa: E402
 
 
 def build(spec: str, rules: Ruleset):
-    """An agent from NAME[:KEY=VALUE,...]."""
+    """An agent from NAME[:KEY=VALUE,...]; ``weights=FILE`` gives it other weights than the shipped ones."""
     name, _, settings = spec.partition(":")
-    options = {key: int(value) for key, value in (item.split("=") for item in settings.split(",") if item)}
+    options: dict = {}
+    for key, value in (item.split("=", 1) for item in settings.split(",") if item):
+        options[key] = ValueFunction.load(value) if key == "weights" else int(value)
+    if "weights" in options:
+        options["value"] = options.pop("weights")
     return AGENTS[name](rules, 0, **options)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from takeiteasy.ai.train import Trainer, TrainConfig
@@ -50,3 +52,30 @@ def test_train_command_refuses_other_settings_on_a_checkpoint(tmp_path, capsys):
     assert main(base + ["--stop-after", "500"]) == 0
     assert main(base[:4] + ["700"] + base[5:]) == 2
     assert "other settings" in capsys.readouterr().err
+
+
+def test_bench_plays_weights_from_a_training_run(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", "--out", str(out), "--games", "1000", "--eval-games", "100", "--eval-every", "500",
+                 "--checkpoint-every", "500", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["bench", "--agent", "fast", "--weights", str(out / "weights.npz"), "--vs", "fast", "--games", "30",
+                 "--seed", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["a"]["weights"] == str(out / "weights.npz") and report["b"]["weights"] is None
+    # 1,000 training games against the shipped millions: the shipped weights must be far ahead
+    assert report["difference"]["mean"] < -10
+
+
+def test_bench_refuses_unusable_weights_with_one_line(tmp_path, capsys):
+    np.savez(tmp_path / "plain.npz", weights=np.zeros(3, dtype=np.float32))
+    cases = [
+        (["--agent", "greedy", "--weights", str(tmp_path / "plain.npz")], "does not use weights"),
+        (["--agent", "fast", "--weights", str(tmp_path / "missing.npz")], "cannot read"),
+        (["--agent", "fast", "--weights", str(tmp_path / "plain.npz")], "cannot read"),
+        (["--agent", "fast", "--vs-weights", str(tmp_path / "plain.npz")], "needs --vs"),
+    ]
+    for arguments, reason in cases:
+        assert main(["bench", "--games", "2", *arguments]) == 2
+        error = capsys.readouterr().err.strip()
+        assert reason in error and "\n" not in error

@@ -21,6 +21,7 @@ from ..core.rules import Ruleset
 from .agents import BestAgent, ExpectimaxAgent, FastAgent, HeuristicAgent, RolloutAgent
 from .basic import Agent, GreedyAgent, RandomAgent
 from .hints import Hint, hint
+from .value import ValueFunction
 
 #: name -> factory(rules, seed) for every agent; modules add themselves here.
 AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
@@ -34,14 +35,31 @@ AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
 }
 
 
-def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0) -> Agent:
-    """An agent by name for a ruleset (the standard rules by default)."""
+#: The agents that play with a learned value function (and so accept other weights).
+LEARNED = ("fast", "expectimax", "rollout", "best")
+
+
+def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: str | None = None) -> Agent:
+    """An agent by name for a ruleset (the standard rules by default).
+
+    ``weights`` is a weight file (from ``takeiteasy train``) to use instead of
+    the shipped weights; only the learned agents take one.
+    """
     try:
         factory = AGENTS[name]
     except KeyError:
         raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}") from None
-    return factory(rules or Ruleset.from_options(), seed)
+    rules = rules or Ruleset.from_options()
+    if weights is None:
+        return factory(rules, seed)
+    if name not in LEARNED:
+        raise InputError(f"agent {name!r} does not use weights; these do: {', '.join(LEARNED)}")
+    value = ValueFunction.load(weights)
+    if value.spec.layout_name != rules.layout.name:
+        raise InputError(f"weights {weights}: made for the {value.spec.layout_name} board, "
+                         f"this game is on the {rules.layout.name} board")
+    return factory(rules, seed, value=value)
 
 
-__all__ = ["AGENTS", "Agent", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
+__all__ = ["AGENTS", "LEARNED", "Agent", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
            "RandomAgent", "RolloutAgent", "hint", "make_agent"]

@@ -49,6 +49,9 @@ def register(sub) -> None:
     parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
                                                         "draw order")
     parser.add_argument("--vs", metavar="AGENT", help="compare with another agent on the same deals")
+    parser.add_argument("--weights", metavar="FILE", help="weights for --agent instead of the shipped ones "
+                                                          "(a weights.npz from takeiteasy train)")
+    parser.add_argument("--vs-weights", metavar="FILE", help="weights for --vs instead of the shipped ones")
     parser.add_argument("--plot", metavar="FILE", help="write a score histogram (PNG, SVG, PDF...)")
     parser.add_argument("--no-batch", action="store_true",
                         help="play the random agent through the generic game loop too")
@@ -145,12 +148,13 @@ def reseed(agent, seed: int) -> None:
         agent.rng.seed(seed)
 
 
-def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], deals: list[list[int]] | None):
+def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], deals: list[list[int]] | None,
+                weights: str | None = None):
     """Play games ``indices`` (worker entry point); returns (scores, per-move seconds, play seconds)."""
     from ..ai import make_agent
 
     rules = Ruleset.from_options(Options.from_json(options))
-    timed = _TimedAgent(make_agent(agent_name, rules, seed))
+    timed = _TimedAgent(make_agent(agent_name, rules, seed, weights))
     # One untimed game first: compiling or loading kernels is not the agent's thinking time.
     warmup = deal(seed ^ WARMUP_SALT, rules.tile_set, rules.tiles_per_round)
     Game(rules, [agent_name], deal=warmup).play([timed.agent])
@@ -165,8 +169,9 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
 
 
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
-                deals: list[list[int]] | None = None, batch: bool = True) -> Series:
-    """Play games 0..games-1 of series ``seed`` (or the given deals) with an agent."""
+                deals: list[list[int]] | None = None, batch: bool = True, weights: str | None = None) -> Series:
+    """Play games 0..games-1 of series ``seed`` (or the given deals) with an agent (and its ``weights``
+    file, if given)."""
     from .. import fast
 
     if agent_name == "random" and batch and fast.supports(rules):
@@ -184,13 +189,14 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
     options = rules.options.to_json()
     indices = list(range(games))
     if jobs <= 1:
-        scores, times, seconds = _play_chunk(options, agent_name, seed, indices, deals)
+        scores, times, seconds = _play_chunk(options, agent_name, seed, indices, deals, weights)
     else:
         size = math.ceil(games / jobs)
         chunks = [indices[k:k + size] for k in range(0, games, size)]
         with ProcessPoolExecutor(max_workers=len(chunks), mp_context=get_context("spawn")) as pool:
             futures = [pool.submit(_play_chunk, options, agent_name, seed, chunk,
-                                   None if deals is None else deals[chunk[0]:chunk[-1] + 1]) for chunk in chunks]
+                                   None if deals is None else deals[chunk[0]:chunk[-1] + 1], weights)
+                       for chunk in chunks]
             results = [f.result() for f in futures]
         scores = [s for part, _, _ in results for s in part]
         times = [t for _, part, _ in results for t in part]
@@ -272,6 +278,13 @@ def run(args) -> int:
     _check_agent(args.agent)
     if args.vs is not None:
         _check_agent(args.vs)
+    elif args.vs_weights is not None:
+        raise InputError("--vs-weights needs --vs AGENT")
+    for name, weights in ((args.agent, args.weights), (args.vs, args.vs_weights)):
+        if weights is not None:
+            from ..ai import make_agent
+
+            make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     deals = read_deals(args.deals, rules) if args.deals else None
@@ -288,11 +301,13 @@ def run(args) -> int:
         deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
 
     context = {"seed": args.seed, "jobs": args.jobs, "deals": args.deals, "options": options.to_json()}
-    first = play_series(rules, args.agent, args.seed, games, args.jobs, deals, batch=not args.no_batch)
-    report = first.report() | context
+    first = play_series(rules, args.agent, args.seed, games, args.jobs, deals, batch=not args.no_batch,
+                        weights=args.weights)
+    report = first.report() | context | {"weights": args.weights}
     played = [first]
     if args.vs is not None:
-        second = play_series(rules, args.vs, args.seed, games, args.jobs, deals, batch=not args.no_batch)
+        second = play_series(rules, args.vs, args.seed, games, args.jobs, deals, batch=not args.no_batch,
+                             weights=args.vs_weights)
         played.append(second)
         difference = first.scores.astype(np.float64) - second.scores
         gap = summarise(difference)
@@ -301,7 +316,7 @@ def run(args) -> int:
             "deals": args.deals, "options": options.to_json(),
             "difference": {"mean": gap["mean"], "ci95": gap["ci95"], "median": gap["median"],
                            "wins": float((difference > 0).mean()), "ties": float((difference == 0).mean())},
-            "a": report, "b": second.report() | context,
+            "a": report, "b": second.report() | context | {"weights": args.vs_weights},
         }
     if args.plot:
         write_plot(args.plot, played)

@@ -11,6 +11,7 @@ from takeiteasy.ai import AGENTS, make_agent
 from takeiteasy.ai.hints import hint
 from takeiteasy.cli import main
 from takeiteasy.core import Game, Options, Ruleset
+from takeiteasy.core.game import View
 from takeiteasy.core.notation import parse_board
 
 VARIANTS = {
@@ -120,3 +121,62 @@ def test_hint_command_rejects_a_tile_on_the_board(capsys):
     assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "574"]) == 2
     err = capsys.readouterr().err
     assert "already on the board" in err and len(err.strip().splitlines()) == 1
+
+
+def _two_empty_cells(seed: int):
+    """A board of 17 tiles with two empty cells, and two more tiles drawn together for them."""
+    rng = np.random.default_rng(seed)
+    rules = Ruleset.from_options(Options(draw=2))
+    tiles = [int(t) for t in rng.permutation(rules.tile_set)[:19]]
+    empty = sorted(int(c) for c in rng.choice(19, size=2, replace=False))
+    board = np.full(19, -1, dtype=np.int64)
+    board[[c for c in range(19) if c not in empty]] = tiles[:17]
+    return rules, board, empty, tiles[17], tiles[18]
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "fast", "best"])
+@pytest.mark.parametrize("seed", range(4))
+def test_hint_with_a_second_tile_in_hand_is_the_exact_final_score(agent, seed):
+    """Rulebook 001, two tiles at a time: the other tile in hand is certain to come, so with two empty
+    cells each hint is the final score of the board with the other tile on the remaining cell."""
+    rules, board, (a, b), tile, other = _two_empty_cells(seed)
+    hints = hint(rules, board, tile, agent=agent, in_hand=[other])
+    exact = {}
+    for cell, rest in ((a, b), (b, a)):
+        full = board.copy()
+        full[cell], full[rest] = tile, other
+        exact[cell] = rules.score(full)
+    assert {h.cell: h.expected for h in hints} == pytest.approx(exact)
+    assert hints[0].expected == max(exact.values())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_two_drawn_tiles_go_where_the_pair_scores_most(seed):
+    """Rulebook 001, two tiles at a time: with two empty cells the agent finds the better of the two
+    ways to place its pair."""
+    rules, board, (a, b), tile, other = _two_empty_cells(seed)
+    best_total = 0
+    for cell, rest in ((a, b), (b, a)):
+        full = board.copy()
+        full[cell], full[rest] = tile, other
+        best_total = max(best_total, rules.score(full))
+    remaining = tuple(t for t in rules.tile_set if t not in set(board.tolist()) | {tile, other})
+    view = View(rules, board.copy(), tile, remaining, -1, 17, pending=(tile, other))
+    for name in ("fast", "best"):
+        chosen, cell = make_agent(name, rules).choose_move(view)
+        rest = a if cell == b else b
+        full = view.board.copy()
+        full[cell] = chosen
+        full[rest] = other if chosen == tile else tile
+        assert rules.score(full) == best_total
+
+
+def test_hint_refuses_a_tile_in_hand_twice_or_on_the_board(capsys):
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    for extra, reason in (("574", "already on the board"), ("123", "must be different"), ("12", "")):
+        assert main(["hint", board, "123", "--in-hand", extra, "--agent", "fast"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert reason in err and "\n" not in err
+    assert main(["hint", board, "123", "--in-hand", "9-6-8", "--agent", "fast", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["in_hand"] == ["968"] and len(data["hints"]) == 18

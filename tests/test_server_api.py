@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from takeiteasy.core.notation import parse_board  # noqa: E402
+from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.presets import preset  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
@@ -293,6 +293,27 @@ def test_hint_endpoint_ranks_cells_like_the_hint_function(client):
     refused(client.post("/api/hint", json={"board": text, "tile": "574", "agent": "oracle"}))
 
 
+def test_hint_with_a_second_tile_in_hand(client):
+    """Rulebook 001, two tiles at a time: the other drawn tile is certain to come, so with two empty cells
+    the hints are the exact final scores."""
+    text = "928 978 968 123 178 164 124 523 . 568 573 528 973 563 . 923 163 174 128"
+    body = {"board": text, "tile": "574", "in_hand": ["9-7-4"], "agent": "fast", "options": {"draw": 2}}
+    answer = client.post("/api/hint", json=body).json()
+    rules = Ruleset.from_options()
+    board = parse_board(text)
+    exact = {}
+    for cell, rest in ((8, 14), (14, 8)):
+        full = board.copy()
+        full[cell], full[rest] = parse_tile("574"), parse_tile("974")
+        exact[cell] = rules.score(full)
+    assert answer["in_hand"] == ["974"]
+    assert {h["cell"]: h["expected"] for h in answer["hints"]} == exact
+    assert "different" in refused(client.post("/api/hint", json={**body, "in_hand": ["574"]}))
+    assert "already on the board" in refused(client.post("/api/hint", json={**body, "in_hand": ["928"]}))
+    refused(client.post("/api/hint", json={**body, "in_hand": ["9x4"]}))
+    refused(client.post("/api/hint", json={**body, "in_hand": "974"}), 422)
+
+
 def test_a_storage_failure_loses_nothing():
     class FlakyStore(MemoryStore):
         fail = False
@@ -332,7 +353,7 @@ def test_hint_request_carries_only_what_a_player_sees_and_no_room(client):
     from takeiteasy.server.protocol import HintRequest
 
     assert set(HintRequest.model_fields) == {"board", "tile", "previous_tile", "previous_cell", "preset",
-                                             "options", "agent"}
+                                             "options", "agent", "in_hand"}
     joined = create(client, mode="room", preset="sunmoon")
     code, token = joined["code"], joined["token"]
     friend = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()

@@ -35,6 +35,8 @@ BEST_WIDTH2 = 3
 BEST_BUDGET = 20_000
 #: ``best``: cells searched two draws deep at every move (the best of the one-draw search).
 BEST_DEEP = 3
+#: Several tiles in hand (two-tile draw): cells of each tile followed through with the rest of the hand.
+HAND_WIDTH = 6
 
 
 def bag_of(remaining) -> np.ndarray:
@@ -143,10 +145,46 @@ class _Estimating(Agent):
                 work[cell] = -1
         return now
 
+    def hint_estimates(self, board, tile, allowed, in_bag):
+        """The estimates hints show: every allowed cell judged alike (searching agents override this)."""
+        return self.estimates(board, tile, allowed, in_bag)
+
     def evaluate(self, view: View) -> np.ndarray:
-        board, allowed, in_bag = self._arrays(view, view.tile)
-        now, future, _ = self.estimates(board, view.tile, allowed, in_bag)
-        return self._scored(board, view.tile, allowed, now) + future
+        """Expected final score per allowed cell of ``view.tile`` (NaN elsewhere).  Other drawn tiles still in
+        hand (``view.pending``) are known, not random: they are placed after it as well as possible."""
+        return self.hand_totals(view, view.tile, self.hint_estimates)
+
+    def hand_totals(self, view: View, tile: int, estimate, width: int | None = None) -> np.ndarray:
+        """Expected final score per allowed cell of ``tile`` by ``estimate``, when the other tiles in hand
+        follow it, each on its best cell.  With ``width``, only that many cells (the most promising
+        by the quick estimate) are followed through; the others are NaN."""
+        board, allowed, in_bag = self._arrays(view, tile)
+        others = tuple(t for t in view.pending if t != tile)
+        if not others:
+            now, future, searched = estimate(board, tile, allowed, in_bag)
+            totals = self._scored(board, tile, allowed, now) + future
+            if searched.any():  # unsearched cells are not comparable with searched ones
+                totals[~searched] = np.nan
+            return totals
+        now, future, _ = self.quick_estimates(board, tile, allowed, in_bag)
+        quick = self._scored(board, tile, allowed, now) + future
+        cells = np.flatnonzero(~np.isnan(quick))
+        if width is not None:
+            cells = cells[np.argsort(-quick[cells], kind="stable")[:width]]
+        totals = np.full(board.shape[0], np.nan)
+        remaining = tuple(t for t in view.remaining if t != tile)
+        for cell in cells:
+            after = view.board.copy()
+            after[cell] = tile
+            best = -np.inf
+            for other in others:
+                follow = View(self.rules, after, other, remaining, tile, view.turn + 1, int(cell), others)
+                values = self.hand_totals(follow, other, estimate, width)
+                if not np.isnan(values).all():
+                    best = max(best, float(np.nanmax(values)))
+            # nowhere left for the others (cannot happen with whole rounds): the board as it stands
+            totals[cell] = best if best > -np.inf else quick[cell]
+        return totals
 
     def _best(self, view: View, tile: int, quick: bool = False) -> tuple[int, float]:
         board, allowed, in_bag = self._arrays(view, tile)
@@ -160,9 +198,14 @@ class _Estimating(Agent):
         return self._best(view, view.tile)[0]
 
     def choose_move(self, view: View) -> tuple[int, int]:
-        """Several drawn tiles: place first the one whose best cell promises most."""
-        options = [(self._best(view, tile), tile) for tile in view.pending]
-        (cell, _), tile = max(options, key=lambda item: item[0][1])
+        """Several drawn tiles: the tile and cell after which the rest of the hand scores best (the
+        ``HAND_WIDTH`` most promising cells of each tile are followed through)."""
+        options = []
+        for tile in view.pending:
+            totals = self.hand_totals(view, tile, self.estimates, HAND_WIDTH)
+            cell = int(np.nanargmax(totals))  # the lowest cell on ties
+            options.append((float(totals[cell]), -view.pending.index(tile), tile, cell))
+        _, _, tile, cell = max(options)
         return tile, cell
 
     def announce(self, view: View) -> int:
@@ -231,12 +274,10 @@ class ExpectimaxAgent(_Estimating):
                          *self.tables, now, future, searched)
         return now, future, searched
 
-    def evaluate(self, view: View) -> np.ndarray:
+    def hint_estimates(self, board, tile, allowed, in_bag):
         """Every allowed cell searched to the same depth (hints want all of them comparable): one draw,
         two late in the round."""
-        board, allowed, in_bag = self._arrays(view, view.tile)
-        now, future, _ = self.estimates(board, view.tile, allowed, in_bag, width=board.shape[0], deep=0)
-        return self._scored(board, view.tile, allowed, now) + future
+        return self.estimates(board, tile, allowed, in_bag, width=board.shape[0], deep=0)
 
 
 #: ``rollout``: candidate cells, rollouts per candidate in the first round, rounds (halving between them), rollout depth (0: to the end).

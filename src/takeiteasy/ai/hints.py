@@ -32,15 +32,19 @@ class Hint:
         return {"cell": self.cell, "expected": round(self.expected, 2)}
 
 
-def default_remaining(rules: Ruleset, board: np.ndarray, tile: int) -> tuple[int, ...]:
-    """Tiles not seen yet: the set minus the board's tiles and the tile in hand."""
-    seen = {int(t) for t in board if t >= 0} | {tile}
+def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) -> tuple[int, ...]:
+    """Tiles not seen yet: the set minus the board's tiles and the tiles in hand."""
+    seen = {int(t) for t in board if t >= 0} | {tile} | set(in_hand)
     return tuple(t for t in rules.tile_set if t not in seen)
 
 
 def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
-         agent: str = "best") -> list[Hint]:
-    """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first)."""
+         agent: str = "best", in_hand=()) -> list[Hint]:
+    """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first).
+
+    ``in_hand`` are other tiles drawn with it (two-tile draw): they are certain to
+    come, so each estimate places them after ``tile`` as well as possible.
+    """
     from . import make_agent
 
     board = np.asarray(board, dtype=np.int64)
@@ -50,13 +54,27 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         raise InputError(f"a {rules.layout.name} board has {rules.layout.num_cells} cells, not {board.size}")
     if tile not in rules.tile_set:
         raise InputError(f"tile {TOKENS[tile]} is not in this game's tile set")
-    if tile in set(int(t) for t in board):
+    on_board = set(int(t) for t in board)
+    if tile in on_board:
         raise InputError(f"tile {TOKENS[tile]} is already on the board")
+    in_hand = tuple(int(t) for t in in_hand)
+    for other in in_hand:
+        if other not in rules.tile_set:
+            raise InputError(f"tile {TOKENS[other]} in hand is not in this game's tile set")
+        if other in on_board:
+            raise InputError(f"tile {TOKENS[other]} in hand is already on the board")
+    if len(set(in_hand) | {tile}) != len(in_hand) + 1:
+        raise InputError("the tiles in hand must be different tiles, and not the tile to place")
+    if int((board < 0).sum()) < len(in_hand) + 1:
+        raise InputError(f"the board has {int((board < 0).sum())} empty cells, too few for {len(in_hand) + 1} tiles")
     if not rules.legal_mask(board, tile, previous_tile, previous_cell).any():
         raise InputError("the board is full: there is nowhere to put a tile")
     if remaining is None:
-        remaining = default_remaining(rules, board, tile)
-    view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell)
+        remaining = default_remaining(rules, board, tile, in_hand)
+    else:  # tiles in hand are drawn: they cannot come again
+        remaining = [t for t in remaining if t not in in_hand]
+    view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
+                pending=(tile, *in_hand))
     estimates = make_agent(agent, rules).evaluate(view)
     if estimates is None:
         raise InputError(f"agent {agent!r} cannot estimate scores; use best, fast or heuristic")

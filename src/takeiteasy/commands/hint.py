@@ -21,6 +21,9 @@ def register(sub) -> None:
                                                            "that depend on it)")
     parser.add_argument("--previous-cell", type=int, default=-1, metavar="CELL",
                         help="where the previous tile went (sun/moon placement touching the previous tile)")
+    parser.add_argument("--in-hand", metavar="TILES",
+                        help="other tiles drawn with TILE (two-tile draw), white-space separated: they are "
+                             "certain to come and are placed after it")
     parser.add_argument("--remaining", metavar="TILES",
                         help="tiles that may still come, white-space separated (default: every tile not seen)")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -39,10 +42,11 @@ def run(args) -> int:
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
     remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
-    hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent)
+    in_hand = parse_tiles(args.in_hand, allowed=rules.tile_set) if args.in_hand else []
+    hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent, in_hand=in_hand)
     if args.json:
         print(json.dumps({"board": format_board(board), "tile": TOKENS[tile], "agent": args.agent,
-                          "hints": [h.to_json() for h in hints]}))
+                          "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}))
         return 0
     from rich.console import Console
     from rich.table import Table

@@ -191,10 +191,11 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
         if not -1 <= body.previous_cell < rules.board_size:
             raise InputError(f"previous_cell {body.previous_cell}: not a cell of this board")
+        in_hand = [parse_tile(token, allowed=rules.tile_set) for token in body.in_hand]
         hints = await run_in_threadpool(ai_hint, rules, board, tile, None, previous, body.previous_cell,
-                                        agent=body.agent)
+                                        agent=body.agent, in_hand=in_hand)
         return {"board": format_board(board), "tile": TOKENS[tile], "agent": body.agent,
-                "hints": [h.to_json() for h in hints]}
+                "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}
 
     # -- lobby ---------------------------------------------------------------
     @app.get("/api/rooms")

@@ -91,7 +91,8 @@ class HintRequest(Request):
     """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first.
 
     Only what a player sees goes in: their own board (holding slots may follow the
-    layout's cells), the tile in hand and their own previous placement.  There is no
+    layout's cells), the tile to place, any other tiles drawn with it (``in_hand``)
+    and their own previous placement.  There is no
     room code or token, so a hint cannot read a room's secret deal.
     """
 
@@ -102,6 +103,7 @@ class HintRequest(Request):
     preset: StrictStr | None = Field(default=None, max_length=64)
     options: dict | None = None
     agent: StrictStr = Field(default="best", max_length=64)
+    in_hand: list[StrictStr] = Field(default_factory=list, max_length=4)  # other tiles drawn with it
 
 
 class Joined(BaseModel):

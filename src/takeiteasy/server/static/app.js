@@ -316,7 +316,7 @@ function hintKey() {
   const st = S.state, m = me();
   if (!m || st.status !== "playing" || m.phase !== "place" || S.moving || !S.selected) return null;
   const board = myPlayer().board || [];
-  return `${st.code}|${st.round}|${board.map((t) => t || ".").join(" ")}|${S.selected}`;
+  return `${st.code}|${st.round}|${board.map((t) => t || ".").join(" ")}|${S.selected}|${m.pending.join(" ")}`;
 }
 
 function renderHintBar(key) {
@@ -336,7 +336,8 @@ async function requestHint() {
   const key = hintKey();
   if (!key || (S.hint && S.hint.key === key && S.hint.status !== "error")) return;
   const st = S.state, m = me();
-  const body = { board: myPlayer().board.map((t) => t || ".").join(" "), tile: S.selected, options: st.options };
+  const body = { board: myPlayer().board.map((t) => t || ".").join(" "), tile: S.selected, options: st.options,
+                 in_hand: m.pending.filter((t) => t !== S.selected) };  // drawn with it: certain to come
   if (m.previous) { body.previous_tile = m.previous.tile; body.previous_cell = m.previous.cell; }
   S.hint = { key, status: "loading" };
   render();

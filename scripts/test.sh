@@ -2,7 +2,7 @@
 # Install everything the test suite needs, then run it.  The README's test command and CI both run this file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e ".[dev,rl]"
+python3 -m pip install --quiet --disable-pip-version-check -e ".[dev,rl,ray]"
 # The browser test drives Debian's Chromium (Playwright's own browser downloads are not used).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null

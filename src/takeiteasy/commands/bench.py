@@ -44,8 +44,12 @@ def register(sub) -> None:
     parser.add_argument("--games", type=int, default=None, metavar="N",
                         help=f"number of games (default: {DEFAULT_GAMES}, or every line of --deals)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="series seed (default: 0)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J", help="processes (threads for the batch "
-                                                                          "random simulator); default 1")
+    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+                        help="processes (threads for the batch random simulator); default 1")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play the games as Ray tasks: 'local' starts Ray on this machine, 'auto' or "
+                             "ray://HOST:PORT joins a cluster (needs the [ray] extra); --jobs then counts "
+                             "tasks (default: the cluster's CPUs)")
     parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
                                                         "draw order")
     parser.add_argument("--vs", metavar="AGENT", help="compare with another agent on the same deals")
@@ -169,12 +173,13 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
 
 
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
-                deals: list[list[int]] | None = None, batch: bool = True, weights: str | None = None) -> Series:
+                deals: list[list[int]] | None = None, batch: bool = True, weights: str | None = None,
+                ray: str | None = None) -> Series:
     """Play games 0..games-1 of series ``seed`` (or the given deals) with an agent (and its ``weights``
-    file, if given)."""
+    file, if given), in ``jobs`` local processes or, with ``ray`` (an address), in ``jobs`` Ray tasks."""
     from .. import fast
 
-    if agent_name == "random" and batch and fast.supports(rules):
+    if agent_name == "random" and batch and fast.supports(rules) and ray is None:
         if deals is None:
             fast.random_scores(rules, seed, 2, threads=jobs)  # compile or load from cache before timing
             start = time.perf_counter()
@@ -188,16 +193,20 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
 
     options = rules.options.to_json()
     indices = list(range(games))
-    if jobs <= 1:
+    if jobs <= 1 and ray is None:
         scores, times, seconds = _play_chunk(options, agent_name, seed, indices, deals, weights)
     else:
         size = math.ceil(games / jobs)
         chunks = [indices[k:k + size] for k in range(0, games, size)]
-        with ProcessPoolExecutor(max_workers=len(chunks), mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(_play_chunk, options, agent_name, seed, chunk,
-                                   None if deals is None else deals[chunk[0]:chunk[-1] + 1], weights)
-                       for chunk in chunks]
-            results = [f.result() for f in futures]
+        work = [(options, agent_name, seed, chunk, None if deals is None else deals[chunk[0]:chunk[-1] + 1],
+                 weights) for chunk in chunks]
+        if ray is not None:
+            from ..cluster import ray_map
+
+            results = ray_map(_play_chunk, work, ray)
+        else:
+            with ProcessPoolExecutor(max_workers=len(chunks), mp_context=get_context("spawn")) as pool:
+                results = [f.result() for f in [pool.submit(_play_chunk, *arguments) for arguments in work]]
         scores = [s for part, _, _ in results for s in part]
         times = [t for _, part, _ in results for t in part]
         seconds = max(spent for _, _, spent in results)  # the chunks play side by side
@@ -285,8 +294,13 @@ def run(args) -> int:
             from ..ai import make_agent
 
             make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    jobs = args.jobs or 1
+    if args.ray is not None:
+        from ..cluster import cluster_cpus
+
+        jobs = args.jobs or cluster_cpus(args.ray)
     deals = read_deals(args.deals, rules) if args.deals else None
     games = args.games
     if games is None:
@@ -300,19 +314,19 @@ def run(args) -> int:
     elif args.vs is not None:  # both agents must see the very same deals
         deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
 
-    context = {"seed": args.seed, "jobs": args.jobs, "deals": args.deals, "options": options.to_json()}
-    first = play_series(rules, args.agent, args.seed, games, args.jobs, deals, batch=not args.no_batch,
-                        weights=args.weights)
+    context = {"seed": args.seed, "jobs": jobs, "ray": args.ray, "deals": args.deals, "options": options.to_json()}
+    first = play_series(rules, args.agent, args.seed, games, jobs, deals, batch=not args.no_batch,
+                        weights=args.weights, ray=args.ray)
     report = first.report() | context | {"weights": args.weights}
     played = [first]
     if args.vs is not None:
-        second = play_series(rules, args.vs, args.seed, games, args.jobs, deals, batch=not args.no_batch,
-                             weights=args.vs_weights)
+        second = play_series(rules, args.vs, args.seed, games, jobs, deals, batch=not args.no_batch,
+                             weights=args.vs_weights, ray=args.ray)
         played.append(second)
         difference = first.scores.astype(np.float64) - second.scores
         gap = summarise(difference)
         report = {
-            "agent": args.agent, "vs": args.vs, "games": games, "seed": args.seed, "jobs": args.jobs,
+            "agent": args.agent, "vs": args.vs, "games": games, "seed": args.seed, "jobs": jobs, "ray": args.ray,
             "deals": args.deals, "options": options.to_json(),
             "difference": {"mean": gap["mean"], "ci95": gap["ci95"], "median": gap["median"],
                            "wins": float((difference > 0).mean()), "ties": float((difference == 0).mean())},

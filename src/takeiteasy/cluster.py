@@ -1,0 +1,59 @@
+"""Independent jobs spread over a Ray cluster (the optional ``[ray]`` extra).
+
+Work that outgrows one machine here is embarrassingly parallel: thousands of
+benchmark games, each dealt and seeded from (series, game index) alone, so
+the results do not depend on where or in what order the games run.  This
+module only maps a function over argument tuples with Ray and gives the
+results back in order; what runs is the same code as in local processes.
+
+``address`` is ``"local"`` to start a private Ray on this machine (handy for
+trying it out and in tests), or anything ``ray.init(address=...)`` accepts to
+join a running cluster: ``"auto"`` on a node of it, ``"HOST:6379"`` (the
+head node's address), or ``"ray://HOST:10001"`` through Ray Client (which
+needs ``ray[client]``).  Every node needs takeiteasy installed (and any
+weights file at the same path).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .core.errors import InputError
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise InputError("--ray needs Ray: pip install 'takeiteasy[ray]'") from None
+    return ray
+
+
+def connect(address: str):
+    """Start or join Ray (once per process); returns the ``ray`` module."""
+    ray = _ray()
+    if ray.is_initialized():
+        return ray
+    settings = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        if address == "local":
+            ray.init(**settings)
+        else:
+            ray.init(address=address, **settings)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"--ray {address}: cannot reach a Ray cluster ({first_line})") from None
+    return ray
+
+
+def cluster_cpus(address: str) -> int:
+    """How many CPUs the cluster offers (at least 1)."""
+    ray = connect(address)
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) -> list[Any]:
+    """``[function(*arguments) for arguments in argument_tuples]``, one Ray task each, in order."""
+    ray = connect(address)
+    task = ray.remote(num_cpus=1)(function)
+    return ray.get([task.remote(*arguments) for arguments in argument_tuples])

@@ -1,0 +1,32 @@
+"""Ray as a backend for work that outgrows one machine: the same games, the same results."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from takeiteasy.cli import main
+
+
+def test_bench_over_ray_plays_exactly_the_local_games(capsys):
+    ray = pytest.importorskip("ray")
+    try:
+        args = ["bench", "--agent", "fast", "--games", "24", "--seed", "11", "--json"]
+        assert main(args) == 0
+        local = json.loads(capsys.readouterr().out)
+        assert main(args + ["--ray", "local", "--jobs", "3"]) == 0
+        spread = json.loads(capsys.readouterr().out)
+    finally:
+        ray.shutdown()
+    assert spread["ray"] == "local" and spread["jobs"] == 3
+    for key in ("games", "mean", "median", "min", "max", "share_150", "share_200"):
+        assert spread[key] == local[key], key
+
+
+def test_bench_over_ray_without_ray_installed_is_a_one_line_error(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail
+    assert main(["bench", "--agent", "fast", "--games", "2", "--ray", "local"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "pip install 'takeiteasy[ray]'" in error and "\n" not in error

@@ -30,7 +30,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from takeiteasy.ai import hint  # noqa: E402
 from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
-from takeiteasy.core.rules import Ruleset  # noqa: E402
+from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
 
 
@@ -154,6 +154,28 @@ def test_hints_in_a_solo_game_are_the_hint_function_on_the_shown_board_and_tile(
     assert "no hints today" in page.text_content("#hint-info")
     assert page.locator("#board .hint-num").count() == 0
     place(page)
+    assert not errors
+
+
+def test_hints_with_two_tiles_drawn_count_on_the_other_tile(server, browser):
+    """Rulebook 001, easier game: with two tiles in hand, the hint for the selected one places the other
+    after it (the request says which), and shows the hint function's numbers for that."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Paired")
+    page.select_option("#preset", "easier")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    shown = page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)")
+    assert len(shown) == 2
+    with page.expect_request("**/api/hint") as request:
+        page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    body = request.value.post_data_json
+    assert body["tile"] == shown[0] and body["in_hand"] == [shown[1]]
+    rules = Ruleset.from_options(Options(draw=2))
+    expected = hint(rules, parse_board(" ".join(board_tokens(page))), parse_tile(shown[0]),
+                    in_hand=[parse_tile(shown[1])])
+    assert shown_hints(page) == {h.cell: h.to_json()["expected"] for h in expected}
     assert not errors
 
 

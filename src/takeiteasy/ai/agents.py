@@ -21,7 +21,7 @@ from .._jit import kernel
 from ..core import kernels
 from ..core.game import View
 from ..core.rules import Ruleset
-from ..core.tiles import DIRECTION_BEST, TILE_VALUES
+from ..core.tiles import DIRECTION_BEST, NUM_STANDARD, TILE_VALUES
 from .basic import Agent
 from .features import WILD_INDEX, all_line_codes, bag_counts
 from .rollout import rollout_totals, sample_futures
@@ -107,8 +107,9 @@ class _Estimating(Agent):
         if value is None and learned:
             value = shipped(rules.layout.name)
         usable = value is not None and value.spec.layout_name == rules.layout.name
-        # holding slots (daffodil variant 4) lie in no line: the learned features do not cover them
-        self.value = value if usable and rules.board_size == rules.layout.num_cells else None
+        self.value = value if usable else None
+        # daffodil variant 4: positions are judged on the layout's cells with held tiles on the stamen
+        self.holding = bool(rules.holding_cells)
 
     @property
     def tables(self):
@@ -133,7 +134,57 @@ class _Estimating(Agent):
         allowed = np.asarray(self.rules.legal_mask(view.board, tile, view.previous_tile, view.previous_cell),
                              dtype=np.bool_)
         remaining = [t for t in view.remaining if t != tile]
-        return np.ascontiguousarray(view.board, dtype=np.int64), allowed, bag_of(remaining)
+        board, in_bag = np.ascontiguousarray(view.board, dtype=np.int64), bag_of(remaining)
+        if self.holding:
+            board, allowed = self._settled(board, tile, allowed, in_bag)
+        return board, allowed, in_bag
+
+    # -- the holding area (daffodil variant 4) ---------------------------------
+    # Held tiles settle on the stamen cells at the end (wildcards never move), and the holding area has
+    # a slot per stamen cell.  So the agents judge the layout's board with each held tile on its best
+    # stamen cell, and putting a tile in a free slot as putting it on a free stamen cell: the learned
+    # value of the free daffodil game then applies.
+
+    def _settled(self, board, tile, allowed, in_bag):
+        """The layout's board with the held tiles on the stamen (best cell first come, by the quick
+        estimate), and where ``tile`` may go on it: allowed coloured cells, free stamen cells for a held
+        tile that may move there later."""
+        cells = self.rules.layout.num_cells
+        stamen = list(self.rules.layout.stamen_cells)
+        settled = board[:cells].copy()
+        for held in board[cells:]:
+            if held < 0 or held >= NUM_STANDARD:
+                continue
+            free = np.zeros(cells, dtype=np.bool_)
+            free[stamen] = settled[stamen] < 0
+            now, future, searched = self.quick_estimates(settled, int(held), free, in_bag)
+            settled[best_cell(now, future, searched)] = held
+        where = allowed[:cells].copy()
+        if tile < NUM_STANDARD and allowed[cells:].any():
+            where[stamen] = settled[stamen] < 0
+        return settled, where
+
+    def _real_cell(self, view: View, cell: int) -> int:
+        """A cell of the settled board as a move: a stamen cell (or nothing left: a wildcard) is a free slot."""
+        if not self.holding or (cell >= 0 and cell not in self.rules.layout.stamen_cells):
+            return int(cell)
+        return next(slot for slot in self.rules.holding_cells if view.board[slot] < 0)
+
+    def _real_totals(self, view: View, totals: np.ndarray) -> np.ndarray:
+        """Per-cell estimates on the settled board as estimates per board entry (a free slot is worth the
+        best free stamen cell)."""
+        if not self.holding:
+            return totals
+        cells = self.rules.layout.num_cells
+        stamen = list(self.rules.layout.stamen_cells)
+        real = np.full(self.rules.board_size, np.nan)
+        real[:cells] = totals
+        real[stamen] = np.nan
+        if not np.isnan(totals[stamen]).all():
+            for slot in self.rules.holding_cells:
+                if view.board[slot] < 0:
+                    real[slot] = np.nanmax(totals[stamen])
+        return real
 
     def _scored(self, board, tile, allowed, now):
         """Replace the standard points by the ruleset's own when it scores differently."""
@@ -152,7 +203,7 @@ class _Estimating(Agent):
     def evaluate(self, view: View) -> np.ndarray:
         """Expected final score per allowed cell of ``view.tile`` (NaN elsewhere).  Other drawn tiles still in
         hand (``view.pending``) are known, not random: they are placed after it as well as possible."""
-        return self.hand_totals(view, view.tile, self.hint_estimates)
+        return self._real_totals(view, self.hand_totals(view, view.tile, self.hint_estimates))
 
     def hand_totals(self, view: View, tile: int, estimate, width: int | None = None) -> np.ndarray:
         """Expected final score per allowed cell of ``tile`` by ``estimate``, when the other tiles in hand
@@ -175,7 +226,7 @@ class _Estimating(Agent):
         remaining = tuple(t for t in view.remaining if t != tile)
         for cell in cells:
             after = view.board.copy()
-            after[cell] = tile
+            after[self._real_cell(view, int(cell))] = tile
             best = -np.inf
             for other in others:
                 follow = View(self.rules, after, other, remaining, tile, view.turn + 1, int(cell), others)
@@ -192,7 +243,13 @@ class _Estimating(Agent):
         now, future, searched = estimate(board, tile, allowed, in_bag)
         now = self._scored(board, tile, allowed, now)
         cell = int(best_cell(now, future, searched))
-        return cell, float(now[cell] + future[cell])
+        if cell < 0:  # a wildcard with only the holding area left: nowhere it can score
+            return self._real_cell(view, cell), float(kernels.board_score(board, *self._line_tables()))
+        return self._real_cell(view, cell), float(now[cell] + future[cell])
+
+    def _line_tables(self):
+        s = self.rules.layout
+        return s.line_cells, s.line_len, s.line_dir, TILE_VALUES, DIRECTION_BEST
 
     def choose(self, view: View) -> int:
         return self._best(view, view.tile)[0]
@@ -203,8 +260,12 @@ class _Estimating(Agent):
         options = []
         for tile in view.pending:
             totals = self.hand_totals(view, tile, self.estimates, HAND_WIDTH)
+            if np.isnan(totals).all():
+                cell, value = self._best(view, tile)
+                options.append((value, -view.pending.index(tile), tile, cell))
+                continue
             cell = int(np.nanargmax(totals))  # the lowest cell on ties
-            options.append((float(totals[cell]), -view.pending.index(tile), tile, cell))
+            options.append((float(totals[cell]), -view.pending.index(tile), tile, self._real_cell(view, cell)))
         _, _, tile, cell = max(options)
         return tile, cell
 
@@ -230,7 +291,7 @@ class FastAgent(_Estimating):
     name = "fast"
 
     def choose(self, view: View) -> int:
-        if self.value is None or not self.standard_scoring:
+        if self.value is None or not self.standard_scoring or self.holding:
             return super().choose(view)
         allowed = self.rules.legal_mask(view.board, view.tile, view.previous_tile, view.previous_cell)
         return int(fast_choice(view.board, view.tile, allowed, np.array(view.remaining, dtype=np.int64),
@@ -313,7 +374,7 @@ class RolloutAgent(ExpectimaxAgent):
         self.confidence = confidence
         options = rules.options
         self.rollouts = (self.value is not None and options.caller and options.draw == 1
-                         and rules.scoring.name in ("standard", "sunrays"))
+                         and rules.scoring.name in ("standard", "sunrays") and not self.holding)
         self.per_tile = np.zeros(2, dtype=np.int64)
         if rules.scoring.name == "sunrays":
             self.per_tile = np.asarray(rules.scoring.PER_TILE, dtype=np.int64)

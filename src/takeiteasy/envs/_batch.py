@@ -23,7 +23,8 @@ def fast_codes(rules) -> tuple[int, int, np.ndarray] | None:
     """(placement code, scoring code, per-tile symbol bonus) when the fast path applies, else None."""
     placement = {FreePlacement: FREE, AdjacentPlacement: ADJACENT}.get(type(rules.placement))
     scoring = {StandardScoring: STANDARD, SunraysScoring: SUNRAYS}.get(type(rules.scoring))
-    if placement is None or scoring is None:
+    # the compiled step knows free and adjacent placement only: stamen rules (daffodil variants 2-4) go the slow way
+    if placement is None or scoring is None or rules.stamen_rule.name != "free":
         return None
     per_tile = np.asarray(getattr(rules.scoring, "PER_TILE", np.zeros(2)), dtype=np.int64)
     return placement, scoring, per_tile

@@ -20,6 +20,7 @@ VARIANTS = [
     {"board": "daffodil"},
     {"board": "daffodil", "placement": "adjacent", "scoring": "sunrays"},
     {"wildcards": True},
+    {"board": "daffodil", "stamen": "holding"},
 ]
 
 
@@ -154,3 +155,30 @@ def test_render_ansi():
     env.step(0)
     text = env.render()
     assert "score: 0" in text and "turn: 1" in text
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rulebook_003_holding_area_slots_are_actions_and_end_moves_are_made_for_the_agent(seed):
+    """Daffodil variant 4: the holding slots are actions, and when the last tile is placed the held tiles
+    move onto the stamen where they score most; the return is that final score."""
+    env = TakeItEasyEnv(board="daffodil", stamen="holding")
+    rules = env.rules
+    assert env.action_space == gym.spaces.Discrete(24)
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    total, done = 0.0, False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        slots = [c for c in legal if c in rules.holding_cells]
+        cell = slots[0] if slots and rng.random() < 0.3 else rng.choice(legal)  # hold some tiles
+        unsettled = env.game.boards[0].copy()
+        unsettled[cell] = info["tile"]
+        obs, reward, done, _, info = env.step(cell)
+        total += reward
+    held = [int(t) for t in unsettled[list(rules.holding_cells)] if t >= 0]
+    assert held and env.game.finished and info["score"] == total
+    best = unsettled.copy()
+    for tile, cell in rules.best_release(unsettled):
+        best[best == tile], best[cell] = -1, tile
+    assert total == rules.score(best) == rules.score(env.game.boards[0]) >= rules.score(unsettled)
+    assert obs["board"].shape == (24,) and env.observation_space.contains(obs)

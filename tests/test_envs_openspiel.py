@@ -14,6 +14,7 @@ from takeiteasy.core import Options, Ruleset
     "take_it_easy",
     "take_it_easy(players=2)",
     "take_it_easy(players=3,board=daffodil,placement=adjacent,scoring=sunrays)",
+    'take_it_easy(players=2,board=daffodil,options={"stamen": "holding"})',
 ])
 def test_random_sim_test(spec):
     pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=False, verbose=False)
@@ -54,3 +55,28 @@ def test_solitaire_has_perfect_information_and_tensor_layout():
     state.apply_action(13)
     tensor = np.array(state.observation_tensor(0))
     assert tensor[19 * 27 + 13] == 1 and tensor[19 * 27 + 27 + 13] == 0 and tensor[:19 * 27].sum() == 0
+
+
+def test_rulebook_003_holding_area_returns_count_the_best_end_moves():
+    """Daffodil variant 4: holding slots are actions; a player's last placement brings their held tiles
+    onto the stamen where they score most, so returns are final scores."""
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps({"board": "daffodil",
+                                                                                   "stamen": "holding"})})
+    assert game.num_distinct_actions() == 24
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding"))
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    totals = [0.0, 0.0]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes)))
+            continue
+        legal = np.array(state.legal_actions())
+        slots = legal[legal >= 21]
+        state.apply_action(int(slots[0]) if len(slots) and rng.random() < 0.3 else int(rng.choice(legal)))
+        totals = [t + r for t, r in zip(totals, state.rewards())]
+    for seat in range(2):
+        board = state.boards[seat]
+        assert state.returns()[seat] == totals[seat] == rules.score(board)
+        assert not rules.best_release(board)  # nothing better is left to move

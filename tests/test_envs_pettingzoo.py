@@ -11,6 +11,7 @@ CONFIGS = [
     (1, {}),
     (2, {}),
     (3, {"board": "daffodil", "placement": "adjacent", "scoring": "sunrays"}),
+    (2, {"board": "daffodil", "stamen": "holding"}),
 ]
 
 
@@ -73,3 +74,26 @@ def test_seeded_resets_repeat_and_bad_actions_are_refused():
     env.step({"player_0": 0, "player_1": 0})
     with pytest.raises(IllegalMove, match="player_0, cell 0"):
         env.step({"player_0": 0, "player_1": 1})
+
+
+def test_rulebook_003_holding_area_end_moves_are_made_when_a_player_is_done():
+    """Daffodil variant 4: holding slots are actions; each player's return is the score after the best end
+    moves onto the stamen."""
+    env = parallel_env(2, board="daffodil", stamen="holding")
+    observations, infos = env.reset(seed=5)
+    assert env.action_space("player_0").n == 24
+    returns = {a: 0.0 for a in env.agents}
+    rng = np.random.default_rng(5)
+    while env.agents:
+        actions = {}
+        for agent in env.agents:
+            legal = np.flatnonzero(infos[agent]["action_mask"])
+            slots = legal[legal >= 21]
+            actions[agent] = int(slots[0]) if len(slots) and rng.random() < 0.3 else int(rng.choice(legal))
+        observations, rewards, terminations, truncations, infos = env.step(actions)
+        for agent, reward in rewards.items():
+            returns[agent] += reward
+    game = env.round.game
+    assert game.finished
+    for seat, agent in enumerate(env.possible_agents):
+        assert returns[agent] == env.rules.score(game.boards[seat]) == game.scores()[seat]

@@ -2,14 +2,21 @@
 
 Encoding (the same in the Gymnasium, PettingZoo and OpenSpiel environments):
 
-* ``board`` -- one integer per cell in notation order: 0 for an empty cell,
-  ``tile + 1`` for a placed tile;
+* ``board`` -- one integer per board entry in notation order: 0 for an empty
+  cell, ``tile + 1`` for a placed tile (under the daffodil holding area,
+  variant 4, the three holding slots follow the layout's cells);
 * ``tile`` -- the tile to place now as ``tile + 1``; 0 once the round is over;
 * ``bag`` -- one flag per tile id: 1 for a tile of the game's set that has not
   been turned over yet (it may still come).
 
 ``K`` below is the number of tile ids the ruleset can use: 27 for the standard
 set, 31 with the daffodil wildcards.
+
+Actions are board entries too, holding slots included.  The holding area's
+end-of-round moves are not actions: once a player has placed every tile, the
+environment moves their held tiles onto the stamen where they score most
+(:meth:`~takeiteasy.core.rules.Ruleset.best_release`), and the last
+placement's reward includes the gain.
 """
 
 from __future__ import annotations
@@ -50,10 +57,25 @@ def rules_from(rules: Ruleset | None = None, options: Options | dict | None = No
         rules = Ruleset.from_options(Options.from_json({**base, **kwargs}))
     elif kwargs:
         raise RulesError("give either rules= or rule keywords, not both")
-    if rules.holding_cells:
-        raise RulesError("the daffodil holding area (stamen='holding', daffodil variant 4) is not available in the "
-                         "environments yet; use stamen='free', 'first' or 'last'")
     return rules
+
+
+def settle_when_done(game, seat: int) -> None:
+    """Daffodil variant 4: once ``seat`` has placed every tile, make its best end moves onto the stamen."""
+    rules = game.rules
+    if rules.holding_cells and game.all_drawn and not game.pending[seat] and not game.settled[seat]:
+        game.settle(seat, rules.best_release(game.boards[seat]))
+
+
+def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
+    """``board`` after its best end moves from the holding area (itself when there is none)."""
+    if not rules.holding_cells:
+        return board
+    board = board.copy()
+    for tile, cell in rules.best_release(board):
+        board[board == tile] = -1
+        board[cell] = tile
+    return board
 
 
 @cache

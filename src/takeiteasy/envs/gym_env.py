@@ -6,7 +6,9 @@ the scoring all come from the ruleset built from the keyword arguments
 (``gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")``).
 
 * Observation: ``{"board", "tile", "bag"}`` (see :mod:`takeiteasy.envs._common`).
-* Action: a cell index, 0 .. cells-1, in notation order.
+* Action: a cell index, 0 .. cells-1, in notation order (then the holding
+  slots under daffodil variant 4; the end moves onto the stamen are made
+  for the agent, see :mod:`takeiteasy.envs._common`).
 * Reward: the score gained by the placement (a partial board scores its
   completed lines), so an episode's return is the final score.
 * ``info``: ``action_mask`` (int8 per cell, 1 = legal, usable as ``action_space.sample(mask)``), ``score``, ``tile`` (tile id, -1
@@ -33,7 +35,7 @@ INVALID_ACTION_MODES = ("raise", "end")
 
 def observation_space(rules) -> spaces.Dict:
     """The observation space of one player's view under ``rules``."""
-    k, cells = _common.num_tile_ids(rules), rules.layout.num_cells
+    k, cells = _common.num_tile_ids(rules), rules.board_size
     return spaces.Dict({
         "board": spaces.MultiDiscrete(np.full(cells, k + 1, dtype=np.int64)),
         "tile": spaces.Discrete(k + 1),
@@ -65,7 +67,7 @@ class TakeItEasyEnv(gym.Env):
             raise InputError(f"render_mode={render_mode!r}; expected one of {', '.join(self.metadata['render_modes'])}")
         self.render_mode = render_mode
         self.invalid_action = check_invalid_action_mode(invalid_action)
-        self.num_cells = self.rules.layout.num_cells
+        self.num_cells = self.rules.board_size  # holding slots (daffodil variant 4) are actions too
         self.observation_space = observation_space(self.rules)
         self.action_space = spaces.Discrete(self.num_cells)
         self._set_flags = _common.set_flags(self.rules)
@@ -133,6 +135,7 @@ class TakeItEasyEnv(gym.Env):
             info = self._info()
             info["invalid_action"] = True
             return self._observation(), 0.0, True, False, info
+        _common.settle_when_done(self.game, 0)
         before, self._score = self._score, self.rules.score(self.game.boards[0])
         if not self.game.finished and not self.game.waiting:
             self.game.draw()

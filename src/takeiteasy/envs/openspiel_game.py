@@ -85,7 +85,7 @@ class TakeItEasyGame(pyspiel.Game):
         options = options_from_parameters(params)
         self.options_key = json.dumps(options.to_json(), sort_keys=True)
         self.rules = _common.rules_for_json(self.options_key)
-        self.num_cells = self.rules.layout.num_cells
+        self.num_cells = self.rules.board_size  # holding slots (daffodil variant 4) are actions too
         self.num_ids = _common.num_tile_ids(self.rules)
         self.group_sizes = tuple(group_sizes(self.rules.tiles_per_round, _common.draw_size_of(self.rules)))
         information = (pyspiel.GameType.Information.PERFECT_INFORMATION if self.num_seats == 1
@@ -179,6 +179,8 @@ class TakeItEasyState(pyspiel.State):
         seat, tile = self.queue.pop(0)
         self.boards[seat, action] = tile
         self.previous[seat] = tile
+        if len(self.drawn) == self.rules.tiles_per_round and not any(s == seat for s, _ in self.queue):
+            self.boards[seat] = _common.settled(self.rules, self.boards[seat])  # end moves of the holding area
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.boards[seat])
         self._rewards[seat] = float(self.scores[seat] - before)
         if not self.queue:

@@ -48,7 +48,7 @@ class _Round:
         self.rules = _common.rules_from(rules, options, **rule_options)
         self.num_players = int(num_players)
         self.agents = [f"player_{p}" for p in range(self.num_players)]
-        cells, k = self.rules.layout.num_cells, _common.num_tile_ids(self.rules)
+        cells, k = self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells = cells
         # observation layout: board (cells), tile (1), bag (K), then each opponent's board (cells)
         highs = np.concatenate([np.full(cells, k), [k], np.ones(k, dtype=np.int64),
@@ -113,6 +113,7 @@ class _Round:
             self.game.place(seat, cell)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}, cell {cell}: {refusal}") from None
+        _common.settle_when_done(self.game, seat)
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.game.boards[seat])
         return float(self.scores[seat] - before)
 

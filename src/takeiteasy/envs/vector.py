@@ -62,7 +62,7 @@ class TakeItEasyVectorEnv(VectorEnv):
             raise InputError(f"autoreset_mode={autoreset_mode!r}; expected 'next_step' or 'same_step'")
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
 
-        n, cells, k = self.num_envs, self.rules.layout.num_cells, _common.num_tile_ids(self.rules)
+        n, cells, k = self.num_envs, self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells, self.num_tile_ids = cells, k
         self.tiles_per_round = self.rules.tiles_per_round
         self.single_observation_space = observation_space(self.rules)
@@ -181,6 +181,8 @@ class TakeItEasyVectorEnv(VectorEnv):
             for i in np.flatnonzero(active):
                 self.boards[i, actions[i]] = self.deals[i, self.turns[i]]
                 self.turns[i] += 1
+                if self.turns[i] == self.tiles_per_round:
+                    self.boards[i] = _common.settled(self.rules, self.boards[i])
                 score = self.rules.score(self.boards[i])
                 rewards[i] = score - self.scores[i]
                 self.scores[i] = score

@@ -63,3 +63,21 @@ def test_unfinished_or_foreign_records_are_refused(saved_game):
     half = dict(saved_game, players=[dict(saved_game["players"][0], moves=saved_game["players"][0]["moves"][:5])])
     with pytest.raises(InputError, match="not finished"):
         analyse_game(half)
+
+
+def test_analysis_of_the_easier_game_knows_the_other_tile_in_hand():
+    """Rulebook 001, two tiles at a time: at each move the evaluator knows the tile drawn with it (it is
+    certain to come), exactly as the hint with that tile in hand does."""
+    from takeiteasy.ai import hint
+    from takeiteasy.core import Options
+
+    rules = Ruleset.from_options(Options(draw=2))
+    game = Game(rules, ["bot"], seed=8)
+    game.play([make_agent("fast", rules, 0)])
+    report = analyse_game(game.to_json(), agent_game=False)
+    (first_tile, first_cell), (second_tile, _) = game.moves[0][:2]
+    assert {first_tile, second_tile} == set(game.deal[:2])
+    hints = {h.cell: h.expected for h in hint(rules, rules.empty_board(), first_tile, in_hand=[second_tile])}
+    move = report["players"][0]["moves"][0]
+    assert move["expected"] == pytest.approx(hints[first_cell], abs=0.01)
+    assert move["expected_best"] == pytest.approx(max(hints.values()), abs=0.01)

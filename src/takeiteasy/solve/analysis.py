@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core.deal import deal as seeded_deal
 from ..core.errors import InputError
-from ..core.game import FORMAT_NAME, Game, View
+from ..core.game import FORMAT_NAME, Game, View, group_sizes
 from ..core.notation import format_board
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
@@ -129,14 +129,18 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
 def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], deal: list[int], evaluator,
                     best_score: int) -> dict:
     board = rules.empty_board()
-    previous = -1
-    drawn: set[int] = set()
+    previous, previous_cell = -1, -1
+    # which tiles were turned over at each move: draws come in groups (two at a time in the easier game)
+    sizes = group_sizes(len(deal), rules.options.draw)
+    group_end = np.repeat(np.cumsum(sizes), sizes)  # per move: how many tiles had been turned over
+    placed: set[int] = set()
     records = []
     for number, (tile, cell) in enumerate(moves, start=1):
-        drawn.update(deal[:number])
-        drawn.add(tile)
+        drawn = set(deal[:group_end[number - 1]]) | {tile}
         remaining = tuple(t for t in rules.tile_set if t not in drawn)
-        view = View(rules, board.copy(), tile, remaining, previous, number - 1)
+        in_hand = tuple(t for t in deal[:group_end[number - 1]] if t not in placed and t != tile)
+        view = View(rules, board.copy(), tile, remaining, previous, number - 1, previous_cell,
+                    pending=(tile, *in_hand))
         values = np.asarray(evaluator.evaluate(view), dtype=float)
         legal = view.legal_cells()
         best_cell = max(legal, key=lambda c: (values[c], -c))
@@ -147,7 +151,8 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
             "loss": _number(max(0.0, loss)),
         })
         board[cell] = tile
-        previous = tile
+        previous, previous_cell = tile, cell
+        placed.add(tile)
     score = rules.score(board)
     worst = sorted(records, key=lambda r: (-(r["loss"] or 0.0), r["move"]))[:3]
     return {

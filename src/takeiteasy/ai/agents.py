@@ -225,11 +225,11 @@ class _Estimating(Agent):
         totals = np.full(board.shape[0], np.nan)
         remaining = tuple(t for t in view.remaining if t != tile)
         for cell in cells:
-            after = view.board.copy()
-            after[self._real_cell(view, int(cell))] = tile
+            after, real = view.board.copy(), self._real_cell(view, int(cell))
+            after[real] = tile
             best = -np.inf
             for other in others:
-                follow = View(self.rules, after, other, remaining, tile, view.turn + 1, int(cell), others)
+                follow = View(self.rules, after, other, remaining, tile, view.turn + 1, real, others)
                 values = self.hand_totals(follow, other, estimate, width)
                 if not np.isnan(values).all():
                     best = max(best, float(np.nanmax(values)))

@@ -48,8 +48,8 @@ def register(sub) -> None:
                         help="processes (threads for the batch random simulator); default 1")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="play the games as Ray tasks: 'local' starts Ray on this machine, 'auto' or "
-                             "ray://HOST:PORT joins a cluster (needs the [ray] extra); --jobs then counts "
-                             "tasks (default: the cluster's CPUs)")
+                             "HOST:6379 joins a cluster (needs the [ray] extra); --jobs then counts tasks "
+                             "(default: the cluster's CPUs)")
     parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
                                                         "draw order")
     parser.add_argument("--vs", metavar="AGENT", help="compare with another agent on the same deals")

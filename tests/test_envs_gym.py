@@ -182,3 +182,22 @@ def test_rulebook_003_holding_area_slots_are_actions_and_end_moves_are_made_for_
         best[best == tile], best[cell] = -1, tile
     assert total == rules.score(best) == rules.score(env.game.boards[0]) >= rules.score(unsettled)
     assert obs["board"].shape == (24,) and env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rulebook_002_sunmoon_touching_the_previous_tile_masks_follow_the_game(seed):
+    """Sun/moon placement as the French text reads it (`sunmoon_touch="previous"`): a tile with the same
+    symbol as the previous one must touch that previous tile, so the mask needs the previous cell."""
+    env = TakeItEasyEnv(placement="sunmoon", sunmoon_touch="previous")
+    rules, rng = env.rules, np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    restricted, done, previous = 0, False, (-1, -1)
+    while not done:
+        tile = info["tile"]
+        expected = rules.legal_mask(env.game.boards[0], tile, *previous)
+        assert np.array_equal(info["action_mask"], expected.astype(np.int8))
+        restricted += int(expected.sum() < (env.game.boards[0] < 0).sum())
+        cell = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        previous = (tile, cell)
+        obs, _, done, _, info = env.step(cell)
+    assert restricted > 0  # the rule did bite in this round

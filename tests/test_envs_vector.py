@@ -21,7 +21,8 @@ def test_make_vec_builds_the_batched_env():
 @pytest.mark.parametrize("fast", [True, False], ids=["compiled", "ruleset"])
 @pytest.mark.parametrize("kwargs", [{}, {"placement": "adjacent", "scoring": "sunrays"}, {"board": "daffodil"},
                                     {"board": "daffodil", "stamen": "first"}, {"board": "daffodil", "stamen": "last"},
-                                    {"placement": "sunmoon"}, {"board": "daffodil", "stamen": "holding"}])
+                                    {"placement": "sunmoon"}, {"placement": "sunmoon", "sunmoon_touch": "previous"},
+                                    {"board": "daffodil", "stamen": "holding"}])
 def test_each_sub_env_matches_the_single_env(kwargs, fast):
     """Sub-environment i reset with seed s plays exactly like TakeItEasyEnv reset with seed s + i (rulebook
     003's stamen variants 2 and 3 included: the compiled step does not know them and must not be used)."""

@@ -102,8 +102,8 @@ class TakeItEasyEnv(gym.Env):
         if tile < 0:
             self._mask = np.zeros(self.num_cells, dtype=np.int8)
         else:
-            self._mask = np.asarray(self.rules.legal_mask(self.game.boards[0], tile, self.game.previous_tile(0)),
-                                    dtype=np.int8)
+            self._mask = np.asarray(self.rules.legal_mask(self.game.boards[0], tile, self.game.previous_tile(0),
+                                                          self.game.previous_cell(0)), dtype=np.int8)
 
     # -- the Gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):

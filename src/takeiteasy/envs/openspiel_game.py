@@ -125,6 +125,7 @@ class TakeItEasyState(pyspiel.State):
         self.drawn: list[int] = []
         self.queue: list[tuple[int, int]] = []  # (seat, tile) placements still due for the tiles turned over
         self.previous = [-1] * game.num_seats
+        self.previous_cell = [-1] * game.num_seats
         self.scores = [0] * game.num_seats
         self._rewards = [0.0] * game.num_seats
         self._start_group()
@@ -156,7 +157,7 @@ class TakeItEasyState(pyspiel.State):
         if not self.queue or self.queue[0][0] != player:
             return []
         tile = self.queue[0][1]
-        mask = self.rules.legal_mask(self.boards[player], tile, self.previous[player])
+        mask = self.rules.legal_mask(self.boards[player], tile, self.previous[player], self.previous_cell[player])
         return [int(c) for c in np.flatnonzero(mask)]
 
     def chance_outcomes(self):
@@ -178,7 +179,7 @@ class TakeItEasyState(pyspiel.State):
         self._rewards = [0.0] * self._seats
         seat, tile = self.queue.pop(0)
         self.boards[seat, action] = tile
-        self.previous[seat] = tile
+        self.previous[seat], self.previous_cell[seat] = tile, int(action)
         if len(self.drawn) == self.rules.tiles_per_round and not any(s == seat for s, _ in self.queue):
             self.boards[seat] = _common.settled(self.rules, self.boards[seat])  # end moves of the holding area
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.boards[seat])

@@ -89,8 +89,8 @@ class _Round:
         tile = self.tile(seat)
         if tile < 0:
             return np.zeros(self.num_cells, dtype=np.int8)
-        return np.asarray(self.rules.legal_mask(self.game.boards[seat], tile, self.game.previous_tile(seat)),
-                          dtype=np.int8)
+        return np.asarray(self.rules.legal_mask(self.game.boards[seat], tile, self.game.previous_tile(seat),
+                                                self.game.previous_cell(seat)), dtype=np.int8)
 
     def observation(self, seat: int) -> dict[str, np.ndarray]:
         bag = self.set_flags.astype(np.int64)

@@ -102,8 +102,14 @@ class TakeItEasyVectorEnv(VectorEnv):
         if tile < 0 or self.done[i]:
             self.masks[i] = 0
             return
-        previous = int(self.deals[i, self.turns[i] - 1]) if self.turns[i] else -1
-        self.masks[i] = self.rules.legal_mask(self.boards[i], tile, previous)  # bool -> int8
+        self.masks[i] = self.rules.legal_mask(self.boards[i], tile, *self._previous(i))  # bool -> int8
+
+    def _previous(self, i: int) -> tuple[int, int]:
+        """The tile placed last in sub-environment ``i`` and its cell (-1, -1 before the first)."""
+        if not self.turns[i]:
+            return -1, -1
+        tile = int(self.deals[i, self.turns[i] - 1])
+        return tile, int(np.flatnonzero(self.boards[i] == tile)[0])
 
     def _seed_list(self, seed) -> list[int]:
         if seed is None:
@@ -166,8 +172,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         if invalid.any():
             i = int(np.flatnonzero(invalid)[0])
             if self.invalid_action == "raise":
-                previous = int(self.deals[i, self.turns[i] - 1]) if self.turns[i] else -1
-                reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), previous)
+                reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), *self._previous(i))
                 raise IllegalMove(f"environment {i}, cell {int(actions[i])}: {reason or 'not allowed'}")
             self.done[invalid] = True
             self.masks[invalid] = 0

@@ -80,3 +80,25 @@ def test_rulebook_003_holding_area_returns_count_the_best_end_moves():
         board = state.boards[seat]
         assert state.returns()[seat] == totals[seat] == rules.score(board)
         assert not rules.best_release(board)  # nothing better is left to move
+
+
+def test_rulebook_002_sunmoon_touching_the_previous_tile_is_in_the_legal_actions():
+    """Sun/moon placement touching the previous tile needs each player's previous cell."""
+    options = {"placement": "sunmoon", "sunmoon_touch": "previous"}
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps(options)})
+    rules = Ruleset.from_options(Options(**options))
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    previous = {0: (-1, -1), 1: (-1, -1)}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, _ = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes)))
+            continue
+        seat = state.current_player()
+        tile = state.queue[0][1]
+        expected = np.flatnonzero(rules.legal_mask(state.boards[seat], tile, *previous[seat]))
+        assert state.legal_actions() == expected.tolist()
+        cell = int(rng.choice(expected))
+        previous[seat] = (tile, cell)
+        state.apply_action(cell)

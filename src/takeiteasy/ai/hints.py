@@ -65,8 +65,10 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
             raise InputError(f"tile {TOKENS[other]} in hand is already on the board")
     if len(set(in_hand) | {tile}) != len(in_hand) + 1:
         raise InputError("the tiles in hand must be different tiles, and not the tile to place")
-    if int((board < 0).sum()) < len(in_hand) + 1:
-        raise InputError(f"the board has {int((board < 0).sum())} empty cells, too few for {len(in_hand) + 1} tiles")
+    empty = int((board < 0).sum())
+    if empty < len(in_hand) + 1:
+        raise InputError(f"the board has {empty} empty cell{'s' if empty != 1 else ''}, too few for "
+                         f"{len(in_hand) + 1} tiles")
     if not rules.legal_mask(board, tile, previous_tile, previous_cell).any():
         raise InputError("the board is full: there is nowhere to put a tile")
     if remaining is None:

@@ -94,6 +94,46 @@ def test_solo_game_against_an_ai_to_the_end(client):
     refused(post(client, code, "place", token=token, cell=0), 409)
 
 
+def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player_asks_for_the_next(tmp_path):
+    """Rulebook 001: a placed tile may move until the next draw.  In a solo game with ``confirm`` the next
+    tile comes only when the player asks (POST draw), so the rule can be used; the wait survives a restart."""
+    db = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(db))) as client:
+        joined = create(client, mode="solo", agents=["greedy"], confirm=True)
+        code, token, st = joined["code"], joined["token"], joined["state"]
+        assert "place the drawn tiles first" in refused(post(client, code, "draw", token=token))
+        first = st["current"]
+        st = place_first_legal(client, code, token, st)
+        assert st["awaiting_draw"] and st["current"] == first and len(st["drawn"]) == 1
+        tile = first[0]
+        empty = [c for c, t in enumerate(st["players"][0]["board"]) if t is None]
+        r = post(client, code, "move", token=token, cell=empty[-1], tile=tile)
+        assert r.status_code == 200, r.text
+        assert r.json()["state"]["players"][0]["board"][empty[-1]] == tile
+    with TestClient(create_app(SQLiteStore(db))) as client:  # a restart: still waiting, nothing drawn
+        st = state(client, code, token)
+        assert st["awaiting_draw"] and len(st["drawn"]) == 1
+        r = post(client, code, "draw", token=token)
+        assert r.status_code == 200, r.text
+        st = r.json()["state"]
+        assert not st["awaiting_draw"] and len(st["drawn"]) == 2 and st["me"]["phase"] == "place"
+        assert "place the drawn tiles first" in refused(post(client, code, "draw", token=token))
+        refused(post(client, code, "move", token=token, cell=0, tile=tile))  # drawn past it: fixed now
+        while st["status"] == "playing":
+            st = place_first_legal(client, code, token, st)
+            if st["awaiting_draw"]:
+                st = post(client, code, "draw", token=token).json()["state"]
+        assert st["status"] == "finished" and len(st["drawn"]) == 19
+
+
+def test_confirm_is_refused_outside_solo_or_without_moving_tiles(client):
+    assert "solo" in refused(client.post("/api/rooms", json={"name": "ann", "mode": "room", "confirm": True}))
+    body = {"name": "ann", "mode": "solo", "confirm": True, "options": {"takeback": False}}
+    assert "forbid moving" in refused(client.post("/api/rooms", json=body))
+    joined = create(client, mode="solo")
+    assert "by itself" in refused(post(client, joined["code"], "draw", token=joined["token"]))
+
+
 def test_two_player_room_played_to_the_end_with_every_illegal_action_refused(client):
     host = create(client, mode="room", preset="easier")
     code, ann = host["code"], host["token"]

@@ -179,6 +179,32 @@ def test_hints_with_two_tiles_drawn_count_on_the_other_tile(server, browser):
     assert not errors
 
 
+def test_rulebook_001_solo_with_confirm_moves_the_last_tile_then_draws_on_enter(server, browser):
+    """Rulebook 001: a tile may move until the next draw.  With "confirm" ticked, a solo game waits for
+    the player: the placed tile can be clicked and moved, and Enter (or the button) draws the next."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Careful")
+    page.check("#confirm")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    first = page.get_attribute("#current svg", "data-tile")
+    place(page)
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    assert page.get_attribute("#current svg", "data-tile") == first  # nothing new drawn yet
+    before = board_tokens(page).index(first)
+    page.click("#board g.movable")
+    page.locator("#board g.target").last.click()
+    page.wait_for_function(f"document.querySelector('#board g[data-cell=\"{before}\"]').getAttribute('data-tile') === null")
+    after = board_tokens(page).index(first)
+    assert after != before
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#draw-bar[hidden]", state="attached")
+    page.wait_for_selector("#board .legal")
+    assert page.get_attribute("#current svg", "data-tile") != first
+    assert board_tokens(page).index(first) == after and page.locator("#board g.movable").count() == 0
+    assert not errors
+
+
 def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(server, browser):
     """Rulebook 001 (with a caller): every player places the called tile on their own board; the boards stay
     private until the round ends (the app shows other boards only with no caller or after the round)."""

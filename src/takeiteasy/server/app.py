@@ -204,7 +204,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: msg.CreateRoom):
-        room, token = master.create(body.mode, body.name, body.preset, body.options, body.agents, body.public)
+        room, token = master.create(body.mode, body.name, body.preset, body.options, body.agents, body.public,
+                                    body.confirm)
         return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
 
     @app.get("/api/rooms/{code}")
@@ -251,6 +252,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.post("/api/rooms/{code}/next")
     async def next_round(code: str, body: msg.Authorised):
         return await action(code, body.token, "next_round")
+
+    @app.post("/api/rooms/{code}/draw")
+    async def draw(code: str, body: msg.Authorised):
+        return await action(code, body.token, "draw")
 
     @app.post("/api/rooms/{code}/place")
     async def place(code: str, body: msg.Place):

@@ -30,6 +30,9 @@ class CreateRoom(Request):
     options: dict | None = None
     agents: list[StrictStr] = Field(default_factory=list, max_length=MAX_AGENTS)
     public: StrictBool = True
+    # solo only: the next tile comes when the player asks for it (POST .../draw), so until then the tile
+    # just placed may still be moved (rulebook 001); otherwise it comes at once
+    confirm: StrictBool = False
 
 
 class Join(Request):

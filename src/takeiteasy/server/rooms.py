@@ -141,6 +141,10 @@ class Room:
         self.entries: dict[int, dict] = {}  # caller mode: this round's typed-in scores
         self.events: list[dict] = []
         self._agents: dict[int, object] = {}
+        # solo with confirm: the next tile is drawn only when the player asks (never persisted: a room
+        # reloaded while waiting keeps waiting)
+        self.confirm = bool(record.get("confirm"))
+        self._draw_asked = False
         for event in events:
             self._apply(event)
             self.events.append(event)
@@ -312,6 +316,20 @@ class Room:
         self._emit(out, {"t": "move", "p": seat, "cell": cell, "tile": tile})
         return out
 
+    def draw(self, seat: int) -> list[dict]:
+        """Solo with confirm: the player is done with the tiles drawn; turn over the next."""
+        game = self._playing()
+        if not self.confirm:
+            raise IllegalMove("the next tile comes by itself in this game")
+        if game.pending[seat]:
+            raise IllegalMove("place the drawn tiles first")
+        if game.all_drawn:
+            raise IllegalMove("every tile of the round has been drawn")
+        self._draw_asked = True
+        out: list[dict] = []
+        self._advance(out)
+        return out
+
     def announce(self, seat: int, tile) -> list[dict]:
         game = self._playing()
         if self.options.caller:
@@ -469,6 +487,9 @@ class Room:
                 continue
             if game.waiting or game.all_drawn:
                 return
+            if self.confirm and game.drawn and not self._draw_asked:
+                return  # solo with confirm: the player may still move the last tile
+            self._draw_asked = False
             if self.options.caller:
                 start = len(game.drawn)
                 self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
@@ -529,6 +550,8 @@ class Room:
         state["drawn"] = [TOKENS[t] for t in game.drawn]
         state["current"] = [TOKENS[t] for t in self.last_group]
         state["left"] = rules.tiles_per_round - len(game.drawn)
+        state["awaiting_draw"] = (self.confirm and not game.waiting and not game.all_drawn and bool(game.drawn)
+                                  and self.status == "playing")
         if not self.options.caller:
             state["chooser"] = game.chooser
             state["remaining"] = [TOKENS[t] for t in game.remaining()]
@@ -591,9 +614,11 @@ class RoomMaster:
             return room
 
     def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
-               public: bool) -> tuple[Room, str]:
+               public: bool, confirm: bool = False) -> tuple[Room, str]:
         if mode not in MODES:
             raise RoomError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+        if confirm and mode != "solo":
+            raise RoomError("confirm is for solo games: in a room the next tile comes when everyone has placed")
         name = clean_name(name)
         opts = server_options(preset, options)
         Ruleset.from_options(opts)
@@ -601,6 +626,8 @@ class RoomMaster:
             raise RoomError("a caller room draws the tiles; the no-caller variant is played on the screen")
         if mode == "caller" and agents:
             raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
+        if confirm and not opts.takeback:
+            raise RoomError("confirm lets a placed tile move until the next draw; these rules forbid moving tiles")
         if len(agents) > MAX_AGENTS:
             raise RoomError(f"agents: at most {MAX_AGENTS} AI players")
         for agent in agents:
@@ -610,7 +637,8 @@ class RoomMaster:
             if self.store.count(ACTIVE) >= self.max_active_rooms:
                 raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
             record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
-                      "seed": secrets.randbits(63), "public": bool(public), "created": time.time()}
+                      "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
+                      "confirm": bool(confirm)}
             for _ in range(20):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 if code not in self._rooms and self.store.load(code) is None:

@@ -203,6 +203,7 @@ function statusText() {
   if (st.status === "round_over") return `Round ${st.round + 1} over`;
   if (!m) return "Watching";
   if (m.phase === "place") return S.moving ? `Move ${S.moving.split("").join("-")}: click an empty cell` : `Place ${(S.selected || m.pending[0]).split("").join("-")}`;
+  if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
   if (m.phase === "announce") return "Your turn: announce a tile";
   if (m.phase === "settle") return "Move held tiles onto the stamen, then finish";
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
@@ -234,6 +235,7 @@ async function renderGame() {
   opts.onClick = onCellClick;
   drawBoard($("board"), layout, board, opts);
   renderHintBar(key);
+  $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
 
   $("status").textContent = statusText();
   // current tiles
@@ -476,6 +478,7 @@ function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => 
 async function create(mode) {
   try {
     const body = { mode, name: $("name").value, preset: $("preset").value, agents: mode === "caller" ? [] : picks() };
+    if (mode === "solo" && $("confirm").checked) body.confirm = true;
     localStorage.setItem("tie-name", $("name").value);
     enterRoom(await api("POST", "/api/rooms", body));
   } catch (e) { toast(e.message); }
@@ -537,10 +540,12 @@ async function init() {
   $("caller-next").addEventListener("click", () => act("next"));
   $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
   $("hint-btn").addEventListener("click", requestHint);
+  $("draw-btn").addEventListener("click", () => act("draw"));
   document.addEventListener("keydown", (e) => {
-    if (e.key !== "h" || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) || $("game").hidden) return;
-    requestHint();
+    if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName) || $("game").hidden) return;
+    if (e.key === "h") requestHint();
+    else if (!$("draw-bar").hidden) act("draw");
   });
   $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });
   $("entry-btn").addEventListener("click", () => {

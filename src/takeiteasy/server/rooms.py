@@ -158,6 +158,13 @@ class Room:
     def digital(self) -> bool:
         return self.mode != "caller"
 
+    @property
+    def awaiting_draw(self) -> bool:
+        """Solo with confirm: every drawn tile is placed and the next draw waits for the player to ask."""
+        game = self.game
+        return (self.confirm and self.status == "playing" and game is not None and bool(game.drawn)
+                and not game.waiting and not game.all_drawn and not self._draw_asked)
+
     def summary(self) -> dict:
         """The public record the lobby lists."""
         return {"code": self.code, "mode": self.mode, "status": self.status, "preset": self.record.get("preset"),
@@ -487,8 +494,8 @@ class Room:
                 continue
             if game.waiting or game.all_drawn:
                 return
-            if self.confirm and game.drawn and not self._draw_asked:
-                return  # solo with confirm: the player may still move the last tile
+            if self.awaiting_draw:
+                return  # the player may still move the last tile
             self._draw_asked = False
             if self.options.caller:
                 start = len(game.drawn)
@@ -550,8 +557,7 @@ class Room:
         state["drawn"] = [TOKENS[t] for t in game.drawn]
         state["current"] = [TOKENS[t] for t in self.last_group]
         state["left"] = rules.tiles_per_round - len(game.drawn)
-        state["awaiting_draw"] = (self.confirm and not game.waiting and not game.all_drawn and bool(game.drawn)
-                                  and self.status == "playing")
+        state["awaiting_draw"] = self.awaiting_draw
         if not self.options.caller:
             state["chooser"] = game.chooser
             state["remaining"] = [TOKENS[t] for t in game.remaining()]

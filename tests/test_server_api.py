@@ -15,14 +15,17 @@ from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.presets import preset  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
+from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.server.store import StoreError  # noqa: E402
+
+UNLIMITED = RateLimits.off()  # these tests act faster than people; tests/test_server_limits.py checks the limits
 
 TOKEN_RE = re.compile(r"^[1-9*]{3}$")
 
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"))) as c:
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), rate_limits=UNLIMITED)) as c:
         yield c
 
 
@@ -98,7 +101,7 @@ def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player
     """Rulebook 001: a placed tile may move until the next draw.  In a solo game with ``confirm`` the next
     tile comes only when the player asks (POST draw), so the rule can be used; the wait survives a restart."""
     db = tmp_path / "rooms.db"
-    with TestClient(create_app(SQLiteStore(db))) as client:
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:
         joined = create(client, mode="solo", agents=["greedy"], confirm=True)
         code, token, st = joined["code"], joined["token"], joined["state"]
         assert "place the drawn tiles first" in refused(post(client, code, "draw", token=token))
@@ -110,7 +113,7 @@ def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player
         r = post(client, code, "move", token=token, cell=empty[-1], tile=tile)
         assert r.status_code == 200, r.text
         assert r.json()["state"]["players"][0]["board"][empty[-1]] == tile
-    with TestClient(create_app(SQLiteStore(db))) as client:  # a restart: still waiting, nothing drawn
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:  # a restart: still waiting
         st = state(client, code, token)
         assert st["awaiting_draw"] and len(st["drawn"]) == 1
         r = post(client, code, "draw", token=token)
@@ -283,7 +286,7 @@ def test_caller_room_calls_tiles_and_keeps_running_totals(client):
 
 
 def test_bad_input_gets_a_one_line_error(tmp_path):
-    with TestClient(create_app(MemoryStore(), max_active_rooms=2)) as client:
+    with TestClient(create_app(MemoryStore(), max_active_rooms=2, rate_limits=UNLIMITED)) as client:
         refused(client.get("/api/rooms/NOPE42"), 404)
         refused(client.get("/api/rooms/../../etc"), 404)
         refused(client.post("/api/rooms", json={"name": "x" * 25}))
@@ -364,7 +367,7 @@ def test_a_storage_failure_loses_nothing():
             return super().append(*args, **kwargs)
 
     store = FlakyStore()
-    with TestClient(create_app(store)) as client:
+    with TestClient(create_app(store, rate_limits=UNLIMITED)) as client:
         joined = create(client, mode="solo")
         code, token, st = joined["code"], joined["token"], joined["state"]
         st = place_first_legal(client, code, token, st)

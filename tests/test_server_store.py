@@ -8,7 +8,10 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
+from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.server.store import StoreConflict  # noqa: E402
+
+UNLIMITED = RateLimits.off()  # these tests act faster than people; tests/test_server_limits.py checks the limits
 
 
 def place_first_legal(client, code, token, st):
@@ -35,7 +38,7 @@ def test_sqlite_store_is_in_wal_mode_and_refuses_a_stale_append(tmp_path):
 
 def test_rooms_survive_a_server_restart(tmp_path):
     path = tmp_path / "rooms.db"
-    with TestClient(create_app(SQLiteStore(path))) as first:
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as first:
         joined = first.post("/api/rooms", json={"mode": "room", "name": "ann", "agents": ["greedy"]}).json()
         code, ann = joined["code"], joined["token"]
         bob = first.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
@@ -47,7 +50,7 @@ def test_rooms_survive_a_server_restart(tmp_path):
         before = {t: first.get(f"/api/rooms/{code}", headers={"x-player-token": t}).json()["state"] for t in (ann, bob)}
     first.app.state.master.store.close()
 
-    with TestClient(create_app(SQLiteStore(path))) as second:  # a new server on the same file
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as second:  # a new server on the same file
         for token in (ann, bob):
             after = second.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
             assert after == before[token]
@@ -63,7 +66,7 @@ def test_rooms_survive_a_server_restart(tmp_path):
 
 
 def test_websocket_sends_each_player_their_own_view_after_every_change(tmp_path):
-    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"))) as client:
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), rate_limits=UNLIMITED)) as client:
         joined = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
         code, ann = joined["code"], joined["token"]
         bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]

@@ -21,7 +21,33 @@ def register(sub) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     parser.add_argument("--db", default=None, metavar="PATH",
                         help=f"room database (default: {default_db()})")
+    parser.add_argument("--max-rooms", type=int, default=None, metavar="N",
+                        help="open rooms allowed at once (default: 500)")
+    parser.add_argument("--idle-hours", type=float, default=None, metavar="H",
+                        help="an unfinished room untouched this long stops counting as open; it stays stored and "
+                             "can be resumed (default: 24)")
+    parser.add_argument("--no-rate-limit", action="store_true",
+                        help="turn off the per-address request limits (e.g. when every player comes through one "
+                             "proxy address that does not forward the client's)")
     parser.set_defaults(run=run)
+
+
+def app_settings(args) -> dict:
+    """create_app keywords from the command line, checked."""
+    from ..server.limits import RateLimits
+
+    settings: dict = {}
+    if args.max_rooms is not None:
+        if args.max_rooms < 1:
+            raise InputError(f"--max-rooms {args.max_rooms}: expected at least 1")
+        settings["max_active_rooms"] = args.max_rooms
+    if args.idle_hours is not None:
+        if not 0 < args.idle_hours < float("inf"):
+            raise InputError(f"--idle-hours {args.idle_hours}: expected a positive number of hours")
+        settings["idle_hours"] = args.idle_hours
+    if args.no_rate_limit:
+        settings["rate_limits"] = RateLimits.off()
+    return settings
 
 
 def run(args) -> int:
@@ -31,10 +57,11 @@ def run(args) -> int:
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: expected 1..65535")
+    settings = app_settings(args)
     store = SQLiteStore(args.db or default_db())
     print(f"takeiteasy: serving on http://{args.host}:{args.port}/ (rooms in {store.path})", flush=True)
     try:
-        uvicorn.run(create_app(store), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(create_app(store, **settings), host=args.host, port=args.port, log_level="warning")
     finally:
         store.close()
     return 0

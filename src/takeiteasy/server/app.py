@@ -11,6 +11,7 @@ the polling fallback.  See docs/WEB.md.
 from __future__ import annotations
 
 import asyncio
+import math
 from importlib import resources
 from pathlib import Path
 
@@ -33,7 +34,9 @@ from ..core.presets import presets
 from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, TOKENS
 from . import protocol as msg
-from .rooms import Forbidden, MAX_ACTIVE_ROOMS, NotFound, Room, RoomError, RoomMaster, server_options
+from .limits import Buckets, RateLimits
+from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError, RoomMaster,
+                    server_options)
 from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
@@ -111,10 +114,18 @@ def hint_board(rules: Ruleset, text: str) -> np.ndarray:
     return board
 
 
-def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS) -> FastAPI:
-    """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes SQLite)."""
+def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
+               rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY) -> FastAPI:
+    """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes SQLite).
+
+    ``rate_limits`` are per client address (default :class:`RateLimits()`;
+    ``RateLimits.off()`` for none); see :class:`RoomMaster` for the others.
+    """
     store = store if store is not None else MemoryStore()
-    master = RoomMaster(store, max_active_rooms)
+    master = RoomMaster(store, max_active_rooms, idle_hours, rooms_in_memory)
+    limits = rate_limits if rate_limits is not None else RateLimits()
+    buckets = {kind: Buckets(limit) for kind in ("requests", "rooms", "hints")
+               if (limit := getattr(limits, kind)) is not None}
     hub = Hub()
     app = FastAPI(title="takeiteasy", version=__version__, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
@@ -145,6 +156,25 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             return _error(413, f"request body too large (at most {MAX_BODY} bytes)")
         return await call_next(request)
 
+    @app.middleware("http")
+    async def limit_rate(request: Request, call_next):
+        path = request.url.path
+        if path.startswith("/api/"):
+            kinds = ["requests"]
+            if request.method == "POST" and path.rstrip("/") == "/api/rooms":
+                kinds.append("rooms")
+            elif request.method == "POST" and path.rstrip("/") == "/api/hint":
+                kinds.append("hints")
+            client = request.client.host if request.client else "unknown"
+            for kind in kinds:
+                wait = buckets[kind].take(client) if kind in buckets else 0.0
+                if wait > 0:
+                    seconds = max(1, math.ceil(wait))
+                    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
+                    response.headers["Retry-After"] = str(seconds)
+                    return response
+        return await call_next(request)
+
     async def respond(room: Room, seat: int | None, changed: bool = True) -> dict:
         if changed:
             await hub.broadcast(room)
@@ -156,7 +186,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     # -- reference data ------------------------------------------------------
     @app.get("/api/health")
     async def health():
-        return {"ok": True, "version": __version__, "rooms": len(master._rooms)}
+        return {"ok": True, "version": __version__, "rooms": master.rooms_in_memory}
 
     @app.get("/api/presets")
     async def get_presets():

@@ -31,6 +31,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..ai import AGENTS, make_agent
@@ -49,6 +50,8 @@ MAX_NAME = 24
 MAX_PLAYERS = 8
 MAX_AGENTS = 5
 MAX_ACTIVE_ROOMS = 500
+IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
+ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
 MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
@@ -597,13 +600,36 @@ class Room:
 
 
 class RoomMaster:
-    """Rooms by code: loaded from the store on first use, persisted on every accepted action."""
+    """Rooms by code: loaded from the store on first use, persisted on every accepted action.
 
-    def __init__(self, store: Store, max_active_rooms: int = MAX_ACTIVE_ROOMS):
+    At most ``max_active_rooms`` rooms may be open (lobby, playing, or between
+    rounds), counting only rooms that changed in the last ``idle_hours``, so
+    abandoned rooms cannot fill the server; they stay stored and can be
+    resumed.  The ``in_memory`` most recently used rooms are kept replayed.
+    """
+
+    def __init__(self, store: Store, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
+                 in_memory: int = ROOMS_IN_MEMORY):
         self.store = store
         self.max_active_rooms = max_active_rooms
-        self._rooms: dict[str, Room] = {}
+        self.idle_seconds = idle_hours * 3600.0
+        self.in_memory = max(1, in_memory)
+        self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.RLock()
+
+    @property
+    def rooms_in_memory(self) -> int:
+        return len(self._rooms)
+
+    def _recent(self) -> float:
+        return time.time() - self.idle_seconds
+
+    def _keep(self, room: Room) -> None:
+        """Remember ``room`` as the most recently used; forget the least recently used beyond the limit."""
+        self._rooms[room.code] = room
+        self._rooms.move_to_end(room.code)
+        while len(self._rooms) > self.in_memory:
+            self._rooms.popitem(last=False)
 
     def get(self, code) -> Room:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
@@ -616,7 +642,7 @@ class RoomMaster:
                 if loaded is None:
                     raise NotFound(f"no room {code}")
                 room = Room(*loaded)
-                self._rooms[code] = room
+            self._keep(room)
             return room
 
     def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
@@ -640,7 +666,7 @@ class RoomMaster:
             if agent not in AGENTS:
                 raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
         with self._lock:
-            if self.store.count(ACTIVE) >= self.max_active_rooms:
+            if self.store.count(ACTIVE, self._recent()) >= self.max_active_rooms:
                 raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
             record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
                       "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
@@ -660,7 +686,7 @@ class RoomMaster:
                 self.store.create(code, record, room.summary(), events)
             except StoreError as exc:
                 raise Busy(f"storage failed, no room was created ({exc})") from None
-            self._rooms[code] = room
+            self._keep(room)
             return room, token
 
     def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
@@ -688,4 +714,4 @@ class RoomMaster:
             raise Busy(f"storage failed, nothing was changed ({exc})") from None
 
     def listed(self, limit: int = 50) -> list[dict]:
-        return self.store.listed(limit)
+        return self.store.listed(limit, self._recent())

@@ -25,6 +25,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputError
@@ -55,54 +56,64 @@ class Store(ABC):
         """Append events after the first ``version`` ones, atomically and durably."""
 
     @abstractmethod
-    def listed(self, limit: int) -> list[dict]:
-        """Summaries of rooms open to join (``listed`` true), newest first."""
+    def listed(self, limit: int, since: float = 0.0) -> list[dict]:
+        """Summaries of rooms open to join (``listed`` true) and changed at ``since`` or later, newest first."""
 
     @abstractmethod
-    def count(self, statuses: tuple[str, ...]) -> int:
-        """How many rooms have one of these statuses."""
+    def count(self, statuses: tuple[str, ...], since: float = 0.0) -> int:
+        """How many rooms have one of these statuses and changed at ``since`` (a ``time.time()``) or later."""
 
     def close(self) -> None:
         pass
+
+
+@dataclass
+class _StoredRoom:
+    record: dict
+    events: list[dict]
+    summary: dict
+    created: float
+    updated: float
 
 
 class MemoryStore(Store):
     """Rooms in a dictionary: for tests and throw-away servers (nothing survives a restart)."""
 
     def __init__(self) -> None:
-        self._rooms: dict[str, tuple[dict, list[dict], dict, float]] = {}
+        self._rooms: dict[str, _StoredRoom] = {}
         self._lock = threading.Lock()
 
     def create(self, code, record, summary, events=()):
         with self._lock:
             if code in self._rooms:
                 raise StoreConflict(f"room {code} exists")
-            self._rooms[code] = (json.loads(json.dumps(record)), json.loads(json.dumps(list(events))), dict(summary),
-                                 time.time())
+            now = time.time()
+            self._rooms[code] = _StoredRoom(json.loads(json.dumps(record)), json.loads(json.dumps(list(events))),
+                                            dict(summary), now, now)
 
     def load(self, code):
         with self._lock:
             entry = self._rooms.get(code)
             if entry is None:
                 return None
-            return json.loads(json.dumps(entry[0])), json.loads(json.dumps(entry[1]))
+            return json.loads(json.dumps(entry.record)), json.loads(json.dumps(entry.events))
 
     def append(self, code, version, events, summary):
         with self._lock:
-            record, stored, _, created = self._rooms[code]
-            if len(stored) != version:
-                raise StoreConflict(f"room {code} changed (version {len(stored)}, expected {version})")
-            stored.extend(json.loads(json.dumps(events)))
-            self._rooms[code] = (record, stored, dict(summary), created)
+            entry = self._rooms[code]
+            if len(entry.events) != version:
+                raise StoreConflict(f"room {code} changed (version {len(entry.events)}, expected {version})")
+            entry.events.extend(json.loads(json.dumps(events)))
+            entry.summary, entry.updated = dict(summary), time.time()
 
-    def listed(self, limit):
+    def listed(self, limit, since=0.0):
         with self._lock:
-            rows = sorted(self._rooms.values(), key=lambda e: -e[3])
-            return [dict(e[2]) for e in rows if e[2].get("listed")][:limit]
+            rows = sorted(self._rooms.values(), key=lambda e: -e.created)
+            return [dict(e.summary) for e in rows if e.summary.get("listed") and e.updated >= since][:limit]
 
-    def count(self, statuses):
+    def count(self, statuses, since=0.0):
         with self._lock:
-            return sum(1 for e in self._rooms.values() if e[2].get("status") in statuses)
+            return sum(1 for e in self._rooms.values() if e.summary.get("status") in statuses and e.updated >= since)
 
 
 SCHEMA = """
@@ -123,6 +134,7 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (code, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created);
+CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated);
 """
 
 
@@ -203,16 +215,17 @@ class SQLiteStore(Store):
             except sqlite3.Error as exc:
                 raise StoreError(f"database: {exc}") from None
 
-    def listed(self, limit):
+    def listed(self, limit, since=0.0):
         with self._lock:
-            rows = self._db.execute("SELECT summary FROM rooms WHERE listed = 1 ORDER BY created DESC LIMIT ?",
-                                    (limit,)).fetchall()
+            rows = self._db.execute("SELECT summary FROM rooms WHERE listed = 1 AND updated >= ? "
+                                    "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def count(self, statuses):
+    def count(self, statuses, since=0.0):
         marks = ",".join("?" * len(statuses))
         with self._lock:
-            return self._db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks})", statuses).fetchone()[0]
+            return self._db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ?",
+                                    (*statuses, since)).fetchone()[0]
 
     def close(self) -> None:
         with self._lock:

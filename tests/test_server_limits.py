@@ -1,0 +1,121 @@
+"""Server limits: abandoned rooms stop counting as open, rooms leave memory without loss, and per-client rate
+limits answer 429 with a one-line error while the games stay intact."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("httpx")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
+from takeiteasy.server.limits import Buckets, Limit, RateLimits  # noqa: E402
+
+
+class Clock:
+    """A settable stand-in for ``time.time`` (the store stamps changes with it, the master compares)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def create(client, **body):
+    body.setdefault("name", "ann")
+    return client.post("/api/rooms", json=body)
+
+
+def test_token_bucket_refills_at_its_rate():
+    now = [0.0]
+    buckets = Buckets(Limit(rate=2, burst=3), clock=lambda: now[0])
+    assert [buckets.take("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert buckets.take("a") == pytest.approx(0.5)
+    assert buckets.take("b") == 0.0  # another address has its own bucket
+    now[0] = 0.5
+    assert buckets.take("a") == 0.0
+    assert buckets.take("a") > 0
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "sqlite"])
+def test_idle_rooms_stop_counting_as_open_but_can_be_resumed(tmp_path, monkeypatch, store_kind):
+    clock = Clock()
+    monkeypatch.setattr(time, "time", clock)
+    store = MemoryStore() if store_kind == "memory" else SQLiteStore(tmp_path / "rooms.db")
+    with TestClient(create_app(store, max_active_rooms=2, idle_hours=1, rate_limits=RateLimits.off())) as client:
+        first = create(client, mode="room", public=True).json()
+        assert create(client, mode="room", public=False).status_code == 201
+        full = create(client, mode="room")
+        assert full.status_code == 503 and "open rooms" in full.json()["error"]
+        assert [r["code"] for r in client.get("/api/rooms").json()["rooms"]] == [first["code"]]
+
+        clock.now += 2 * 3600  # both rooms untouched for two hours
+        assert client.get("/api/rooms").json()["rooms"] == []
+        assert create(client, mode="room", public=False).status_code == 201
+
+        # the abandoned room is still there: a friend joins and it is listed again
+        joined = client.post(f"/api/rooms/{first['code']}/join", json={"name": "bob"})
+        assert joined.status_code == 201
+        assert [p["name"] for p in joined.json()["state"]["players"]] == ["ann", "bob"]
+        assert [r["code"] for r in client.get("/api/rooms").json()["rooms"]] == [first["code"]]
+        assert create(client, mode="room").status_code == 503  # two open rooms again
+
+
+def test_rooms_leave_memory_and_come_back_from_storage(tmp_path):
+    app = create_app(SQLiteStore(tmp_path / "rooms.db"), rooms_in_memory=2, rate_limits=RateLimits.off())
+    with TestClient(app) as client:
+        games = [create(client, mode="solo").json() for _ in range(4)]
+        assert client.get("/api/health").json()["rooms"] == 2
+        first = games[0]
+        tile = first["state"]["me"]["pending"][0]
+        cell = first["state"]["me"]["legal"][tile][0]
+        placed = client.post(f"/api/rooms/{first['code']}/place", json={"token": first["token"], "cell": cell})
+        assert placed.status_code == 200, placed.text
+        board = placed.json()["state"]["players"][0]["board"]
+        assert board[cell] == tile and sum(b is not None for b in board) == 1
+        assert client.get("/api/health").json()["rooms"] == 2
+        for game in games[1:]:  # every other room is intact too
+            again = client.get(f"/api/rooms/{game['code']}", headers={"x-player-token": game["token"]}).json()
+            assert again["state"]["me"]["pending"] == game["state"]["me"]["pending"]
+
+
+def test_rate_limits_answer_429_and_keep_the_game():
+    limits = RateLimits(requests=Limit(rate=0.001, burst=8), rooms=Limit(rate=0.001, burst=1),
+                        hints=Limit(rate=0.001, burst=1))
+    with TestClient(create_app(MemoryStore(), rate_limits=limits)) as client:
+        game = create(client, mode="solo").json()  # request 1
+        refused = create(client, mode="solo")  # 2
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        error = refused.json()["error"]
+        assert "too many requests" in error and "rooms" in error and "\n" not in error
+
+        hint = {"board": " ".join(["."] * 19), "tile": "574", "agent": "heuristic"}
+        assert client.post("/api/hint", json=hint).status_code == 200  # 3
+        assert client.post("/api/hint", json=hint).status_code == 429  # 4
+
+        code, token = game["code"], game["token"]
+        tile = game["state"]["me"]["pending"][0]
+        cell = game["state"]["me"]["legal"][tile][0]
+        assert client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": cell}).status_code == 200  # 5
+        for _ in range(3):  # 6 to 8
+            assert client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).status_code == 200
+        flooded = client.get(f"/api/rooms/{code}", headers={"x-player-token": token})  # 9
+        assert flooded.status_code == 429 and "requests" in flooded.json()["error"]
+        assert client.get("/").status_code == 200  # the page itself is not limited
+
+    with TestClient(create_app(MemoryStore(), rate_limits=limits)) as client:  # another server: its own buckets
+        assert create(client, mode="solo").status_code == 201
+
+
+@pytest.mark.parametrize("argv, what", [(["--max-rooms", "0"], "--max-rooms 0"),
+                                        (["--idle-hours", "-2"], "--idle-hours -2"),
+                                        (["--idle-hours", "inf"], "--idle-hours inf")])
+def test_serve_refuses_bad_limits_with_one_line(capsys, argv, what):
+    from takeiteasy.cli import main
+
+    assert main(["serve", "--port", "8765", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert what in err and "\n" not in err

@@ -1,12 +1,13 @@
 """Every Python example in docs/ENV.md runs as written."""
 
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ENV.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+BLOCKS = [textwrap.dedent(block) for block in re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)]
 
 
 def test_the_guide_has_an_example_for_each_framework():

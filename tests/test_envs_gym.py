@@ -21,6 +21,8 @@ VARIANTS = [
     {"board": "daffodil", "placement": "adjacent", "scoring": "sunrays"},
     {"wildcards": True},
     {"board": "daffodil", "stamen": "holding"},
+    {"caller": False},  # rulebook 004: the player announces the tiles
+    {"caller": False, "draw": 2, "board": "daffodil"},
 ]
 
 
@@ -201,3 +203,70 @@ def test_rulebook_002_sunmoon_touching_the_previous_tile_masks_follow_the_game(s
         previous = (tile, cell)
         obs, _, done, _, info = env.step(cell)
     assert restricted > 0  # the rule did bite in this round
+
+
+def test_rulebook_004_no_caller_the_agent_announces_every_tile_and_can_reach_307():
+    """Rulebook 004, no caller: the player whose turn it is chooses the tile to announce; alone, the agent
+    chooses all 19, so it can lay one of the 307-point boards of rulebook 000."""
+    from takeiteasy.solve import maximum
+
+    env = TakeItEasyEnv(caller=False)
+    cells = env.num_cells
+    assert env.action_space.n == cells + 27
+    obs, info = env.reset(seed=3)
+    assert info["phase"] == "announce" and obs["tile"] == 0 and obs["bag"].sum() == 27
+    assert not info["action_mask"][:cells].any() and info["action_mask"][cells:].all()
+    board = maximum(Ruleset.from_options()).boards[0]
+    total = 0.0
+    for cell, tile in enumerate(board):
+        obs, reward, done, _, info = env.step(cells + int(tile))
+        assert reward == 0 and not done and info["phase"] == "place" and info["tile"] == tile
+        assert obs["tile"] == tile + 1 and obs["bag"][tile] == 0
+        assert info["action_mask"][:cells].sum() == 19 - cell and not info["action_mask"][cells:].any()
+        obs, reward, done, _, info = env.step(cell)
+        total += reward
+        if not done:
+            assert info["phase"] == "announce" and info["action_mask"][cells + int(tile)] == 0
+    assert done and total == info["score"] == 307 and info["phase"] == "over"
+
+
+def test_rulebook_004_no_caller_refusals():
+    """Rulebook 004: only a tile not drawn yet can be announced, and only once everything drawn is placed."""
+    env = TakeItEasyEnv(caller=False, invalid_action="raise")
+    cells = env.num_cells
+    env.reset()
+    with pytest.raises(IllegalMove, match="cell 0"):
+        env.step(0)  # nothing drawn yet: announce first
+    env.step(cells + 5)
+    with pytest.raises(IllegalMove, match="announce 6"):
+        env.step(cells + 6)  # the announced tile must be placed first
+    env.step(0)
+    with pytest.raises(IllegalMove, match="not in the remaining set"):
+        env.step(cells + 5)  # drawn already
+    with pytest.raises(IllegalMove, match="not an action"):
+        env.step(cells + 27)
+    with pytest.raises(InputError, match="no caller"):
+        env.reset(options={"deal": list(range(19))})
+
+    ending = TakeItEasyEnv(caller=False)
+    ending.reset()
+    ending.step(cells + 5)
+    ending.step(0)
+    obs, reward, done, _, info = ending.step(cells + 5)
+    assert done and reward == 0 and info["invalid_action"] and info["score"] == 0 and not info["action_mask"].any()
+
+
+def test_rulebook_004_no_caller_two_tiles_are_announced_one_by_one():
+    """Rulebook 004 with rulebook 001's two tiles at a time: two announcements, then both tiles are placed."""
+    env = TakeItEasyEnv(caller=False, draw=2)
+    cells = env.num_cells
+    _, info = env.reset()
+    _, _, _, _, info = env.step(cells + 0)
+    assert info["phase"] == "announce" and info["action_mask"][cells + 0] == 0
+    _, _, _, _, info = env.step(cells + 26)
+    assert info["phase"] == "place" and info["tile"] == 0
+    _, _, _, _, info = env.step(3)
+    assert info["phase"] == "place" and info["tile"] == 26
+    _, _, _, _, info = env.step(4)
+    assert info["phase"] == "announce"
+    assert [t for t, _ in env.game.moves[0]] == [0, 26] and env.game.announcers == [0]

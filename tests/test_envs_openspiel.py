@@ -8,6 +8,7 @@ import pytest
 
 import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
 from takeiteasy.core import Options, Ruleset
+from takeiteasy.core.tiles import TOKENS
 
 
 @pytest.mark.parametrize("spec", [
@@ -15,9 +16,13 @@ from takeiteasy.core import Options, Ruleset
     "take_it_easy(players=2)",
     "take_it_easy(players=3,board=daffodil,placement=adjacent,scoring=sunrays)",
     'take_it_easy(players=2,board=daffodil,options={"stamen": "holding"})',
+    'take_it_easy(players=3,options={"caller": false})',  # rulebook 004: the players announce the tiles
+    # several options hold a comma, which the game-string syntax cannot carry: parameters as a dict
+    ("take_it_easy", {"players": 2, "options": json.dumps({"caller": False, "draw": 2})}),
 ])
 def test_random_sim_test(spec):
-    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=3, serialize=False, verbose=False)
+    game = pyspiel.load_game(*spec) if isinstance(spec, tuple) else pyspiel.load_game(spec)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
 
 def test_chance_draws_every_tile_left_uniformly_and_returns_are_scores():
@@ -102,3 +107,33 @@ def test_rulebook_002_sunmoon_touching_the_previous_tile_is_in_the_legal_actions
         cell = int(rng.choice(expected))
         previous[seat] = (tile, cell)
         state.apply_action(cell)
+
+
+def test_rulebook_004_no_caller_announcements_are_decisions_not_chance():
+    """Rulebook 004, no caller: the players take turns choosing the tile (player 0 first), so the game has no
+    chance node; an announcement is the chooser's decision among the tiles not drawn yet."""
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps({"caller": False})})
+    cells = 19
+    assert game.num_distinct_actions() == cells + 27
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    announcers, rewards = [], np.zeros(2)
+    while not state.is_terminal():
+        assert not state.is_chance_node()
+        player = state.current_player()
+        rewards += state.rewards()
+        legal = state.legal_actions()
+        if legal[0] >= cells:  # announcing
+            announcers.append(player)
+            assert legal == [cells + t for t in range(27) if t not in state.drawn]
+            assert state.legal_actions(1 - player) == []
+            tile = int(rng.choice(legal))
+            assert state.action_to_string(player, tile) == f"announce {TOKENS[tile - cells]}"
+            state.apply_action(tile)
+            assert state.rewards() == [0.0, 0.0] and state.drawn[-1] == tile - cells
+        else:
+            state.apply_action(int(rng.choice(legal)))
+    rewards += state.rewards()
+    assert announcers == [k % 2 for k in range(19)]
+    rules = Ruleset.from_options(Options(caller=False))
+    assert list(rewards) == state.returns() == [float(rules.score(b)) for b in state.boards]

@@ -12,6 +12,8 @@ CONFIGS = [
     (2, {}),
     (3, {"board": "daffodil", "placement": "adjacent", "scoring": "sunrays"}),
     (2, {"board": "daffodil", "stamen": "holding"}),
+    (3, {"caller": False}),  # rulebook 004: the players announce the tiles
+    (2, {"caller": False, "draw": 2}),
 ]
 
 
@@ -97,3 +99,53 @@ def test_rulebook_003_holding_area_end_moves_are_made_when_a_player_is_done():
     assert game.finished
     for seat, agent in enumerate(env.possible_agents):
         assert returns[agent] == env.rules.score(game.boards[seat]) == game.scores()[seat]
+
+
+def test_rulebook_004_no_caller_aec_players_take_turns_announcing():
+    """Rulebook 004, no caller: the players take turns choosing the tile (player_0 first, then round the
+    table); everyone places the announced tile; announcing out of turn is refused."""
+    env = aec_env(3, caller=False)
+    env.reset()
+    cells = env.round.num_cells
+    rng = np.random.default_rng(5)
+    announcers, totals = [], dict.fromkeys(env.possible_agents, 0.0)
+    while not all(env.terminations.values()):
+        agent = env.agent_selection
+        obs, _, _, _, info = env.last()
+        assert info["phase"] == "announce"
+        announcers.append(agent)
+        assert not obs["action_mask"][:cells].any() and obs["observation"][cells] == 0  # no tile in hand
+        someone_else = (env.possible_agents.index(agent) + 1) % 3
+        tile = int(rng.choice(np.flatnonzero(obs["action_mask"][cells:])))
+        with pytest.raises(IllegalMove, match="not this player's turn"):
+            env.round.act(someone_else, cells + tile)
+        env.step(cells + tile)
+        for _ in range(3):  # everyone places it
+            placing = env.agent_selection
+            assert env.infos[placing]["phase"] == "place" and env.infos[placing]["tile"] == tile
+            env.step(int(rng.choice(np.flatnonzero(env.observe(placing)["action_mask"][:cells]))))
+            totals[placing] += env.rewards[placing]
+        assert all(env.round.game.moves[s][-1][0] == tile for s in range(3))
+    assert announcers == [f"player_{k % 3}" for k in range(19)]
+    assert env.round.game.announcers == [k % 3 for k in range(19)]
+    assert [totals[a] for a in env.possible_agents] == env.round.game.board_scores()
+
+
+def test_rulebook_004_no_caller_parallel_step_reads_the_chooser_only():
+    """Rulebook 004: in the parallel form the announcing step needs only the chooser's action."""
+    env = parallel_env(2, caller=False)
+    obs, infos = env.reset()
+    cells = env.round.num_cells
+    assert infos["player_0"]["phase"] == "announce" and infos["player_1"]["phase"] == "wait"
+    assert not obs["player_1"]["action_mask"].any()
+    with pytest.raises(InputError, match="player_0 must announce"):
+        env.step({"player_1": cells + 3})
+    obs, rewards, _, _, infos = env.step({"player_0": cells + 3, "player_1": 0})  # player_1's action is ignored
+    assert rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert infos["player_0"]["tile"] == infos["player_1"]["tile"] == 3
+    obs, rewards, _, _, infos = env.step({"player_0": 0, "player_1": 5})
+    assert infos["player_1"]["phase"] == "announce" and infos["player_0"]["phase"] == "wait"
+    with pytest.raises(IllegalMove):
+        env.step({"player_1": cells + 3})  # drawn already
+    with pytest.raises(InputError, match="no caller"):
+        env.reset(options={"deal": list(range(19))})

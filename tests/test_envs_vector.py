@@ -92,6 +92,8 @@ def test_partial_reset_and_invalid_actions():
         strict.step([3, 4])
     with pytest.raises(InputError):
         TakeItEasyVectorEnv(0)
+    with pytest.raises(InputError, match="no caller.*TakeItEasy-v0"):  # rulebook 004: the player announces
+        TakeItEasyVectorEnv(2, caller=False)
 
 
 def test_rulebook_004_easier_game_two_tiles_turned_over_together():

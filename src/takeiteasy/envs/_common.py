@@ -17,6 +17,12 @@ end-of-round moves are not actions: once a player has placed every tile, the
 environment moves their held tiles onto the stamen where they score most
 (:meth:`~takeiteasy.core.rules.Ruleset.best_release`), and the last
 placement's reward includes the gain.
+
+With no caller (``caller=False``, rulebook 004) the players take turns
+choosing the tiles, so announcing is an action too: action ``cells + t``
+announces tile ``t`` (``cells`` being the number of board entries).  While a
+player must announce, ``tile`` is 0 and the mask allows exactly the tiles of
+the set not drawn yet (nor already announced for the coming group).
 """
 
 from __future__ import annotations
@@ -76,6 +82,39 @@ def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
         board[board == tile] = -1
         board[cell] = tile
     return board
+
+
+def announces(rules: Ruleset) -> bool:
+    """No caller (rulebook 004): the players choose the tiles, and announcing one is an action."""
+    return not rules.options.caller
+
+
+def num_actions(rules: Ruleset) -> int:
+    """Board entries, then (no caller) one announcement per tile id."""
+    return rules.board_size + (num_tile_ids(rules) if announces(rules) else 0)
+
+
+def action_mask(rules: Ruleset, game, seat: int) -> np.ndarray:
+    """int8 over :func:`num_actions`: the cells for the seat's tile in hand, or the tiles it may announce."""
+    mask = np.zeros(num_actions(rules), dtype=np.int8)
+    if announcing(game) and game.chooser == seat:
+        announced = set(game.announced)
+        tiles = [t for t in game.remaining() if t not in announced]
+        mask[[rules.board_size + t for t in tiles]] = 1
+    elif game.pending[seat]:
+        mask[:rules.board_size] = rules.legal_mask(game.boards[seat], game.pending[seat][0], game.previous_tile(seat),
+                                                   game.previous_cell(seat))
+    return mask
+
+
+def announcing(game) -> bool:
+    """No caller, and the next tile is the chooser's to announce (everyone has placed)."""
+    return game.chooser is not None and not game.waiting
+
+
+def check_no_deal_without_caller(rules: Ruleset, options: dict) -> None:
+    if announces(rules) and options.get("deal") is not None:
+        raise InputError("reset option 'deal': with no caller the players choose the tiles; there is no deal")
 
 
 @cache

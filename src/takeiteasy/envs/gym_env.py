@@ -8,11 +8,14 @@ the scoring all come from the ruleset built from the keyword arguments
 * Observation: ``{"board", "tile", "bag"}`` (see :mod:`takeiteasy.envs._common`).
 * Action: a cell index, 0 .. cells-1, in notation order (then the holding
   slots under daffodil variant 4; the end moves onto the stamen are made
-  for the agent, see :mod:`takeiteasy.envs._common`).
+  for the agent, see :mod:`takeiteasy.envs._common`).  With no caller
+  (``caller=False``) the agent also chooses every tile: action ``cells + t``
+  announces tile ``t``, and each round alternates announcing and placing.
 * Reward: the score gained by the placement (a partial board scores its
   completed lines), so an episode's return is the final score.
-* ``info``: ``action_mask`` (int8 per cell, 1 = legal, usable as ``action_space.sample(mask)``), ``score``, ``tile`` (tile id, -1
-  when none) and ``turn``.  :meth:`TakeItEasyEnv.action_masks` gives the mask too.
+* ``info``: ``action_mask`` (int8 per action, 1 = legal, usable as ``action_space.sample(mask)``), ``score``, ``tile`` (tile
+  id, -1 when none), ``turn`` and ``phase`` (``"place"``, ``"announce"`` or ``"over"``).
+  :meth:`TakeItEasyEnv.action_masks` gives the mask too.
 * ``reset(seed=s)`` deals the same tiles as ``Game(rules, ..., seed=s)`` and
   ``takeiteasy deal s``; ``reset(options={"deal": "574 123 ..."})`` plays a given deal.
 """
@@ -68,12 +71,13 @@ class TakeItEasyEnv(gym.Env):
         self.render_mode = render_mode
         self.invalid_action = check_invalid_action_mode(invalid_action)
         self.num_cells = self.rules.board_size  # holding slots (daffodil variant 4) are actions too
+        self.num_actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
         self.observation_space = observation_space(self.rules)
-        self.action_space = spaces.Discrete(self.num_cells)
+        self.action_space = spaces.Discrete(self.num_actions)
         self._set_flags = _common.set_flags(self.rules)
         self.game: Game | None = None
         self._score = 0
-        self._mask = np.zeros(self.num_cells, dtype=np.int8)
+        self._mask = np.zeros(self.num_actions, dtype=np.int8)
         self._over = True
 
     # -- state ---------------------------------------------------------------
@@ -84,8 +88,15 @@ class TakeItEasyEnv(gym.Env):
             return -1
         return self.game.pending[0][0]
 
+    @property
+    def phase(self) -> str:
+        """``"place"``, ``"announce"`` (no caller: choose the next tile) or ``"over"``."""
+        if self.game is None or self._over:
+            return "over"
+        return "announce" if _common.announcing(self.game) else "place"
+
     def action_masks(self) -> np.ndarray:
-        """Legal cells for the current tile: int8, 1 = legal (all 0 once the round is over)."""
+        """Legal actions now: int8, 1 = legal (all 0 once the round is over)."""
         return self._mask.copy()
 
     def _observation(self) -> dict[str, np.ndarray]:
@@ -95,27 +106,29 @@ class TakeItEasyEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask.copy(), "score": self._score, "tile": self.tile,
-                "turn": len(self.game.moves[0])}
+                "turn": len(self.game.moves[0]), "phase": self.phase}
 
     def _refresh_mask(self) -> None:
-        tile = self.tile
-        if tile < 0:
-            self._mask = np.zeros(self.num_cells, dtype=np.int8)
+        if self._over:
+            self._mask = np.zeros(self.num_actions, dtype=np.int8)
         else:
-            self._mask = np.asarray(self.rules.legal_mask(self.game.boards[0], tile, self.game.previous_tile(0),
-                                                          self.game.previous_cell(0)), dtype=np.int8)
+            self._mask = _common.action_mask(self.rules, self.game, 0)
 
     # -- the Gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         options = options or {}
-        if options.get("deal") is not None:
+        _common.check_no_deal_without_caller(self.rules, options)
+        if _common.announces(self.rules):
+            deal_seed, deal = None, None  # the agent announces every tile
+        elif options.get("deal") is not None:
             deal_seed, deal = None, _common.checked_deal(self.rules, options["deal"])
         else:
             deal_seed = seed if seed is not None else int(self.np_random.integers(_common.SEED_LIMIT))
             deal = _common.deal_for(self.rules, deal_seed)
         self.game = Game(self.rules, ["agent"], seed=deal_seed, deal=deal, draw_size=_common.draw_size_of(self.rules))
-        self.game.draw()
+        if not _common.announces(self.rules):
+            self.game.draw()
         self._score = 0
         self._over = False
         self._refresh_mask()
@@ -124,20 +137,30 @@ class TakeItEasyEnv(gym.Env):
     def step(self, action):
         if self.game is None or self._over:
             raise InputError("the round is over: call reset() first")
-        cell = int(action)
+        action = int(action)
+        announcing = action >= self.num_cells
         try:
-            self.game.place(0, cell)
+            if announcing:
+                if not 0 <= action < self.num_actions:
+                    raise IllegalMove(f"not an action (0..{self.num_actions - 1})")
+                self.game.announce(action - self.num_cells)
+            else:
+                self.game.place(0, action)
         except IllegalMove as refusal:
+            what = f"announce {action - self.num_cells}" if announcing else f"cell {action}"
             if self.invalid_action == "raise":
-                raise IllegalMove(f"cell {cell}: {refusal}") from None
+                raise IllegalMove(f"{what}: {refusal}") from None
             self._over = True
-            self._mask = np.zeros(self.num_cells, dtype=np.int8)
+            self._refresh_mask()
             info = self._info()
             info["invalid_action"] = True
             return self._observation(), 0.0, True, False, info
+        if announcing:
+            self._refresh_mask()
+            return self._observation(), 0.0, False, False, self._info()
         _common.settle_when_done(self.game, 0)
         before, self._score = self._score, self.rules.score(self.game.boards[0])
-        if not self.game.finished and not self.game.waiting:
+        if not self.game.finished and not self.game.waiting and not _common.announces(self.rules):
             self.game.draw()
         self._over = self.game.finished
         self._refresh_mask()

@@ -11,7 +11,10 @@ Parameters (``pyspiel.load_game("take_it_easy(players=2,placement=adjacent)")``)
 default) and ``options``, a JSON object of any further :class:`Options` fields.
 
 Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
-ids.  Rewards come with every placement (the score it gains; the chance
+ids.  With no caller (``options={"caller": false}``, rulebook 004) there is
+no chance at all: before each draw the chooser (player 0 first, then round
+the table) announces a tile with action ``cells + t``, a decision node of
+its own with reward 0.  Rewards come with every placement (the score it gains; the chance
 nodes that follow pass that reward on unchanged, so summing ``rewards()`` at
 decision nodes and at the end counts each placement once), and a player's
 return is the final score of their board.  With one player the game has
@@ -90,14 +93,15 @@ class TakeItEasyGame(pyspiel.Game):
         self.group_sizes = tuple(group_sizes(self.rules.tiles_per_round, _common.draw_size_of(self.rules)))
         information = (pyspiel.GameType.Information.PERFECT_INFORMATION if self.num_seats == 1
                        else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+        self.announces = _common.announces(self.rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.num_cells,
+            num_distinct_actions=_common.num_actions(self.rules),
             max_chance_outcomes=self.num_ids,
             num_players=self.num_seats,
             min_utility=0.0,
             max_utility=float(_common.score_bound(self.rules)),
             utility_sum=None,
-            max_game_length=self.num_seats * self.rules.tiles_per_round,
+            max_game_length=(self.num_seats + self.announces) * self.rules.tiles_per_round,
         )
         super().__init__(_game_type(information), info, params)
 
@@ -117,6 +121,8 @@ class TakeItEasyState(pyspiel.State):
         super().__init__(game)
         self._key = game.options_key  # the ruleset is looked up, so copying a state stays cheap
         self._seats = game.num_seats
+        self._announces = game.announces
+        self._num_cells = game.num_cells
         self._group_sizes = game.group_sizes
         self._groups_started = 0
         self._to_draw = 0
@@ -144,8 +150,13 @@ class TakeItEasyState(pyspiel.State):
         if self.queue:
             return self.queue[0][0]
         if self._to_draw:
-            return pyspiel.PlayerId.CHANCE
+            return self.chooser if self._announces else pyspiel.PlayerId.CHANCE
         return pyspiel.PlayerId.TERMINAL
+
+    @property
+    def chooser(self) -> int:
+        """No caller: who announces the group being turned over (player 0 first, then round the table)."""
+        return (self._groups_started - 1) % self._seats
 
     def is_terminal(self):
         return not self.queue and not self._to_draw
@@ -154,6 +165,11 @@ class TakeItEasyState(pyspiel.State):
         return [tile for s, tile in self.queue if s == seat]
 
     def _legal_actions(self, player):
+        if self._announces and not self.queue and self._to_draw:
+            if player != self.chooser:
+                return []
+            drawn = set(self.drawn)
+            return [self._num_cells + t for t in self.rules.tile_set if t not in drawn]
         if not self.queue or self.queue[0][0] != player:
             return []
         tile = self.queue[0][1]
@@ -167,8 +183,13 @@ class TakeItEasyState(pyspiel.State):
         return [(t, p) for t in left]
 
     def _apply_action(self, action):
-        if self.is_chance_node():  # a draw keeps the last placement's reward (see rewards())
-            self.drawn.append(int(action))
+        if self.is_chance_node() or not self.queue:  # a draw or an announcement
+            if self.is_chance_node():
+                tile = int(action)  # a draw keeps the last placement's reward (see rewards())
+            else:
+                tile = int(action) - self._num_cells  # an announcement is a decision: its own reward is 0
+                self._rewards = [0.0] * self._seats
+            self.drawn.append(tile)
             self._to_draw -= 1
             if not self._to_draw:
                 size = self._group_sizes[self._groups_started - 1]
@@ -190,6 +211,8 @@ class TakeItEasyState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {TOKENS[action]}"
+        if action >= self._num_cells:
+            return f"announce {TOKENS[action - self._num_cells]}"
         return f"cell {action}"
 
     def rewards(self):

@@ -13,12 +13,19 @@ follows PettingZoo's convention, ``{"observation": ..., "action_mask": ...}``:
   the agent's own (cells each), encoded as in :mod:`takeiteasy.envs._common`.
   The other boards are shown as they stood when the current tile was turned
   over, so in the AEC form nobody sees where an earlier seat put it;
-* ``action_mask`` -- int8 per cell, 1 = legal.
+* ``action_mask`` -- int8 per action, 1 = legal.
 
-``info`` holds ``action_mask``, ``score`` and ``tile``.  The reward of a
-placement is the score it gains; an agent's return is its final score.  An
-illegal cell raises :class:`~takeiteasy.core.game.IllegalMove`: pick cells
-from the mask.
+``info`` holds ``action_mask``, ``score``, ``tile`` and ``phase``.  The
+reward of a placement is the score it gains; an agent's return is its final
+score.  An illegal action raises :class:`~takeiteasy.core.game.IllegalMove`:
+pick actions from the mask.
+
+With no caller (``caller=False``, rulebook 004) the players take turns
+choosing the tiles: before each draw the chooser (``player_0`` first, then
+round the table) announces a tile with action ``cells + t`` (reward 0), then
+everyone places it.  In the AEC form the chooser is the agent selected; in
+the parallel form that step reads only the chooser's action (the others'
+masks are all zero and their actions, if given, are ignored).
 """
 
 from __future__ import annotations
@@ -28,7 +35,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import AgentSelector
 
 from ..core.errors import InputError
 from ..core.game import Game, IllegalMove
@@ -54,11 +60,12 @@ class _Round:
         highs = np.concatenate([np.full(cells, k), [k], np.ones(k, dtype=np.int64),
                                 np.full((self.num_players - 1) * cells, k)]).astype(np.int64)
         self.observation_size = highs.size
+        actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
         self.observation_spaces = {
             a: spaces.Dict({"observation": spaces.Box(0, highs, dtype=np.int64),
-                            "action_mask": spaces.MultiBinary(cells)})
+                            "action_mask": spaces.MultiBinary(actions)})
             for a in self.agents}
-        self.action_spaces = {a: spaces.Discrete(cells) for a in self.agents}
+        self.action_spaces = {a: spaces.Discrete(actions) for a in self.agents}
         self.set_flags = _common.set_flags(self.rules)
         self.rng = np.random.default_rng()
         self.game: Game | None = None
@@ -67,7 +74,10 @@ class _Round:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         options = options or {}
-        if options.get("deal") is not None:
+        _common.check_no_deal_without_caller(self.rules, options)
+        if _common.announces(self.rules):
+            deal_seed, deal = None, None  # the players announce every tile
+        elif options.get("deal") is not None:
             deal_seed, deal = None, _common.checked_deal(self.rules, options["deal"])
         else:
             deal_seed = seed if seed is not None else int(self.rng.integers(_common.SEED_LIMIT))
@@ -75,10 +85,18 @@ class _Round:
         self.game = Game(self.rules, list(self.agents), seed=deal_seed, deal=deal,
                          draw_size=_common.draw_size_of(self.rules))
         self.scores = [0] * self.num_players
-        self._draw()
+        self.public = [_common.encode_board(b) for b in self.game.boards]
+        if not self.announcing:
+            self._draw()
 
-    def _draw(self) -> None:
-        self.game.draw()
+    @property
+    def announcing(self) -> bool:
+        """No caller, and the chooser must announce the next tile."""
+        return _common.announcing(self.game)
+
+    def _draw(self, tiles: list[int] | None = None) -> None:
+        if tiles is None:
+            self.game.draw()
         self.public = [_common.encode_board(b) for b in self.game.boards]
 
     def tile(self, seat: int) -> int:
@@ -86,11 +104,14 @@ class _Round:
         return pending[0] if pending else -1
 
     def mask(self, seat: int) -> np.ndarray:
-        tile = self.tile(seat)
-        if tile < 0:
-            return np.zeros(self.num_cells, dtype=np.int8)
-        return np.asarray(self.rules.legal_mask(self.game.boards[seat], tile, self.game.previous_tile(seat),
-                                                self.game.previous_cell(seat)), dtype=np.int8)
+        return _common.action_mask(self.rules, self.game, seat)
+
+    def phase(self, seat: int) -> str:
+        if self.game.finished:
+            return "over"
+        if self.announcing:
+            return "announce" if self.game.chooser == seat else "wait"
+        return "place" if self.game.pending[seat] else "wait"
 
     def observation(self, seat: int) -> dict[str, np.ndarray]:
         bag = self.set_flags.astype(np.int64)
@@ -101,14 +122,18 @@ class _Round:
         return {"observation": flat, "action_mask": self.mask(seat)}
 
     def info(self, seat: int) -> dict[str, Any]:
-        return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat)}
+        return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat),
+                "phase": self.phase(seat)}
 
-    def place(self, seat: int, action) -> float:
-        """Put the seat's current tile on ``action``; returns the points gained."""
+    def act(self, seat: int, action) -> float:
+        """Put the seat's current tile on cell ``action``, or announce a tile; returns the points gained."""
         try:
             cell = int(action)
         except (TypeError, ValueError):
-            raise IllegalMove(f"{self.agents[seat]}: action {action!r} is not a cell number") from None
+            raise IllegalMove(f"{self.agents[seat]}: action {action!r} is not a number") from None
+        if cell >= self.num_cells:
+            self.announce(seat, cell - self.num_cells)
+            return 0.0
         try:
             self.game.place(seat, cell)
         except IllegalMove as refusal:
@@ -117,13 +142,36 @@ class _Round:
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.game.boards[seat])
         return float(self.scores[seat] - before)
 
+    def announce(self, seat: int, tile: int) -> None:
+        """No caller: the chooser announces ``tile``; the group is turned over once complete."""
+        if not self.announcing or self.game.chooser != seat:
+            raise IllegalMove(f"{self.agents[seat]}: announcing tile {tile} -- it is not this player's turn to "
+                              "announce")
+        try:
+            turned = self.game.announce(tile)
+        except IllegalMove as refusal:
+            raise IllegalMove(f"{self.agents[seat]}, announcing tile {tile}: {refusal}") from None
+        if turned:
+            self._draw(turned)
+
     def advance(self) -> bool:
-        """Turn over the next tile once everyone has placed; True when the round is over."""
+        """Turn over the next tile once everyone has placed (with a caller); True when the round is over."""
         if self.game.finished:
             return True
-        if not self.game.waiting:
+        if not self.game.waiting and not _common.announces(self.rules):
             self._draw()
         return False
+
+    def next_seat(self, after: int) -> int:
+        """Who acts next in turn order: the chooser while announcing, else the next seat after ``after``
+        with a tile to place."""
+        if self.announcing:
+            return self.game.chooser
+        for k in range(1, self.num_players + 1):
+            seat = (after + k) % self.num_players
+            if self.game.pending[seat]:
+                return seat
+        return after
 
     def render(self) -> str:
         rows = [f"{a}: {format_board(self.game.boards[p])}  score {self.scores[p]}" for p, a in enumerate(self.agents)]
@@ -176,10 +224,17 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
     def step(self, actions: dict):
         if not self.agents:
             raise InputError("the round is over: call reset() first")
-        missing = [a for a in self.agents if a not in actions]
-        if missing:
-            raise InputError(f"step: no action for {', '.join(missing)}")
-        rewards = {a: self.round.place(self.possible_agents.index(a), actions[a]) for a in self.agents}
+        if self.round.announcing:  # no caller: only the chooser acts
+            chooser = self.possible_agents[self.round.game.chooser]
+            if chooser not in actions:
+                raise InputError(f"step: {chooser} must announce a tile")
+            self.round.act(self.round.game.chooser, actions[chooser])
+            rewards = {a: 0.0 for a in self.agents}
+        else:
+            missing = [a for a in self.agents if a not in actions]
+            if missing:
+                raise InputError(f"step: no action for {', '.join(missing)}")
+            rewards = {a: self.round.act(self.possible_agents.index(a), actions[a]) for a in self.agents}
         over = self.round.advance()
         live = list(self.agents)
         seat = {a: self.possible_agents.index(a) for a in live}
@@ -229,8 +284,7 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
-        self._selector = AgentSelector(self.agents)
-        self.agent_selection = self._selector.reset()
+        self.agent_selection = self.agents[self.round.next_seat(-1)]
 
     def step(self, action):
         agent = self.agent_selection
@@ -238,16 +292,16 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        gain = self.round.place(self._seat(agent), action)
+        seat = self._seat(agent)
+        gain = self.round.act(seat, action)
         self.rewards = {a: 0.0 for a in self.agents}
         self.rewards[agent] = gain
-        over = False
-        if self._selector.is_last():
-            over = self.round.advance()
+        over = self.round.advance()
         if over:
             self.terminations = {a: True for a in self.agents}
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
-        self.agent_selection = self._selector.next()
+        next_seat = (seat + 1) % len(self.possible_agents) if over else self.round.next_seat(seat)
+        self.agent_selection = self.possible_agents[next_seat]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -51,6 +51,9 @@ class TakeItEasyVectorEnv(VectorEnv):
         if int(num_envs) < 1:
             raise InputError(f"num_envs={num_envs}: expected at least 1")
         self.rules = _common.rules_from(rules, options, **rule_options)
+        if _common.announces(self.rules):
+            raise InputError("the vector environment deals the tiles; with no caller (caller=False) the player "
+                             "announces them: use TakeItEasy-v0, where announcing is an action")
         self.num_envs = int(num_envs)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InputError(f"render_mode={render_mode!r}; expected 'ansi'")

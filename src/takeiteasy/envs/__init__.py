@@ -7,7 +7,8 @@ OpenSpiel versions live in submodules so that only Gymnasium is needed here:
 * :mod:`takeiteasy.envs.gym_env` -- :class:`TakeItEasyEnv`;
 * :mod:`takeiteasy.envs.vector` -- :class:`TakeItEasyVectorEnv`;
 * :mod:`takeiteasy.envs.pettingzoo_env` -- ``parallel_env(...)`` and ``env(...)``;
-* :mod:`takeiteasy.envs.openspiel_game` -- registers the OpenSpiel game ``take_it_easy``.
+* :mod:`takeiteasy.envs.openspiel_game` -- registers the OpenSpiel game ``take_it_easy``;
+* :mod:`takeiteasy.envs.policy` -- :class:`AgentPolicy`, the built-in agents acting in all of them.
 
 See ``docs/ENV.md`` for the observation encoding and an example of each.
 """
@@ -39,6 +40,10 @@ def __getattr__(name: str):
         from . import pettingzoo_env
 
         return getattr(pettingzoo_env, name)
+    if name == "AgentPolicy":
+        from .policy import AgentPolicy
+
+        return AgentPolicy
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -1,0 +1,90 @@
+"""The built-in agents as policies in every environment: baselines, opponents and expert actions.
+
+:class:`AgentPolicy` wraps an agent of :mod:`takeiteasy.ai` (``random``,
+``greedy``, ``heuristic``, ``fast``, ``best``, ...) and returns the
+environment action it takes now, placing or (with no caller) announcing.
+It reads the environment's game rather than the observation, so it sees
+exactly what a player at the table sees (the previous tile included, which
+some placement rules need):
+
+* Gymnasium -- ``policy(env)``: the action for the single player;
+* PettingZoo -- ``policy(env)`` gives the selected agent's action (AEC), or
+  ``policy(env, "player_1")`` a given agent's (parallel: one per live agent);
+* OpenSpiel -- ``policy(state)``: the action of ``state.current_player()``.
+
+>>> import gymnasium as gym
+>>> import takeiteasy.envs
+>>> env = gym.make("TakeItEasy-v0")
+>>> policy = AgentPolicy("fast", env.unwrapped.rules)
+>>> obs, info = env.reset(seed=2026)
+>>> done = False
+>>> while not done:
+...     obs, reward, done, truncated, info = env.step(policy(env))
+>>> info["score"] == env.unwrapped.game.scores()[0] > 100
+True
+"""
+
+from __future__ import annotations
+
+from ..ai import make_agent
+from ..core.errors import InputError
+from ..core.game import Game, View
+from ..core.rules import Ruleset
+from . import _common
+
+
+class AgentPolicy:
+    """A built-in agent acting in the environments of ``rules`` (see the module docstring)."""
+
+    def __init__(self, agent: str, rules: Ruleset, seed: int = 0, weights: str | None = None):
+        self.rules = rules
+        self.agent = make_agent(agent, rules, seed, weights)
+
+    def __call__(self, target, agent: str | None = None) -> int:
+        if hasattr(target, "chance_outcomes"):  # an OpenSpiel state
+            return self.openspiel_action(target)
+        env = getattr(target, "unwrapped", target)
+        if hasattr(env, "round"):  # PettingZoo
+            name = agent if agent is not None else getattr(env, "agent_selection", None)
+            if name is None:
+                raise InputError("a parallel PettingZoo environment: say which agent acts, policy(env, 'player_0')")
+            return self.act(env.round.game, env.possible_agents.index(name))
+        if getattr(env, "game", None) is None:
+            raise InputError("policy: expected a Gymnasium or PettingZoo environment after reset(), or an "
+                             "OpenSpiel state")
+        return self.act(env.game, 0)
+
+    def act(self, game: Game, seat: int) -> int:
+        """The action of ``seat`` in ``game`` as the environments number them."""
+        if _common.announcing(game) and game.chooser == seat:
+            announced = set(game.announced)
+            left = tuple(t for t in game.remaining() if t not in announced)
+            view = game.view(seat)
+            return self.rules.board_size + self._announce(View(
+                self.rules, view.board, -1, left, view.previous_tile, view.turn, view.previous_cell, (), view.others,
+                "announce"))
+        if not game.pending[seat]:
+            raise InputError(f"policy: seat {seat} has nothing to do now")
+        return int(self.agent.choose(game.view(seat)))
+
+    def openspiel_action(self, state) -> int:
+        """The action of the OpenSpiel state's current player (placing, or announcing with no caller)."""
+        player = state.current_player()
+        if player < 0:
+            raise InputError("policy: the OpenSpiel state is a chance node or terminal; no player acts")
+        drawn = set(state.drawn)
+        remaining = tuple(t for t in self.rules.tile_set if t not in drawn)
+        board = state.boards[player].copy()
+        turn = int((board >= 0).sum())
+        previous, previous_cell = state.previous[player], state.previous_cell[player]
+        waiting = tuple(state.waiting_tiles(player))
+        if not waiting:
+            return self.rules.board_size + self._announce(View(self.rules, board, -1, remaining, previous, turn,
+                                                               previous_cell, (), (), "announce"))
+        return int(self.agent.choose(View(self.rules, board, waiting[0], remaining, previous, turn, previous_cell,
+                                          waiting)))
+
+    def _announce(self, view: View) -> int:
+        if hasattr(self.agent, "announce"):
+            return int(self.agent.announce(view))
+        return self.agent.rng.choice(view.remaining)  # agents with no opinion announce at random

@@ -1,0 +1,110 @@
+"""The built-in agents as environment policies: the same play as outside the environments, placing and
+announcing, in Gymnasium, PettingZoo and OpenSpiel."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
+from takeiteasy.ai import make_agent
+from takeiteasy.core import Game, InputError, Options, Ruleset
+from takeiteasy.envs import env as aec_env, parallel_env
+from takeiteasy.envs.policy import AgentPolicy
+
+
+def play_gym(env, policy, seed=None):
+    obs, info = env.reset(seed=seed)
+    total, done = 0.0, False
+    while not done:
+        assert info["action_mask"][policy(env)] == 1
+        obs, reward, done, _, info = env.step(policy(env))
+        total += reward
+        assert not info.get("invalid_action")
+    return total, info
+
+
+@pytest.mark.parametrize("name", ["heuristic", "fast"])
+@pytest.mark.parametrize("options", [{}, {"placement": "adjacent"}, {"draw": 2}])
+def test_gym_policy_plays_as_the_agent_plays_outside(name, options):
+    env = gym.make("TakeItEasy-v0", **options)
+    rules = env.unwrapped.rules
+    policy = AgentPolicy(name, rules)
+    for seed in (1, 2):
+        total, info = play_gym(env, policy, seed)
+        outside = Game(rules, ["x"], seed=seed).play([_InDrawOrder(make_agent(name, rules))])[0]
+        assert total == info["score"] == outside
+
+
+class _InDrawOrder:
+    """The agent without choose_move, so that it places drawn tiles in draw order, as the environments do."""
+
+    def __init__(self, agent):
+        self.agent = agent
+
+    def choose(self, view):
+        return self.agent.choose(view)
+
+
+def test_rulebook_004_no_caller_gym_policy_announces_and_places():
+    """Rulebook 004, no caller: the policy chooses every tile as well (the learned agents announce the tile whose
+    best placement promises most), so alone it scores far above a random policy."""
+    env = gym.make("TakeItEasy-v0", caller=False)
+    rules = env.unwrapped.rules
+    scores = [play_gym(env, AgentPolicy("fast", rules))[1]["score"] for _ in range(3)]
+    randoms = [play_gym(env, AgentPolicy("random", rules, seed=s))[1]["score"] for s in range(3)]
+    assert min(scores) > 150 > max(randoms)
+
+
+@pytest.mark.parametrize("options", [{}, {"caller": False}])
+def test_pettingzoo_policies_for_every_agent(options):
+    env = aec_env(2, **options)
+    env.reset(seed=5)
+    policies = {a: AgentPolicy(n, env.rules) for a, n in zip(env.possible_agents, ("heuristic", "fast"))}
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else policies[agent](env)
+        if action is not None:
+            assert obs["action_mask"][action] == 1
+        env.step(action)
+    assert min(env.round.game.board_scores()) > 60
+
+    par = parallel_env(2, **options)
+    obs, infos = par.reset(seed=5)
+    while par.agents:
+        actions = {a: policies[a](par, a) for a in par.agents if infos[a]["phase"] in ("place", "announce")}
+        obs, _, _, _, infos = par.step(actions)
+    assert min(par.round.game.board_scores()) > 60
+    with pytest.raises(InputError, match="say which agent"):
+        policies["player_0"](par)
+
+
+@pytest.mark.parametrize("options", [{}, {"caller": False}])
+def test_openspiel_policy(options):
+    pyspiel = pytest.importorskip("pyspiel")
+    import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
+
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps(options)})
+    policy = AgentPolicy("fast", Ruleset.from_options(Options.from_json(options)))
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            tiles, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(tiles, p=probabilities)))
+        else:
+            action = policy(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert min(state.returns()) > 60
+    with pytest.raises(InputError, match="no player acts"):
+        policy(state)
+
+
+def test_policy_refuses_what_it_cannot_act_in():
+    rules = Ruleset.from_options()
+    with pytest.raises(InputError, match="expected a Gymnasium"):
+        AgentPolicy("fast", rules)(object())
+    with pytest.raises(InputError, match="unknown agent"):
+        AgentPolicy("deep-blue", rules)

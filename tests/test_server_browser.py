@@ -32,6 +32,7 @@ from takeiteasy.ai import hint  # noqa: E402
 from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
+from takeiteasy.server.limits import RateLimits  # noqa: E402
 
 
 def free_port() -> int:
@@ -44,7 +45,9 @@ def free_port() -> int:
 def server(tmp_path_factory):
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "rooms.db"
-    config = uvicorn.Config(create_app(SQLiteStore(db)), host="127.0.0.1", port=port,
+    # one server for every test here, all from 127.0.0.1 and faster than people: no rate limits
+    # (tests/test_server_limits.py checks them)
+    config = uvicorn.Config(create_app(SQLiteStore(db), rate_limits=RateLimits.off()), host="127.0.0.1", port=port,
                             log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -119,3 +119,21 @@ def test_serve_refuses_bad_limits_with_one_line(capsys, argv, what):
     assert main(["serve", "--port", "8765", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert what in err and "\n" not in err
+
+
+def test_live_connections_per_room_are_capped_and_polling_still_works():
+    app = create_app(MemoryStore(), rate_limits=RateLimits.off(), listeners_per_room=2)
+    with TestClient(app) as client:
+        game = create(client, mode="room").json()
+        code, token = game["code"], game["token"]
+        url = f"/api/rooms/{code}/ws?token={token}"
+        with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+            assert first.receive_json()["type"] == second.receive_json()["type"] == "state"
+            with client.websocket_connect(url) as third:
+                refused = third.receive_json()
+                assert refused["type"] == "error" and "poll" in refused["error"]
+            polled = client.get(f"/api/rooms/{code}", headers={"x-player-token": token})
+            assert polled.status_code == 200 and polled.json()["state"]["code"] == code
+        with client.websocket_connect(url) as again:  # the closed ones no longer count
+            assert again.receive_json()["type"] == "state"
+        assert app.state.hub.count(code) == 0

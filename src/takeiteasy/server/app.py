@@ -40,6 +40,7 @@ from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, No
 from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
+LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 
 
@@ -72,7 +73,14 @@ class Hub:
         self.listeners.setdefault(code, set()).add((socket, seat))
 
     def remove(self, code: str, socket: WebSocket, seat: int | None) -> None:
-        self.listeners.get(code, set()).discard((socket, seat))
+        listeners = self.listeners.get(code)
+        if listeners is not None:
+            listeners.discard((socket, seat))
+            if not listeners:
+                del self.listeners[code]
+
+    def count(self, code: str) -> int:
+        return len(self.listeners.get(code, ()))
 
     async def broadcast(self, room: Room) -> None:
         for socket, seat in list(self.listeners.get(room.code, ())):
@@ -115,7 +123,8 @@ def hint_board(rules: Ruleset, text: str) -> np.ndarray:
 
 
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
-               rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY) -> FastAPI:
+               rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
+               listeners_per_room: int = LISTENERS_PER_ROOM) -> FastAPI:
     """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes SQLite).
 
     ``rate_limits`` are per client address (default :class:`RateLimits()`;
@@ -324,6 +333,11 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         except RoomError as exc:
             await socket.send_json({"type": "error", "error": str(exc)})
             await socket.close(code=4000 + exc.status)
+            return
+        if hub.count(room.code) >= listeners_per_room:
+            await socket.send_json({"type": "error", "error": f"room {room.code} has {listeners_per_room} live "
+                                                              "connections already; poll GET /api/rooms/CODE instead"})
+            await socket.close(code=4429)
             return
         hub.add(room.code, socket, seat)
         try:

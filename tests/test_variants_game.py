@@ -121,6 +121,19 @@ def test_rulebook_004_no_caller_agents_announce_with_a_hook_or_at_random():
     assert Game.from_json(again.to_json()).deal == again.deal
 
 
+def test_rulebook_004_no_caller_a_game_given_its_tiles_replays_them():
+    """Rulebook 004, No caller: a game given the tiles announced before (a replay) draws them instead of asking
+    the agents again; the announcements start where the given tiles end."""
+    first = Game(NO_CALLER, ["a", "b"], seed=3)
+    first.play([make_agent("greedy", NO_CALLER, 1), make_agent("heuristic", NO_CALLER, 2)])
+    replay = Game(NO_CALLER, ["a", "b"], deal=first.deal)
+    replay.play([make_agent("greedy", NO_CALLER, 1), make_agent("heuristic", NO_CALLER, 2)])
+    assert replay.drawn == first.drawn and replay.scores() == first.scores()
+    partial = Game(NO_CALLER, ["a"], deal=first.deal[:5])
+    partial.play([make_agent("heuristic", NO_CALLER, 2)])
+    assert partial.finished and partial.drawn[:5] == first.deal[:5] and len(set(partial.drawn)) == 19
+
+
 def test_rulebook_001_four_rounds_caller_rotates_and_totals_run():
     """Rulebook 001: four rounds, the caller rotating each round, running totals decide."""
     rules = Ruleset.from_options(preset("four-rounds"))

@@ -165,10 +165,14 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
     scores = []
     start = time.perf_counter()
     for position, index in enumerate(indices):
-        tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
-                                                              index=index)
         reseed(timed.agent, game_seed(seed, index))
-        scores.append(Game(rules, [agent_name], deal=tiles).play([timed])[0])
+        if not rules.options.caller:  # the agent announces every tile; the game's seed serves agents with no hook
+            game = Game(rules, [agent_name], seed=game_seed(seed, index))
+        else:
+            tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
+                                                                  index=index)
+            game = Game(rules, [agent_name], deal=tiles)
+        scores.append(game.play([timed])[0])
     return scores, timed.times, time.perf_counter() - start
 
 
@@ -301,6 +305,9 @@ def run(args) -> int:
         from ..cluster import cluster_cpus
 
         jobs = args.jobs or cluster_cpus(args.ray)
+    if args.deals and not rules.options.caller:
+        raise InputError(f"--deals {args.deals}: with no caller the agents announce the tiles, so there is no deal "
+                         "to give")
     deals = read_deals(args.deals, rules) if args.deals else None
     games = args.games
     if games is None:
@@ -311,7 +318,7 @@ def run(args) -> int:
         if games > len(deals):
             raise InputError(f"--games {games}, but deals file {args.deals} has only {len(deals)} deals")
         deals = deals[:games]
-    elif args.vs is not None:  # both agents must see the very same deals
+    elif args.vs is not None and rules.options.caller:  # both agents must see the very same deals
         deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
 
     context = {"seed": args.seed, "jobs": jobs, "ray": args.ray, "deals": args.deals, "options": options.to_json()}

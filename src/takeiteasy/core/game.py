@@ -401,8 +401,9 @@ class Game:
         return self.scores()
 
     def draw_next(self, agents: list[Player] | None = None) -> list[int]:
-        """Draw the next tiles; with no caller, the chooser's ``announce`` hook picks them (default: at random)."""
-        if self.rules.options.caller:
+        """Draw the next tiles; with no caller, the chooser's ``announce`` hook picks them (default: at random),
+        unless the game was given them already (a replay)."""
+        if self.rules.options.caller or len(self.drawn) + self.next_draw_size <= len(self.deal):
             return self.draw()
         chooser = self.chooser
         agent = agents[chooser] if agents else None

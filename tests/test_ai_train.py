@@ -79,3 +79,11 @@ def test_bench_refuses_unusable_weights_with_one_line(tmp_path, capsys):
         assert main(["bench", "--games", "2", *arguments]) == 2
         error = capsys.readouterr().err.strip()
         assert reason in error and "\n" not in error
+
+
+def test_train_command_refuses_an_unwritable_run_directory_with_one_line(tmp_path, capsys):
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("not a directory")
+    assert main(["train", "--out", str(in_the_way / "run"), "--games", "10", "--quiet"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "--out" in error and "cannot write" in error and "\n" not in error

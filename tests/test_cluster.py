@@ -30,3 +30,15 @@ def test_bench_over_ray_without_ray_installed_is_a_one_line_error(monkeypatch, c
     assert main(["bench", "--agent", "fast", "--games", "2", "--ray", "local"]) == 2
     error = capsys.readouterr().err.strip()
     assert "pip install 'takeiteasy[ray]'" in error and "\n" not in error
+
+
+def test_bench_over_ray_refuses_an_address_nothing_listens_on(capsys):
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as unused:  # a port that was free a moment ago: nobody listens there
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    assert main(["bench", "--agent", "fast", "--games", "2", "--ray", f"127.0.0.1:{port}"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert f"--ray 127.0.0.1:{port}: cannot reach a Ray cluster there" in error and "\n" not in error

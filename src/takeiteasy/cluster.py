@@ -16,6 +16,7 @@ weights file at the same path).
 
 from __future__ import annotations
 
+import socket
 from typing import Any, Callable, Sequence
 
 from .core.errors import InputError
@@ -29,11 +30,24 @@ def _ray():
     return ray
 
 
+def _probe(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once an address nothing listens on (Ray itself keeps retrying for a minute or more)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # "auto" and other forms: Ray finds or refuses them quickly
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise InputError(f"--ray {address}: cannot reach a Ray cluster there ({exc.strerror or exc})") from None
+
+
 def connect(address: str):
     """Start or join Ray (once per process); returns the ``ray`` module."""
     ray = _ray()
     if ray.is_initialized():
         return ray
+    if address != "local":
+        _probe(address)
     settings = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         if address == "local":

@@ -46,7 +46,14 @@ def run(args) -> int:
     config = TrainConfig(games=args.games, seed=args.seed, board=args.board, alpha=args.alpha,
                          alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
                          eval_every=args.eval_every, checkpoint_every=args.checkpoint_every)
-    trainer = Trainer(config, args.out)
+    try:
+        return train(Trainer(config, args.out), args)
+    except OSError as exc:  # the run directory: missing permission, a file in the way, a full disk
+        raise InputError(f"--out {args.out}: cannot write the run there ({exc.strerror or exc})") from None
+
+
+def train(trainer, args) -> int:
+    config = trainer.config
     if args.fresh and trainer.checkpoint_path.exists():
         trainer.checkpoint_path.unlink()
     resumed = trainer.load_checkpoint()

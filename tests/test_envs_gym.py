@@ -230,6 +230,20 @@ def test_rulebook_004_no_caller_the_agent_announces_every_tile_and_can_reach_307
     assert done and total == info["score"] == 307 and info["phase"] == "over"
 
 
+@pytest.mark.parametrize("action", ["3", None, 3.5, [3]])
+def test_an_action_that_is_not_an_integer_is_refused(action):
+    raising = TakeItEasyEnv(invalid_action="raise")
+    raising.reset(seed=1)
+    with pytest.raises(IllegalMove, match="is not an integer"):
+        raising.step(action)
+    assert raising.game.moves[0] == []  # nothing happened
+    assert raising.step(np.int64(3))[4]["turn"] == 1  # numpy integers are integers
+    ending = TakeItEasyEnv()
+    ending.reset(seed=1)
+    *_, done, _, info = ending.step(action)
+    assert done and info["invalid_action"] and info["score"] == 0
+
+
 def test_rulebook_004_no_caller_refusals():
     """Rulebook 004: only a tile not drawn yet can be announced, and only once everything drawn is placed."""
     env = TakeItEasyEnv(caller=False, invalid_action="raise")

@@ -28,13 +28,14 @@ the set not drawn yet (nor already announced for the coming group).
 from __future__ import annotations
 
 import json
+import operator
 from functools import cache
 
 import numpy as np
 
 from ..core.deal import deal as seeded_deal
 from ..core.errors import InputError
-from ..core.game import group_sizes
+from ..core.game import IllegalMove, group_sizes
 from ..core.notation import parse_tiles
 from ..core.presets import preset as preset_options
 from ..core.rules import Options, Ruleset, RulesError
@@ -82,6 +83,14 @@ def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
         board[board == tile] = -1
         board[cell] = tile
     return board
+
+
+def action_number(action) -> int:
+    """An action as an int: Python and numpy integers (0-d arrays too); anything else is refused."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise IllegalMove(f"action {action!r} is not an integer") from None
 
 
 def announces(rules: Ruleset) -> bool:

@@ -137,9 +137,10 @@ class TakeItEasyEnv(gym.Env):
     def step(self, action):
         if self.game is None or self._over:
             raise InputError("the round is over: call reset() first")
-        action = int(action)
-        announcing = action >= self.num_cells
+        announcing = False
         try:
+            action = _common.action_number(action)
+            announcing = action >= self.num_cells
             if announcing:
                 if not 0 <= action < self.num_actions:
                     raise IllegalMove(f"not an action (0..{self.num_actions - 1})")
@@ -147,8 +148,10 @@ class TakeItEasyEnv(gym.Env):
             else:
                 self.game.place(0, action)
         except IllegalMove as refusal:
-            what = f"announce {action - self.num_cells}" if announcing else f"cell {action}"
             if self.invalid_action == "raise":
+                if not isinstance(action, int):
+                    raise
+                what = f"announce {action - self.num_cells}" if announcing else f"cell {action}"
                 raise IllegalMove(f"{what}: {refusal}") from None
             self._over = True
             self._refresh_mask()

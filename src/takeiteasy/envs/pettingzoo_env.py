@@ -128,9 +128,9 @@ class _Round:
     def act(self, seat: int, action) -> float:
         """Put the seat's current tile on cell ``action``, or announce a tile; returns the points gained."""
         try:
-            cell = int(action)
-        except (TypeError, ValueError):
-            raise IllegalMove(f"{self.agents[seat]}: action {action!r} is not a number") from None
+            cell = _common.action_number(action)
+        except IllegalMove as refusal:
+            raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
         if cell >= self.num_cells:
             self.announce(seat, cell - self.num_cells)
             return 0.0

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from takeiteasy.ai import AGENTS, make_agent
-from takeiteasy.ai.hints import hint
+from takeiteasy.ai.hints import announce_hints, hint
 from takeiteasy.cli import main
 from takeiteasy.core import Game, Options, Ruleset
 from takeiteasy.core.game import View
@@ -121,6 +121,33 @@ def test_hint_command_rejects_a_tile_on_the_board(capsys):
     assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "574"]) == 2
     err = capsys.readouterr().err
     assert "already on the board" in err and len(err.strip().splitlines()) == 1
+
+
+def test_rulebook_004_announce_hints_rank_each_tile_by_its_best_cell():
+    """Rulebook 004, no caller: each tile the player may announce is worth its best cell's hint (the other tiles
+    still to come); the last empty cell makes the estimates exact final scores."""
+    rules = Ruleset.from_options(Options(caller=False))
+    board = np.array(list(range(18)) + [-1], dtype=np.int64)
+    ranked = announce_hints(rules, board, agent="fast")
+    assert sorted(h.tile for h in ranked) == list(range(18, 27))
+    for h in ranked:
+        board[18] = h.tile
+        assert h.cell == 18 and h.expected == rules.score(board)
+    assert [h.expected for h in ranked] == sorted((h.expected for h in ranked), reverse=True)
+    board = np.full(19, -1, dtype=np.int64)
+    board[9] = 20
+    some = announce_hints(rules, board, remaining=[0, 26], agent="fast")
+    for h in some:
+        best = hint(rules, board, h.tile, [t for t in (0, 26) if t != h.tile], agent="fast")[0]
+        assert (h.cell, h.expected) == (best.cell, best.expected)
+
+
+def test_hint_command_announce(capsys):
+    assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "--announce", "--json", "--agent", "fast"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["announce"] is True and len(data["hints"]) == 26 and "574" not in {h["tile"] for h in data["hints"]}
+    assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "--announce", "--in-hand", "123"]) == 2
+    assert "--in-hand" in capsys.readouterr().err
 
 
 def _two_empty_cells(seed: int):

@@ -336,6 +336,21 @@ def test_hint_endpoint_ranks_cells_like_the_hint_function(client):
     refused(client.post("/api/hint", json={"board": text, "tile": "574", "agent": "oracle"}))
 
 
+def test_announce_hint_ranks_the_tiles_like_the_function(client):
+    """Rulebook 004, no caller: {"announce": true} ranks the tiles the player may announce."""
+    from takeiteasy.ai import announce_hints
+    from takeiteasy.core import parse_board
+
+    text = ". . . . . . . . . 574 . . . . . . . . ."
+    answer = client.post("/api/hint", json={"board": text, "announce": True, "agent": "fast"}).json()
+    rules = Ruleset.from_options(Options(caller=False))
+    assert answer["announce"] is True
+    assert answer["hints"] == [h.to_json() for h in announce_hints(rules, parse_board(text), agent="fast")]
+    assert "tile: missing" in refused(client.post("/api/hint", json={"board": text}))
+    refused(client.post("/api/hint", json={"board": text, "announce": True, "tile": "123"}))
+    refused(client.post("/api/hint", json={"board": text, "announce": "yes"}))
+
+
 def test_hint_with_a_second_tile_in_hand(client):
     """Rulebook 001, two tiles at a time: the other drawn tile is certain to come, so with two empty cells
     the hints are the exact final scores."""
@@ -395,7 +410,7 @@ def test_hint_request_carries_only_what_a_player_sees_and_no_room(client):
     from takeiteasy.core import parse_tile
     from takeiteasy.server.protocol import HintRequest
 
-    assert set(HintRequest.model_fields) == {"board", "tile", "previous_tile", "previous_cell", "preset",
+    assert set(HintRequest.model_fields) == {"board", "tile", "announce", "previous_tile", "previous_cell", "preset",
                                              "options", "agent", "in_hand"}
     joined = create(client, mode="room", preset="sunmoon")
     code, token = joined["code"], joined["token"]

@@ -28,7 +28,7 @@ if not IN_CI:
 import uvicorn  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from takeiteasy.ai import hint  # noqa: E402
+from takeiteasy.ai import announce_hints, hint  # noqa: E402
 from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
@@ -179,6 +179,32 @@ def test_hints_with_two_tiles_drawn_count_on_the_other_tile(server, browser):
     expected = hint(rules, parse_board(" ".join(board_tokens(page))), parse_tile(shown[0]),
                     in_hand=[parse_tile(shown[1])])
     assert shown_hints(page) == {h.cell: h.to_json()["expected"] for h in expected}
+    assert not errors
+
+
+def test_rulebook_004_no_caller_hint_ranks_the_tiles_to_announce(server, browser):
+    """Rulebook 004, no caller: when it is the player's turn to announce, the hint shows each tile's expected
+    final score for the player's board (the hint function's numbers), the best one marked; announcing goes on."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Chooser")
+    page.select_option("#preset", "no-caller")
+    page.click("#solo")
+    page.wait_for_selector("#announce:not([hidden]) svg")
+    with page.expect_request("**/api/hint") as request:
+        page.keyboard.press("h")
+    page.wait_for_selector("#announce .ann-tile.hint-best")
+    assert request.value.post_data_json["announce"] is True and "tile" not in request.value.post_data_json
+    shown = {tile: float(value) for tile, value in page.eval_on_selector_all(
+        "#announce .ann-tile", "spans => spans.map(s => [s.querySelector('svg').dataset.tile, s.dataset.expected])")}
+    rules = Ruleset.from_options(Options(caller=False))
+    expected = announce_hints(rules, parse_board(" ".join(board_tokens(page))))
+    assert shown == {h.to_json()["tile"]: h.to_json()["expected"] for h in expected}
+    best = expected[0].to_json()["tile"]
+    assert page.get_attribute("#announce .ann-tile.hint-best svg", "data-tile") == best
+    assert f"best to announce: {best}" in page.text_content("#hint-info")
+    page.click("#announce .ann-tile.hint-best svg")
+    page.wait_for_selector("#board .legal")  # announced: now it is to be placed
+    assert page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)") == [best]
     assert not errors
 
 

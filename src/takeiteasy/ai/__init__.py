@@ -20,7 +20,7 @@ from ..core.errors import InputError
 from ..core.rules import Ruleset
 from .agents import BestAgent, ExpectimaxAgent, FastAgent, HeuristicAgent, RolloutAgent
 from .basic import Agent, GreedyAgent, RandomAgent
-from .hints import Hint, hint
+from .hints import AnnounceHint, Hint, announce_hints, hint
 from .value import ValueFunction
 
 #: name -> factory(rules, seed) for every agent; modules add themselves here.
@@ -61,5 +61,5 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
     return factory(rules, seed, value=value)
 
 
-__all__ = ["AGENTS", "LEARNED", "Agent", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
-           "RandomAgent", "RolloutAgent", "hint", "make_agent"]
+__all__ = ["AGENTS", "LEARNED", "Agent", "AnnounceHint", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
+           "RandomAgent", "RolloutAgent", "announce_hints", "hint", "make_agent"]

@@ -1,4 +1,5 @@
-"""Hints: the expected final score of every allowed cell for a tile, best first.
+"""Hints: the expected final score of every allowed cell for a tile, best first; with no caller, of every
+tile the player may announce.
 
 Used by ``takeiteasy hint`` and the web app.  The estimate comes from an
 agent's ``evaluate`` (``best`` by default: expectimax over the bag with the
@@ -30,6 +31,16 @@ class Hint:
 
     def to_json(self) -> dict:
         return {"cell": self.cell, "expected": round(self.expected, 2)}
+
+
+@dataclass(frozen=True)
+class AnnounceHint:
+    tile: int
+    cell: int  # where the tile would go best
+    expected: float  # expected final score of the player's own board when the tile is announced
+
+    def to_json(self) -> dict:
+        return {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
 
 
 def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) -> tuple[int, ...]:
@@ -83,3 +94,23 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
     cells.sort(key=lambda c: (-estimates[c], c))
     return [Hint(c, float(estimates[c])) for c in cells]
+
+
+def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
+                   agent: str = "best") -> list[AnnounceHint]:
+    """No caller: every tile that may be announced (``remaining``, default every tile not on the board) with
+    the expected final score of the player's own board when it comes now and goes on its best cell, best
+    first.  The other players' boards do not count: announcing a tile that hurts them is the player's call."""
+    board = np.asarray(board, dtype=np.int64)
+    if remaining is None:
+        remaining = [t for t in rules.tile_set if t not in set(int(x) for x in board)]
+    remaining = [int(t) for t in remaining]
+    if not remaining:
+        raise InputError("no tile is left to announce")
+    hints = []
+    for tile in remaining:
+        others = [t for t in remaining if t != tile]
+        best = hint(rules, board, tile, others, previous_tile, previous_cell, agent=agent)[0]
+        hints.append(AnnounceHint(tile, best.cell, best.expected))
+    hints.sort(key=lambda h: (-h.expected, h.tile))
+    return hints

@@ -14,8 +14,11 @@ def register(sub) -> None:
     parser = sub.add_parser(
         "hint", help="expected final score of each cell for a tile, best first",
         description="BOARD is the board in notation (one token per cell, '.' for empty; quoted as one argument or "
-                    "given as separate tokens), TILE the tile to place, e.g. 574 or 5-7-4.")
+                    "given as separate tokens), TILE the tile to place, e.g. 574 or 5-7-4.  With --announce (no "
+                    "caller) give only the board: every tile you may announce is ranked instead.")
     parser.add_argument("tokens", nargs="+", metavar="BOARD TILE", help="the board's tokens, then the tile")
+    parser.add_argument("--announce", action="store_true",
+                        help="no caller: rank the tiles you may announce by your board's expected final score")
     parser.add_argument("--agent", default="best", help="whose estimate: best (default), fast or heuristic")
     parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
                                                            "that depend on it)")
@@ -36,6 +39,8 @@ def run(args) -> int:
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
+    if args.announce:
+        return run_announce(args, rules)
     if len(args.tokens) < 2:
         raise InputError("expected a board and then a tile")
     board = parse_board(" ".join(args.tokens[:-1]), rules.layout, rules.tile_set)
@@ -57,5 +62,31 @@ def run(args) -> int:
     table.add_column("expected final score", justify="right")
     for rank, h in enumerate(hints, start=1):
         table.add_row(str(rank), str(h.cell), f"{h.expected:.1f}")
+    Console().print(table)
+    return 0
+
+
+def run_announce(args, rules) -> int:
+    from ..ai.hints import announce_hints
+    from ..core.notation import parse_tiles
+
+    if args.in_hand:
+        raise InputError("--in-hand is for placing; --announce ranks the tiles to announce")
+    board = parse_board(" ".join(args.tokens), rules.layout, rules.tile_set)
+    previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
+    remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
+    hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent)
+    if args.json:
+        print(json.dumps({"board": format_board(board), "agent": args.agent, "announce": True,
+                          "hints": [h.to_json() for h in hints]}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Which tile to announce ({args.agent}; your board only)")
+    for name in ("rank", "tile", "best cell", "expected final score"):
+        table.add_column(name, justify="right")
+    for rank, h in enumerate(hints, start=1):
+        table.add_row(str(rank), TOKENS[h.tile], str(h.cell), f"{h.expected:.1f}")
     Console().print(table)
     return 0

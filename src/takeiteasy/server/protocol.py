@@ -91,7 +91,8 @@ class ScoreBoard(Request):
 
 
 class HintRequest(Request):
-    """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first.
+    """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first (or, with
+    ``announce``, of each tile the player may announce, for their own board).
 
     Only what a player sees goes in: their own board (holding slots may follow the
     layout's cells), the tile to place, any other tiles drawn with it (``in_hand``)
@@ -100,7 +101,8 @@ class HintRequest(Request):
     """
 
     board: StrictStr = Field(max_length=400)
-    tile: StrictStr = Field(max_length=8)
+    tile: StrictStr | None = Field(default=None, max_length=8)  # absent with ``announce``
+    announce: StrictBool = False  # no caller: rank the tiles the player may announce instead
     previous_tile: StrictStr | None = Field(default=None, max_length=8)
     previous_cell: StrictInt = Field(default=-1, ge=-1, le=64)
     preset: StrictStr | None = Field(default=None, max_length=64)

@@ -17,7 +17,8 @@ const S = {
   selected: null,         // the pending tile chosen to place
   moving: null,           // a just-placed tile picked up to move
   releases: [], holdPick: null,  // daffodil holding area, end of round
-  hint: null,             // {key, status: "loading" | "ready" | "error", hints, error} for one board and tile
+  hint: null,             // {key, status: "loading" | "ready" | "error", announce, hints, error}: one board and tile,
+                          // or (announce) one board's tiles to announce
 };
 
 const $ = (id) => document.getElementById(id);
@@ -231,7 +232,9 @@ async function renderGame() {
   if (mine && mine.lines) opts.scoring = mine.lines.filter((l) => l.points > 0);
   const key = hintKey();
   if (S.hint && S.hint.key !== key) S.hint = null;  // placed, moved or switched tile: the hint is stale
-  if (S.hint && S.hint.status === "ready") opts.hints = S.hint.hints.filter((h) => (opts.legal || []).includes(h.cell));
+  if (S.hint && S.hint.status === "ready" && !S.hint.announce) {
+    opts.hints = S.hint.hints.filter((h) => (opts.legal || []).includes(h.cell));
+  }
   opts.onClick = onCellClick;
   drawBoard($("board"), layout, board, opts);
   renderHintBar(key);
@@ -251,10 +254,18 @@ async function renderGame() {
   const ann = $("announce");
   ann.hidden = !(m && m.phase === "announce");
   if (!ann.hidden) {
-    ann.replaceChildren(...(st.remaining || []).filter((t) => !(st.announced || []).includes(t)).map((token) => {
+    // with an announce hint: each tile's expected final score for this board, the best one marked
+    const ready = S.hint && S.hint.status === "ready" && S.hint.announce ? S.hint : null;
+    const expected = new Map((ready ? ready.hints : []).map((h) => [h.tile, h.expected]));
+    const top = ready && ready.hints.length ? ready.hints[0].tile : null;
+    ann.replaceChildren(...announceable().map((token) => {
       const icon = tileIcon(token);
       icon.addEventListener("click", () => act("announce", { tile: token }));
-      return icon;
+      if (!expected.has(token)) return icon;
+      const label = el("small", { class: "ann-hint" }, expected.get(token).toFixed(1));
+      const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
+      box.append(icon, label);
+      return box;
     }));
   }
   $("settle").hidden = !(m && m.phase === "settle");
@@ -316,9 +327,16 @@ async function renderGame() {
 // ---- hints: expected final score per allowed cell, from the player's own board and tile only ---------
 function hintKey() {
   const st = S.state, m = me();
-  if (!m || st.status !== "playing" || m.phase !== "place" || S.moving || !S.selected) return null;
-  const board = myPlayer().board || [];
-  return `${st.code}|${st.round}|${board.map((t) => t || ".").join(" ")}|${S.selected}|${m.pending.join(" ")}`;
+  if (!m || st.status !== "playing") return null;
+  const board = (myPlayer().board || []).map((t) => t || ".").join(" ");
+  if (m.phase === "announce") return `${st.code}|${st.round}|${board}|announce|${(st.announced || []).join(" ")}`;
+  if (m.phase !== "place" || S.moving || !S.selected) return null;
+  return `${st.code}|${st.round}|${board}|${S.selected}|${m.pending.join(" ")}`;
+}
+
+function announceable() {
+  const st = S.state;
+  return (st.remaining || []).filter((t) => !(st.announced || []).includes(t));
 }
 
 function renderHintBar(key) {
@@ -331,23 +349,32 @@ function renderHintBar(key) {
   if (h.status === "loading") info.textContent = "thinking…";
   else if (h.status === "error") info.textContent = `no hint: ${h.error}`;
   else if (!h.hints.length) info.textContent = "no hint for this tile";
-  else info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`;
+  else if (h.announce) {
+    info.textContent = `best to announce: ${h.hints[0].tile} (for cell ${h.hints[0].cell}), expected final score `
+      + `${h.hints[0].expected.toFixed(1)} for your board`;
+  } else info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`;
 }
 
 async function requestHint() {
   const key = hintKey();
   if (!key || (S.hint && S.hint.key === key && S.hint.status !== "error")) return;
   const st = S.state, m = me();
-  const body = { board: myPlayer().board.map((t) => t || ".").join(" "), tile: S.selected, options: st.options,
-                 in_hand: m.pending.filter((t) => t !== S.selected) };  // drawn with it: certain to come
+  const announce = m.phase === "announce";
+  const body = { board: myPlayer().board.map((t) => t || ".").join(" "), options: st.options };
+  if (announce) body.announce = true;
+  else {
+    body.tile = S.selected;
+    body.in_hand = m.pending.filter((t) => t !== S.selected);  // drawn with it: certain to come
+  }
   if (m.previous) { body.previous_tile = m.previous.tile; body.previous_cell = m.previous.cell; }
-  S.hint = { key, status: "loading" };
+  S.hint = { key, status: "loading", announce };
   render();
   let next;
   try {
     const data = await api("POST", "/api/hint", body);
-    next = { key, status: "ready", hints: data.hints };
-  } catch (e) { next = { key, status: "error", error: e.message }; }
+    const open = new Set(announce ? announceable() : []);  // already announced for this group: not a choice
+    next = { key, status: "ready", announce, hints: announce ? data.hints.filter((h) => open.has(h.tile)) : data.hints };
+  } catch (e) { next = { key, status: "error", announce, error: e.message }; }
   if (S.hint && S.hint.key === key) { S.hint = next; render(); }  // else the board moved on meanwhile
 }
 

@@ -107,9 +107,7 @@ def action_mask(rules: Ruleset, game, seat: int) -> np.ndarray:
     """int8 over :func:`num_actions`: the cells for the seat's tile in hand, or the tiles it may announce."""
     mask = np.zeros(num_actions(rules), dtype=np.int8)
     if announcing(game) and game.chooser == seat:
-        announced = set(game.announced)
-        tiles = [t for t in game.remaining() if t not in announced]
-        mask[[rules.board_size + t for t in tiles]] = 1
+        mask[[rules.board_size + t for t in announceable(game)]] = 1
     elif game.pending[seat]:
         mask[:rules.board_size] = rules.legal_mask(game.boards[seat], game.pending[seat][0], game.previous_tile(seat),
                                                    game.previous_cell(seat))
@@ -119,6 +117,12 @@ def action_mask(rules: Ruleset, game, seat: int) -> np.ndarray:
 def announcing(game) -> bool:
     """No caller, and the next tile is the chooser's to announce (everyone has placed)."""
     return game.chooser is not None and not game.waiting
+
+
+def announceable(game) -> list[int]:
+    """The tiles the chooser may announce now: not drawn yet, nor announced already for the coming group."""
+    announced = set(game.announced)
+    return [t for t in game.remaining() if t not in announced]
 
 
 def check_no_deal_without_caller(rules: Ruleset, options: dict) -> None:

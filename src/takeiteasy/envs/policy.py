@@ -57,12 +57,10 @@ class AgentPolicy:
     def act(self, game: Game, seat: int) -> int:
         """The action of ``seat`` in ``game`` as the environments number them."""
         if _common.announcing(game) and game.chooser == seat:
-            announced = set(game.announced)
-            left = tuple(t for t in game.remaining() if t not in announced)
             view = game.view(seat)
             return self.rules.board_size + self._announce(View(
-                self.rules, view.board, -1, left, view.previous_tile, view.turn, view.previous_cell, (), view.others,
-                "announce"))
+                self.rules, view.board, -1, tuple(_common.announceable(game)), view.previous_tile, view.turn,
+                view.previous_cell, (), view.others, "announce"))
         if not game.pending[seat]:
             raise InputError(f"policy: seat {seat} has nothing to do now")
         return int(self.agent.choose(game.view(seat)))

@@ -148,6 +148,10 @@ def test_hint_command_announce(capsys):
     assert data["announce"] is True and len(data["hints"]) == 26 and "574" not in {h["tile"] for h in data["hints"]}
     assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "--announce", "--in-hand", "123"]) == 2
     assert "--in-hand" in capsys.readouterr().err
+    for argv in (["123", "--previous-cell", "40"], ["--announce", "--previous-cell", "-7"]):
+        assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", *argv, "--agent", "fast"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert "not a cell of this board" in error and "\n" not in error
 
 
 def _two_empty_cells(seed: int):

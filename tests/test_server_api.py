@@ -349,6 +349,8 @@ def test_announce_hint_ranks_the_tiles_like_the_function(client):
     assert "tile: missing" in refused(client.post("/api/hint", json={"board": text}))
     refused(client.post("/api/hint", json={"board": text, "announce": True, "tile": "123"}))
     refused(client.post("/api/hint", json={"board": text, "announce": "yes"}))
+    refused(client.post("/api/hint", json={"board": text, "announce": True, "previous_cell": 40,
+                                            "options": {"placement": "sunmoon", "sunmoon_touch": "previous"}}))
 
 
 def test_hint_with_a_second_tile_in_hand(client):

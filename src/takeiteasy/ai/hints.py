@@ -65,6 +65,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         raise InputError(f"a {rules.layout.name} board has {rules.layout.num_cells} cells, not {board.size}")
     if tile not in rules.tile_set:
         raise InputError(f"tile {TOKENS[tile]} is not in this game's tile set")
+    if not -1 <= previous_cell < rules.board_size:
+        raise InputError(f"previous cell {previous_cell}: not a cell of this board")
     on_board = set(int(t) for t in board)
     if tile in on_board:
         raise InputError(f"tile {TOKENS[tile]} is already on the board")

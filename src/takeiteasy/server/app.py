@@ -226,24 +226,21 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def hint(body: msg.HintRequest):
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         board = hint_board(rules, body.board)
+        previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
         if body.announce:
-            return await announce_hint(rules, board, body)
+            return await announce_hint(rules, board, previous, body)
         if body.tile is None:
             raise InputError("tile: missing (or ask for \"announce\": true)")
         tile = parse_tile(body.tile, allowed=rules.tile_set)
-        previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
-        if not -1 <= body.previous_cell < rules.board_size:
-            raise InputError(f"previous_cell {body.previous_cell}: not a cell of this board")
         in_hand = [parse_tile(token, allowed=rules.tile_set) for token in body.in_hand]
         hints = await run_in_threadpool(ai_hint, rules, board, tile, None, previous, body.previous_cell,
                                         agent=body.agent, in_hand=in_hand)
         return {"board": format_board(board), "tile": TOKENS[tile], "agent": body.agent,
                 "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}
 
-    async def announce_hint(rules: Ruleset, board: np.ndarray, body: msg.HintRequest) -> dict:
+    async def announce_hint(rules: Ruleset, board: np.ndarray, previous: int, body: msg.HintRequest) -> dict:
         if body.tile is not None or body.in_hand:
             raise InputError("announce: give only the board (no tile, no in_hand)")
-        previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
         hints = await run_in_threadpool(ai_announce_hints, rules, board, None, previous, body.previous_cell,
                                         agent=body.agent)
         return {"board": format_board(board), "agent": body.agent, "announce": True,

@@ -67,6 +67,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         raise InputError(f"tile {TOKENS[tile]} is not in this game's tile set")
     if not -1 <= previous_cell < rules.board_size:
         raise InputError(f"previous cell {previous_cell}: not a cell of this board")
+    if previous_tile != -1 and previous_tile not in rules.tile_set:
+        raise InputError(f"previous tile {previous_tile}: not in this game's tile set")
     on_board = set(int(t) for t in board)
     if tile in on_board:
         raise InputError(f"tile {TOKENS[tile]} is already on the board")

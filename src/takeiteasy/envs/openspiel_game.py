@@ -183,12 +183,12 @@ class TakeItEasyState(pyspiel.State):
         return [(t, p) for t in left]
 
     def _apply_action(self, action):
-        if self.is_chance_node() or not self.queue:  # a draw or an announcement
-            if self.is_chance_node():
-                tile = int(action)  # a draw keeps the last placement's reward (see rewards())
-            else:
+        if not self.queue:  # a draw (chance), or with no caller an announcement
+            if self._announces:
                 tile = int(action) - self._num_cells  # an announcement is a decision: its own reward is 0
                 self._rewards = [0.0] * self._seats
+            else:
+                tile = int(action)  # a draw keeps the last placement's reward (see rewards())
             self.drawn.append(tile)
             self._to_draw -= 1
             if not self._to_draw:

@@ -33,6 +33,7 @@ from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
+from takeiteasy.solve import solve  # noqa: E402
 
 
 def free_port() -> int:
@@ -302,6 +303,15 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     rows = host.eval_on_selector_all("#caller-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
     assert rows[0] == ["player", "R1", "total"]
     assert rows[1:] == [["Caller", "0", "0"], ["Dora", str(dora_score), str(dora_score)], ["Eve", "123", "123"]]
+    # after the round: the best board the called tiles allowed, and each player's gap to it
+    host.click("#caller-analyse-btn")
+    host.wait_for_selector("#caller-analysis:not([hidden])", timeout=60_000)  # the first search loads the AI
+    best = solve(Ruleset.from_options(), [parse_tile(t) for t in called]).score
+    assert f"Best possible with these tiles: {best}" in host.text_content("#caller-analysis")
+    assert host.locator("#caller-analysis .best-board [data-tile]").count() == 19
+    gaps = host.eval_on_selector_all("#caller-analysis tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    assert gaps[1:] == [["Caller", "–", "–"], ["Dora", str(dora_score), str(best - dora_score)],
+                        ["Eve", "123", str(best - 123)]]
     assert not errors
 
 
@@ -324,4 +334,15 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     page.screenshot(path=str(tmp_path / "end.png"), full_page=True)
     assert shown == Ruleset.from_options().score(parse_board(" ".join(tokens)))
     assert "." not in tokens
+    # the analysis: the best board of the same tiles, the AI on them, and the three costliest moves
+    drawn = page.eval_on_selector_all("#history svg", "s => s.map(x => x.dataset.tile)")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=60_000)
+    best = solve(Ruleset.from_options(), [parse_tile(t) for t in drawn]).score
+    text = page.text_content("#analysis")
+    assert f"Best possible with these tiles: {best} (you: {shown}, {best - shown} below)" in text
+    assert "The best AI, playing the same tiles in the same order:" in text
+    assert page.locator("#analysis .best-board [data-tile]").count() == 19
+    assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
+    assert page.is_disabled("#analyse-btn")  # asked once per round
     assert not errors

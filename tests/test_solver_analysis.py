@@ -9,6 +9,7 @@ import pytest
 from takeiteasy.ai import make_agent
 from takeiteasy.cli import main
 from takeiteasy.core import Game, InputError, Ruleset
+from takeiteasy.core.rules import Options
 from takeiteasy.solve import solve
 from takeiteasy.solve.analysis import analyse_game
 
@@ -81,3 +82,14 @@ def test_analysis_of_the_easier_game_knows_the_other_tile_in_hand():
     move = report["players"][0]["moves"][0]
     assert move["expected"] == pytest.approx(hints[first_cell], abs=0.01)
     assert move["expected_best"] == pytest.approx(max(hints.values()), abs=0.01)
+
+
+def test_best_sunray_games_are_analysed_on_the_boards_own_scores():
+    """Best-sunray's bonus goes between boards, so the best board is the standard one (it used to be refused)."""
+    rules = Ruleset.from_options(Options(scoring="best-sunray"))
+    game = Game(rules, ["ann", "bob"], seed=8)
+    game.play([make_agent("greedy", rules, 1), make_agent("heuristic", rules, 2)])
+    report = analyse_game(game.to_json(), agent_game=False)
+    standard = solve(Ruleset.from_options(), game.deal)
+    assert solve(rules, game.deal).score == standard.score == report["best_possible"]["score"]
+    assert [p["score"] for p in report["players"]] == [rules.score(b) for b in game.boards]

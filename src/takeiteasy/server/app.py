@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from ..core.notation import format_board, parse_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, TOKENS
+from ..solve.analysis import analyse_called_round, analyse_game
 from . import protocol as msg
 from .limits import Buckets, RateLimits
 from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError, RoomMaster,
@@ -122,6 +124,18 @@ def hint_board(rules: Ruleset, text: str) -> np.ndarray:
     return board
 
 
+#: Finished rounds whose analysis is kept in memory (one takes seconds: a search per move).
+ANALYSES_KEPT = 64
+
+
+def analyse_round(rules: Ruleset, kind: str, data) -> dict:
+    """The post-round analysis of :meth:`Room.analysis_input`'s copy (runs in a worker thread)."""
+    if kind == "game":
+        return analyse_game(data)
+    tiles, finals = data
+    return analyse_called_round(rules, tiles, finals)
+
+
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
                listeners_per_room: int = LISTENERS_PER_ROOM) -> FastAPI:
@@ -172,7 +186,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             kinds = ["requests"]
             if request.method == "POST" and path.rstrip("/") == "/api/rooms":
                 kinds.append("rooms")
-            elif request.method == "POST" and path.rstrip("/") == "/api/hint":
+            elif (request.method == "POST" and path.rstrip("/") == "/api/hint") or path.endswith("/analysis"):
                 kinds.append("hints")
             client = request.client.host if request.client else "unknown"
             for kind in kinds:
@@ -266,6 +280,27 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         if since is not None and since >= room.version:
             return {"ok": True, "changed": False, "version": room.version}
         return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}
+
+    analyses: OrderedDict[tuple[str, int], dict] = OrderedDict()
+    analysing: dict[tuple[str, int], asyncio.Future] = {}
+
+    @app.get("/api/rooms/{code}/analysis")
+    async def analysis(code: str):
+        room = master.get(code)
+        kind, data = room.analysis_input()
+        key = (room.code, room.round)
+        if key not in analyses:
+            task = analysing.get(key)
+            if task is None:  # one search per round, however many players ask at once
+                task = analysing[key] = asyncio.ensure_future(run_in_threadpool(analyse_round, room.rules, kind,
+                                                                                data))
+                task.add_done_callback(lambda _: analysing.pop(key, None))
+            report = await asyncio.shield(task)
+            analyses[key] = report
+            while len(analyses) > ANALYSES_KEPT:
+                analyses.popitem(last=False)
+        analyses.move_to_end(key)
+        return {"ok": True, "round": key[1], "analysis": analyses[key]}
 
     @app.post("/api/rooms/{code}/join", status_code=201)
     async def join(code: str, body: msg.Join):

@@ -36,7 +36,8 @@ class RateLimits:
     * ``requests`` -- every ``/api/`` request (polling included);
     * ``rooms`` -- creating a room (``POST /api/rooms``): the open-room limit is
       shared by everyone, so one address should not take it all;
-    * ``hints`` -- ``POST /api/hint``, which runs a search (tens of milliseconds).
+    * ``hints`` -- ``POST /api/hint``, which runs a search (tens of milliseconds), and
+      ``GET /api/rooms/{code}/analysis`` (a search per move of a finished round).
     """
 
     requests: Limit | None = field(default_factory=lambda: Limit(rate=20, burst=100))

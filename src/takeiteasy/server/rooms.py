@@ -423,6 +423,19 @@ class Room:
         self._emit(out, {"t": "end", "scores": scores})
         return out
 
+    def analysis_input(self) -> tuple[str, object]:
+        """What the analysis of the round just ended needs, copied now (the room may move on while it
+        runs): ``("game", saved game)`` in a digital room, ``("called", (tiles, finals))`` at a table."""
+        if self.status not in ("round_over", "finished"):
+            raise Conflict("analysis: the round is still being played; ask once it is over")
+        if self.digital:
+            record = self.game.to_json()
+            record.pop("seed", None)  # never leaves the server: later rounds' seeds derive from the room's
+            return "game", record
+        finals = [(seat.name, self.entries.get(p, {}).get("board"), self.entries.get(p, {}).get("score"))
+                  for p, seat in enumerate(self.seats)]
+        return "called", (list(self.caller_deal), finals)
+
     # -- helpers -------------------------------------------------------------
     def _host_only(self, seat: int, what: str) -> None:
         if seat != 0:

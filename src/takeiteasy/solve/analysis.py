@@ -14,7 +14,13 @@
 The evaluator is the ``best`` agent's ``evaluate(view)`` when that agent is
 registered in :data:`takeiteasy.ai.AGENTS`.  Without it, a clearly labelled
 stand-in is used (:class:`SampledSolverEvaluator`), and the report names it.
-The web app calls :func:`analyse_game` directly.
+Under best-sunray scoring the scores are the boards' own; the 60-point bonus
+goes between boards and is left out.
+
+For a round played at a physical table (the web app's caller mode) only the
+called tiles and the final boards are known: :func:`analyse_called_round`
+gives the best board, the agent's score and each player's gap.  The web app
+calls both (``GET /api/rooms/{code}/analysis``).
 """
 
 from __future__ import annotations
@@ -111,18 +117,44 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     rules = game.rules
     evaluator, evaluator_label = _evaluator(rules)
     deal = list(game.deal)
+    report = _deal_report(rules, deal, agent_game)
+    report["evaluator"] = evaluator_label
+    best_score = report["best_possible"]["score"]
+    for p, name in enumerate(game.players):
+        report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best_score))
+    return report
+
+
+def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool) -> dict:
+    """The part of a report that depends only on the tiles: the best board and the agent's game."""
     best = solve(rules, deal)
-    report = {
+    return {
         "format": ANALYSIS_FORMAT,
         "options": rules.options.to_json(),
         "deal": [TOKENS[t] for t in deal],
         "best_possible": {"score": best.score, "board": format_board(best.board)},
         "agent": _agent_score(rules, deal) if agent_game else None,
-        "evaluator": evaluator_label,
+        "evaluator": None,
         "players": [],
     }
-    for p, name in enumerate(game.players):
-        report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best.score))
+
+
+def analyse_called_round(rules: Ruleset, deal: list[int], finals: list[tuple[str, str | None, int | None]],
+                         agent_game: bool = True) -> dict:
+    """The report for a round played at a physical table, where only the called tiles and each player's
+    final board (or just a score) are known: the best board, the agent's score, and each player's gap.
+
+    ``finals`` holds ``(name, board in notation or None, score or None)`` per player; there are no
+    moves to judge.
+    """
+    report = _deal_report(rules, list(deal), agent_game)
+    best_score = report["best_possible"]["score"]
+    for name, board, score in finals:
+        report["players"].append({
+            "name": name, "score": score, "board": board,
+            "best_possible": best_score, "missed": None if score is None else best_score - int(score),
+            "moves": [], "worst_moves": [],
+        })
     return report
 
 

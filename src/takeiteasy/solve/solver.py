@@ -13,6 +13,8 @@ into boards, every one re-scored by the ruleset's own scorer.
   scores its length times the direction's best value.
 * Sunrays scoring: each line may also aim at a row of one symbol, with the
   symbol bonus in its promise and in the bound.
+* Best-sunray scoring: its 60-point bonus goes to the best row among all the
+  round's boards, so one board alone scores as standard and is solved so.
 
 >>> from takeiteasy.core import Ruleset
 >>> result = solve(Ruleset.from_options(), list(range(27)))
@@ -29,7 +31,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.notation import format_board
-from ..core.rules import Ruleset, SunraysScoring
+from ..core.rules import Ruleset, ScoringRule, SunraysScoring
 from ..core.tiles import DIRECTION_VALUES, TILE_VALUES, TOKENS
 from . import search as _search
 
@@ -89,7 +91,7 @@ def _channels(rules: Ruleset) -> _Channels:
             directions.append(d)
             options.append(2)
             points.append(per_tile + [0])
-    elif rules.scoring.name != "standard":
+    elif type(rules.scoring).line_bonus is not ScoringRule.line_bonus:  # a per-line bonus this solver lacks
         raise SolveError(f"the solver does not know the {rules.scoring.name!r} scoring rule")
     return _Channels(tuple(directions), np.array(options, dtype=np.int64), np.array(points, dtype=np.int64),
                      tuple(values))

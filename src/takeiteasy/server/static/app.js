@@ -19,6 +19,7 @@ const S = {
   releases: [], holdPick: null,  // daffodil holding area, end of round
   hint: null,             // {key, status: "loading" | "ready" | "error", announce, hints, error}: one board and tile,
                           // or (announce) one board's tiles to announce
+  analysis: null,         // {key, status, report, error}: the analysis of one room's round, once it is over
 };
 
 const $ = (id) => document.getElementById(id);
@@ -322,6 +323,73 @@ async function renderGame() {
     others.appendChild(fig);
   }
   $("next-round").hidden = !(st.status === "round_over" && isHost());
+  if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
+}
+
+// ---- after a round: the best board the tiles allowed, the AI on the same tiles, the costliest moves ---
+function analysisKey() { return `${S.state.code}:${S.state.round}`; }
+function roundOver() { return ["round_over", "finished"].includes(S.state.status); }
+
+async function requestAnalysis() {
+  const key = analysisKey();
+  if (!roundOver() || (S.analysis && S.analysis.key === key && S.analysis.status !== "error")) return;
+  S.analysis = { key, status: "loading" };
+  render();
+  let next;
+  try {
+    const data = await api("GET", `/api/rooms/${S.state.code}/analysis`);
+    next = { key, status: "ready", report: data.analysis };
+  } catch (e) { next = { key, status: "error", error: e.message }; }
+  if (S.analysis && S.analysis.key === key) { S.analysis = next; render(); }
+}
+
+async function renderAnalysis(bar, info, box) {
+  const st = S.state, a = S.analysis && S.analysis.key === analysisKey() ? S.analysis : null;
+  bar.hidden = !roundOver();
+  bar.querySelector("button").disabled = !!a && a.status !== "error";
+  info.textContent = !a ? "" : a.status === "loading" ? "analysing… (a search for every move)" : a.status === "error" ? a.error : "";
+  info.classList.toggle("error", !!a && a.status === "error");
+  box.hidden = !(roundOver() && a && a.status === "ready");
+  if (box.hidden) return;
+  const report = a.report, best = report.best_possible;
+  const mine = st.you !== null && st.you !== undefined ? report.players[st.you] : null;
+  const parts = [el("p", {}, `Best possible with these tiles: ${best.score}` +
+    (mine && mine.score !== null ? ` (you: ${mine.score}, ${mine.missed} below)` : ""))];
+  const figure = el("figure");
+  const svg = el("svg:svg", { class: "best-board", "aria-label": "the best board" });
+  drawBoard(svg, await getLayout(st.layout), best.board.split(" ").map((t) => (t === "." ? null : t)));
+  figure.append(svg, el("figcaption", { class: "muted" }, "the best arrangement of this round's tiles"));
+  parts.push(figure);
+  if (report.agent && report.agent.agent) {
+    parts.push(el("p", {}, `The ${report.agent.agent} AI, playing the same tiles in the same order: ${report.agent.score}`));
+  }
+  if (mine && mine.moves.length) {
+    const same = mine.moves.filter((m) => m.cell === m.best_cell).length;
+    parts.push(el("p", {}, `${same} of your ${mine.moves.length} moves went where the ${report.evaluator} search would put them. ` +
+      "Your costliest moves, in expected final points:"));
+    const rows = [el("tr")];
+    rows[0].append(el("th", { class: "num" }, "move"), el("th", {}, "tile"), el("th", { class: "num" }, "your cell"),
+      el("th", { class: "num" }, "best cell"), el("th", { class: "num" }, "cost"));
+    for (const m of mine.worst_moves) {
+      const tr = el("tr");
+      tr.append(el("td", { class: "num" }, m.move), el("td", { class: "mono" }, m.tile), el("td", { class: "num" }, m.cell),
+        el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(1)));
+      rows.push(tr);
+    }
+    parts.push(el("table", { class: "table worst-moves" }));
+    parts[parts.length - 1].append(...rows);
+  } else {  // a table game: no moves, only the boards or scores typed in
+    const rows = [el("tr")];
+    rows[0].append(el("th", {}, "player"), el("th", { class: "num" }, "score"), el("th", { class: "num" }, "below best"));
+    for (const p of report.players) {
+      const tr = el("tr");
+      tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score ?? "–"), el("td", { class: "num" }, p.missed ?? "–"));
+      rows.push(tr);
+    }
+    parts.push(el("table", { class: "table" }));
+    parts[parts.length - 1].append(...rows);
+  }
+  box.replaceChildren(...parts);
 }
 
 // ---- hints: expected final score per allowed cell, from the player's own board and tile only ---------
@@ -430,6 +498,7 @@ function renderCaller() {
   pick.replaceChildren(...st.players.filter((p) => host || p.index === st.you).map((p) => el("option", { value: p.index }, p.name)));
   if (keep) pick.value = keep;
   $("entry-form").hidden = st.status !== "playing";
+  renderAnalysis($("caller-analysis-bar"), $("caller-analysis-info"), $("caller-analysis"));
 }
 
 // ---- live updates ----------------------------------------------------------------------------------
@@ -568,6 +637,8 @@ async function init() {
   $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
   $("hint-btn").addEventListener("click", requestHint);
   $("draw-btn").addEventListener("click", () => act("draw"));
+  $("analyse-btn").addEventListener("click", requestAnalysis);
+  $("caller-analyse-btn").addEventListener("click", requestAnalysis);
   document.addEventListener("keydown", (e) => {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
     if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName) || $("game").hidden) return;

@@ -189,3 +189,22 @@ def test_play_saves_the_round_for_analyse(capsys, monkeypatch, tmp_path):
     assert status == 0 and player["score"] == saved["players"][0]["score"]
     assert player["best_possible"] >= player["score"] and len(player["moves"]) == 19
     assert len(player["worst_moves"]) == 3
+
+
+def test_play_answers_a_question_mark_with_the_hint_and_ends_with_the_best_possible_score(capsys, monkeypatch,
+                                                                                          tmp_path):
+    """'?' lists the best cells for the drawn tile as `hint` does; '? z' is refused; the round ends with the
+    solver's best board of the same tiles."""
+    from takeiteasy.ai import hint
+    from takeiteasy.solve import solve
+
+    answers = ["?", "? z"] + [item for cell in range(19) for item in (str(cell), "")]
+    status, out, _ = run_cli(capsys, "play", "--seed", "5", "--no-record", stdin="\n".join(answers) + "\n",
+                             monkeypatch=monkeypatch)
+    rules = Ruleset.from_options()
+    tiles = deal(5, index=0)
+    first = hint(rules, rules.empty_board(), tiles[0])
+    shown = ", ".join(f"cell {h.cell} -> {h.expected:.1f}" for h in first[:5])
+    assert status == 0 and shown in " ".join(out.split())  # rich wraps long lines
+    assert "'? z': type '?'" in out
+    assert f"Best possible with these tiles: {solve(rules, tiles).score}" in out

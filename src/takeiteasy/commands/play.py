@@ -1,8 +1,9 @@
 """``takeiteasy play``: an interactive terminal game -- solitaire, hot-seat, or against AI players.
 
 Each drawn tile is shown in colour with the board; a player types the cell
-to put it on.  Until the next tile is drawn, the tile just placed may be moved
-(rulebook 001).  Finished rounds go to a small SQLite database, which keeps
+to put it on, or ``?`` for the best AI's hint.  Until the next tile is drawn,
+the tile just placed may be moved (rulebook 001).  Each round ends with the
+best score its tiles allowed (the exact solver).  Finished rounds go to a small SQLite database, which keeps
 each player's personal best per ruleset.
 """
 
@@ -24,7 +25,8 @@ from ..terminal import board_text, tile_text
 from ._options import add_rules_arguments, rules_from_args
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
-        "'q' quits.")
+        "'?' shows where the best AI would put it (with two tiles, '? b' for the second).  'q' quits.")
+HINTS_SHOWN = 5
 
 
 class Quit(Exception):
@@ -204,6 +206,9 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
             line.append("  ")
         console.print(line)
         answer = _ask(console, "cell> ")
+        if answer.split()[:1] == ["?"]:
+            _show_hint(console, game, player, answer)
+            continue
         try:
             tile, cell = _parse_answer(answer, pending)
             game.place(player, cell, tile)
@@ -223,6 +228,25 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
             game.move(player, cell, tile)
         except (IllegalMove, ValueError) as exc:
             console.print(f"[red]{exc}[/]")
+
+
+def _show_hint(console: Console, game: Game, player: int, answer: str) -> None:
+    """'?' (or '? b'): the expected final score of the best cells for a waiting tile, as `takeiteasy hint`."""
+    from ..ai.hints import hint
+
+    pending = game.pending[player]
+    parts = answer.split()
+    index = ord(parts[1].lower()) - 97 if len(parts) == 2 and len(parts[1]) == 1 and parts[1].isalpha() else 0
+    if len(parts) > 2 or not 0 <= index < len(pending):
+        console.print(f"[red]{answer!r}: type '?' (or '? b' for the second tile)[/]")
+        return
+    tile = pending[index]
+    view = game.view(player, tile)
+    hints = hint(game.rules, view.board, tile, view.remaining, view.previous_tile, view.previous_cell,
+                 in_hand=[t for t in pending if t != tile])
+    console.print(f"{format_tile(tile)}: " + ",  ".join(f"cell {h.cell} -> {h.expected:.1f}"
+                                                        for h in hints[:HINTS_SHOWN])
+                  + "  (expected final score, best AI)")
 
 
 def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
@@ -262,5 +286,19 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
         console.print(f"[bold]{name}[/]")
         console.print(board_text(game.boards[player], game.rules.layout))
     console.print(table)
+    best = _best_possible(game)
+    if best is not None:
+        console.print(f"Best possible with these tiles: {best}  (move by move: play with --save, then "
+                      "takeiteasy analyse)")
     if match.finished and len(game.players) > 1:
         console.print("Winner: " + ", ".join(game.players[p] for p in match.winners))
+
+
+def _best_possible(game: Game) -> int | None:
+    """The exact solver's best board of the round's tiles, or None where it does not know the scoring rule."""
+    from ..solve.solver import SolveError, solve
+
+    try:
+        return solve(game.rules, game.deal).score
+    except SolveError:
+        return None

@@ -137,3 +137,23 @@ def test_rulebook_004_no_caller_announcements_are_decisions_not_chance():
     assert announcers == [k % 2 for k in range(19)]
     rules = Ruleset.from_options(Options(caller=False))
     assert list(rewards) == state.returns() == [float(rules.score(b)) for b in state.boards]
+
+
+def test_rulebook_000_best_sunray_bonus_is_in_the_returns():
+    """Best Sunray/Moonbeam: the bonuses come with the last placement, so returns are the players' scores
+    (two equal 307 boards split each 60)."""
+    from takeiteasy.solve import maximum
+
+    board = [int(t) for t in maximum(Ruleset.from_options()).boards[0]]
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "scoring": "best-sunray",
+                                              "options": json.dumps({"caller": False})})
+    state = game.new_initial_state()
+    total = np.zeros(2)
+    while not state.is_terminal():
+        total += state.rewards()
+        if state.legal_actions()[0] >= 19:
+            state.apply_action(19 + board[len(state.drawn)])
+        else:
+            state.apply_action(int((state.boards[state.current_player()] >= 0).sum()))
+    total += state.rewards()
+    assert state.returns() == total.tolist() == [307.0 + 60, 307.0 + 60]

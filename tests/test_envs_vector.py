@@ -118,3 +118,18 @@ def test_rulebook_004_easier_game_two_tiles_turned_over_together():
         assert rewards[0] == s_reward and terminated[0] == s_done
     assert s_done and single.game.finished
     parallel_api_test(parallel_env(2, rules=rules), num_cycles=40)
+
+
+def test_rulebook_000_best_sunray_bonus_comes_with_the_last_reward():
+    """Best Sunray/Moonbeam: the round bonus is part of the last reward, as in TakeItEasyEnv."""
+    from takeiteasy.core import Ruleset
+    from takeiteasy.solve import maximum
+
+    board = [int(t) for t in maximum(Ruleset.from_options()).boards[0]]
+    envs = TakeItEasyVectorEnv(1, scoring="best-sunray")
+    envs.reset(options={"deals": [board]})
+    total = 0.0
+    for cell in range(19):
+        _, rewards, terminated, _, info = envs.step([cell])
+        total += rewards[0]
+    assert terminated[0] and total == info["score"][0] == 307 + 120

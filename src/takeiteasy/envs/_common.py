@@ -74,6 +74,11 @@ def settle_when_done(game, seat: int) -> None:
         game.settle(seat, rules.best_release(game.boards[seat]))
 
 
+def score_now(game, seat: int) -> int:
+    """The seat's score: its board's, plus the round bonus (Best Sunray/Moonbeam) once the round is over."""
+    return game.scores()[seat] if game.finished else game.rules.score(game.boards[seat])
+
+
 def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
     """``board`` after its best end moves from the holding area (itself when there is none)."""
     if not rules.holding_cells:

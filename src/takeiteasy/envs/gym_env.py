@@ -162,7 +162,7 @@ class TakeItEasyEnv(gym.Env):
             self._refresh_mask()
             return self._observation(), 0.0, False, False, self._info()
         _common.settle_when_done(self.game, 0)
-        before, self._score = self._score, self.rules.score(self.game.boards[0])
+        before, self._score = self._score, _common.score_now(self.game, 0)
         if not self.game.finished and not self.game.waiting and not _common.announces(self.rules):
             self.game.draw()
         self._over = self.game.finished

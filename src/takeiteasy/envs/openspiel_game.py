@@ -207,6 +207,10 @@ class TakeItEasyState(pyspiel.State):
         self._rewards[seat] = float(self.scores[seat] - before)
         if not self.queue:
             self._start_group()
+        if self.is_terminal():  # Best Sunray/Moonbeam: the round bonus compares the finished boards
+            for other, bonus in enumerate(self.rules.round_bonuses(list(self.boards))):
+                self.scores[other] += bonus
+                self._rewards[other] += float(bonus)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -154,6 +154,14 @@ class _Round:
         if turned:
             self._draw(turned)
 
+    def round_bonus(self) -> list[float]:
+        """Once the round is over, add each seat's round bonus (Best Sunray/Moonbeam) to its score; the gains."""
+        gains = []
+        for seat in range(self.num_players):
+            before, self.scores[seat] = self.scores[seat], _common.score_now(self.game, seat)
+            gains.append(float(self.scores[seat] - before))
+        return gains
+
     def advance(self) -> bool:
         """Turn over the next tile once everyone has placed (with a caller); True when the round is over."""
         if self.game.finished:
@@ -236,6 +244,9 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
                 raise InputError(f"step: no action for {', '.join(missing)}")
             rewards = {a: self.round.act(self.possible_agents.index(a), actions[a]) for a in self.agents}
         over = self.round.advance()
+        if over:
+            for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
+                rewards[a] += bonus
         live = list(self.agents)
         seat = {a: self.possible_agents.index(a) for a in live}
         observations = {a: self.round.observation(seat[a]) for a in live}
@@ -299,6 +310,8 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         over = self.round.advance()
         if over:
             self.terminations = {a: True for a in self.agents}
+            for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
+                self.rewards[a] += bonus
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
         next_seat = (seat + 1) % len(self.possible_agents) if over else self.round.next_seat(seat)
         self.agent_selection = self.possible_agents[next_seat]

@@ -300,3 +300,13 @@ def test_rulebook_000_best_sunray_bonus_comes_with_the_last_reward():
         total += reward
     assert done and env.game.round_bonuses() == [120]
     assert total == info["score"] == env.game.scores()[0] == 307 + 120
+
+
+def test_rulebook_004_no_caller_two_tiles_the_first_announcement_shows_in_the_observation():
+    """Rulebook 004 with two tiles at a time: between the two announcements the announced tile has left the bag,
+    or the observation would be the same before and after the first announcement."""
+    env = TakeItEasyEnv(caller=False, draw=2)
+    before, _ = env.reset()
+    after, *_ = env.step(env.num_cells + 5)
+    assert before["bag"][5] == 1 and after["bag"][5] == 0 and after["bag"].sum() == 26
+    assert env.observation_space.contains(after)

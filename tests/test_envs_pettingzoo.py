@@ -190,3 +190,15 @@ def test_rulebook_000_best_sunray_bonus_is_in_every_return():
             totals[agent] += reward
     assert [totals[a] for a in par.possible_agents] == par.round.game.scores() == [367, 367]
     assert [infos[a]["score"] for a in par.possible_agents] == [367, 367]
+
+
+def test_rulebook_004_no_caller_two_tiles_the_first_announcement_shows_in_every_observation():
+    """Rulebook 004 with two tiles at a time: once the chooser has announced one tile, it is out of every
+    player's bag (the observation would otherwise not change)."""
+    env = parallel_env(2, caller=False, draw=2)
+    before, _ = env.reset()
+    cells = env.round.num_cells
+    after, *_ = env.step({"player_0": cells + 5})
+    for agent in env.agents:
+        bag_before, bag_after = (o[agent]["observation"][cells + 1: cells + 28] for o in (before, after))
+        assert bag_before[5] == 1 and bag_after[5] == 0 and bag_after.sum() == 26

@@ -100,8 +100,7 @@ class TakeItEasyEnv(gym.Env):
         return self._mask.copy()
 
     def _observation(self) -> dict[str, np.ndarray]:
-        bag = self._set_flags.copy()
-        bag[self.game.drawn] = 0
+        bag = _common.bag(self._set_flags, self.game)
         return {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
 
     def _info(self) -> dict[str, Any]:

@@ -114,8 +114,7 @@ class _Round:
         return "place" if self.game.pending[seat] else "wait"
 
     def observation(self, seat: int) -> dict[str, np.ndarray]:
-        bag = self.set_flags.astype(np.int64)
-        bag[self.game.drawn] = 0
+        bag = _common.bag(self.set_flags, self.game).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
         flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag,
                                *[self.public[o] for o in others]]).astype(np.int64)

@@ -284,3 +284,29 @@ def test_rulebook_004_no_caller_two_tiles_are_announced_one_by_one():
     _, _, _, _, info = env.step(4)
     assert info["phase"] == "announce"
     assert [t for t, _ in env.game.moves[0]] == [0, 26] and env.game.announcers == [0]
+
+
+def test_rulebook_000_best_sunray_bonus_comes_with_the_last_reward():
+    """Best Sunray/Moonbeam: the 60-point bonuses are awarded at the end of the round (alone too), so the return
+    is the player's score, board plus bonus, as Game.scores() counts it."""
+    from takeiteasy.solve import maximum
+
+    env = TakeItEasyEnv(caller=False, scoring="best-sunray")
+    env.reset()
+    total = 0.0
+    for cell, tile in enumerate(maximum(Ruleset.from_options()).boards[0]):
+        env.step(env.num_cells + int(tile))
+        obs, reward, done, _, info = env.step(cell)
+        total += reward
+    assert done and env.game.round_bonuses() == [120]
+    assert total == info["score"] == env.game.scores()[0] == 307 + 120
+
+
+def test_rulebook_004_no_caller_two_tiles_the_first_announcement_shows_in_the_observation():
+    """Rulebook 004 with two tiles at a time: between the two announcements the announced tile has left the bag,
+    or the observation would be the same before and after the first announcement."""
+    env = TakeItEasyEnv(caller=False, draw=2)
+    before, _ = env.reset()
+    after, *_ = env.step(env.num_cells + 5)
+    assert before["bag"][5] == 1 and after["bag"][5] == 0 and after["bag"].sum() == 26
+    assert env.observation_space.contains(after)

@@ -137,3 +137,52 @@ def test_rulebook_004_no_caller_announcements_are_decisions_not_chance():
     assert announcers == [k % 2 for k in range(19)]
     rules = Ruleset.from_options(Options(caller=False))
     assert list(rewards) == state.returns() == [float(rules.score(b)) for b in state.boards]
+
+
+def test_rulebook_000_best_sunray_bonus_is_in_the_returns():
+    """Best Sunray/Moonbeam: the bonuses come with the last placement, so returns are the players' scores
+    (two equal 307 boards split each 60)."""
+    from takeiteasy.solve import maximum
+
+    board = [int(t) for t in maximum(Ruleset.from_options()).boards[0]]
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "scoring": "best-sunray",
+                                              "options": json.dumps({"caller": False})})
+    state = game.new_initial_state()
+    total = np.zeros(2)
+    while not state.is_terminal():
+        total += state.rewards()
+        if state.legal_actions()[0] >= 19:
+            state.apply_action(19 + board[len(state.drawn)])
+        else:
+            state.apply_action(int((state.boards[state.current_player()] >= 0).sum()))
+    total += state.rewards()
+    assert state.returns() == total.tolist() == [307.0 + 60, 307.0 + 60]
+
+
+@pytest.mark.parametrize("options", [{"board": "daffodil", "stamen": "holding", "wildcards": False},
+                                     {"caller": False, "draw": 2, "scoring": "sunrays"},
+                                     {"placement": "sunmoon", "sunmoon_touch": "previous"}])
+def test_games_of_several_options_serialize(options):
+    """The game string cannot carry a comma inside a value, so a ruleset of several options must be named
+    otherwise: serialize_game_and_state used to write the JSON, which could not be read back."""
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps(options)})
+    assert pyspiel.load_game(str(game)).rules.options == game.rules.options == Options(**options)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    for _ in range(7):
+        legal = [t for t, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(legal)))
+    copy_game, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert copy.history() == state.history() and str(copy) == str(state)
+    assert copy.legal_actions() == state.legal_actions() and copy_game.rules.options == game.rules.options
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_every_options_field_is_a_parameter():
+    """Options fields are parameters by name (wildcards, true, false or unset, only in the JSON); one other than
+    its default wins over the JSON."""
+    game = pyspiel.load_game("take_it_easy(players=2,board=daffodil,stamen=first,draw=2,caller=false)")
+    assert game.rules.options == Options(board="daffodil", stamen="first", draw=2, caller=False)
+    game = pyspiel.load_game("take_it_easy", {"placement": "adjacent", "options": json.dumps({"placement": "sunmoon",
+                                                                                            "draw": 3})})
+    assert game.rules.options == Options(placement="adjacent", draw=3)

@@ -149,3 +149,56 @@ def test_rulebook_004_no_caller_parallel_step_reads_the_chooser_only():
         env.step({"player_1": cells + 3})  # drawn already
     with pytest.raises(InputError, match="no caller"):
         env.reset(options={"deal": list(range(19))})
+
+
+def _best_sunray_round(env, board):
+    """Both players lay the 307 board of rulebook 000 under Best Sunray, announcing its tiles; the returns."""
+    cells = env.round.num_cells
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, termination, _, info = env.last()
+        totals[agent] += reward
+        if termination:
+            env.step(None)
+        elif info["phase"] == "announce":
+            env.step(cells + board[len(env.round.game.drawn)])
+        else:
+            env.step(len(env.round.game.moves[env.possible_agents.index(agent)]))
+    return totals
+
+
+def test_rulebook_000_best_sunray_bonus_is_in_every_return():
+    """Best Sunray/Moonbeam: the bonuses come at the end of the round, to every player (here two equal boards
+    split each 60), so each return is the player's score, board plus bonus."""
+    from takeiteasy.core import Ruleset
+    from takeiteasy.solve import maximum
+
+    board = [int(t) for t in maximum(Ruleset.from_options()).boards[0]]
+    aec = aec_env(2, caller=False, scoring="best-sunray")
+    aec.reset()
+    totals = _best_sunray_round(aec, board)
+    assert aec.round.game.scores() == [307 + 60, 307 + 60]
+    assert [totals[a] for a in aec.possible_agents] == aec.round.game.scores()
+
+    par = parallel_env(2, caller=False, scoring="best-sunray")
+    par.reset()
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    for cell, tile in enumerate(board):
+        par.step({par.possible_agents[par.round.game.chooser]: par.round.num_cells + tile})
+        _, rewards, _, _, infos = par.step({a: cell for a in par.agents})
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+    assert [totals[a] for a in par.possible_agents] == par.round.game.scores() == [367, 367]
+    assert [infos[a]["score"] for a in par.possible_agents] == [367, 367]
+
+
+def test_rulebook_004_no_caller_two_tiles_the_first_announcement_shows_in_every_observation():
+    """Rulebook 004 with two tiles at a time: once the chooser has announced one tile, it is out of every
+    player's bag (the observation would otherwise not change)."""
+    env = parallel_env(2, caller=False, draw=2)
+    before, _ = env.reset()
+    cells = env.round.num_cells
+    after, *_ = env.step({"player_0": cells + 5})
+    for agent in env.agents:
+        bag_before, bag_after = (o[agent]["observation"][cells + 1: cells + 28] for o in (before, after))
+        assert bag_before[5] == 1 and bag_after[5] == 0 and bag_after.sum() == 26

@@ -118,3 +118,39 @@ def test_rulebook_004_easier_game_two_tiles_turned_over_together():
         assert rewards[0] == s_reward and terminated[0] == s_done
     assert s_done and single.game.finished
     parallel_api_test(parallel_env(2, rules=rules), num_cycles=40)
+
+
+def test_rulebook_000_best_sunray_bonus_comes_with_the_last_reward():
+    """Best Sunray/Moonbeam: the round bonus is part of the last reward, as in TakeItEasyEnv."""
+    from takeiteasy.core import Ruleset
+    from takeiteasy.solve import maximum
+
+    board = [int(t) for t in maximum(Ruleset.from_options()).boards[0]]
+    envs = TakeItEasyVectorEnv(1, scoring="best-sunray")
+    envs.reset(options={"deals": [board]})
+    total = 0.0
+    for cell in range(19):
+        _, rewards, terminated, _, info = envs.step([cell])
+        total += rewards[0]
+    assert terminated[0] and total == info["score"][0] == 307 + 120
+
+
+def test_adjacent_placement_on_a_board_in_pieces_gives_way_in_the_compiled_step(tmp_path):
+    """Adjacent placement on a layout file of two separate islands: once the first island is full no empty
+    cell touches a tile, so the placement variant gives way (docs/RULES.md, "When no cell is legal"); the
+    compiled step left an empty mask there."""
+    import json
+
+    layout = tmp_path / "islands.json"
+    layout.write_text(json.dumps({"name": "islands", "cells": [[0, 0], [0, 1], [1, 0], [5, 0], [5, 1], [6, 0]]}))
+    envs = TakeItEasyVectorEnv(1, board=str(layout), placement="adjacent")
+    single = TakeItEasyEnv(board=str(layout), placement="adjacent")
+    assert envs._fast is not None
+    _, info = envs.reset(seed=1)
+    _, s_info = single.reset(seed=1)
+    for cell in range(6):
+        assert np.array_equal(info["action_mask"][0], s_info["action_mask"]), cell
+        _, rewards, terminated, _, info = envs.step([cell])
+        _, s_reward, s_done, _, s_info = single.step(cell)
+        assert "invalid_action" not in info and rewards[0] == s_reward
+    assert terminated[0] and s_done

@@ -60,5 +60,7 @@ def batch_place(boards, deals, turns, scores, masks, actions, active, rewards, r
             masks[i, :] = 0
         elif placement == ADJACENT:
             masks[i, :] = kernels.adjacent_mask(board, num_cells, neighbours)
+            if not masks[i].any():  # no empty cell touches a tile (a board in pieces): the variant gives way
+                masks[i, :] = kernels.free_mask(board, num_cells)
         else:
             masks[i, :] = kernels.free_mask(board, num_cells)

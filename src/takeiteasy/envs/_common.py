@@ -7,7 +7,7 @@ Encoding (the same in the Gymnasium, PettingZoo and OpenSpiel environments):
   variant 4, the three holding slots follow the layout's cells);
 * ``tile`` -- the tile to place now as ``tile + 1``; 0 once the round is over;
 * ``bag`` -- one flag per tile id: 1 for a tile of the game's set that has not
-  been turned over yet (it may still come).
+  been turned over (nor, with no caller, announced) yet: it may still come.
 
 ``K`` below is the number of tile ids the ruleset can use: 27 for the standard
 set, 31 with the daffodil wildcards.
@@ -74,6 +74,11 @@ def settle_when_done(game, seat: int) -> None:
         game.settle(seat, rules.best_release(game.boards[seat]))
 
 
+def score_now(game, seat: int) -> int:
+    """The seat's score: its board's, plus the round bonus (Best Sunray/Moonbeam) once the round is over."""
+    return game.scores()[seat] if game.finished else game.rules.score(game.boards[seat])
+
+
 def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
     """``board`` after its best end moves from the holding area (itself when there is none)."""
     if not rules.holding_cells:
@@ -123,6 +128,15 @@ def announceable(game) -> list[int]:
     """The tiles the chooser may announce now: not drawn yet, nor announced already for the coming group."""
     announced = set(game.announced)
     return [t for t in game.remaining() if t not in announced]
+
+
+def bag(flags: np.ndarray, game) -> np.ndarray:
+    """``flags`` (the tile set) without the tiles turned over, nor those announced for the coming group: with no
+    caller and several tiles at a time, the observation must show the announcements already made."""
+    out = flags.copy()
+    out[game.drawn] = 0
+    out[list(game.announced)] = 0
+    return out
 
 
 def check_no_deal_without_caller(rules: Ruleset, options: dict) -> None:

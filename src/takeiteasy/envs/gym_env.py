@@ -100,8 +100,7 @@ class TakeItEasyEnv(gym.Env):
         return self._mask.copy()
 
     def _observation(self) -> dict[str, np.ndarray]:
-        bag = self._set_flags.copy()
-        bag[self.game.drawn] = 0
+        bag = _common.bag(self._set_flags, self.game)
         return {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
 
     def _info(self) -> dict[str, Any]:
@@ -162,7 +161,7 @@ class TakeItEasyEnv(gym.Env):
             self._refresh_mask()
             return self._observation(), 0.0, False, False, self._info()
         _common.settle_when_done(self.game, 0)
-        before, self._score = self._score, self.rules.score(self.game.boards[0])
+        before, self._score = self._score, _common.score_now(self.game, 0)
         if not self.game.finished and not self.game.waiting and not _common.announces(self.rules):
             self.game.draw()
         self._over = self.game.finished

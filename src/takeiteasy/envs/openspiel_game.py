@@ -7,8 +7,12 @@ turns over several tiles at once (``draw_size``), that many chance nodes come
 in a row and each player then places those tiles in the order drawn.
 
 Parameters (``pyspiel.load_game("take_it_easy(players=2,placement=adjacent)")``):
-``players`` (default 1), ``board``, ``placement``, ``scoring`` (empty: the
-default) and ``options``, a JSON object of any further :class:`Options` fields.
+``players`` (default 1), every :class:`Options` field by name but ``wildcards``
+(``board``, ``placement``, ``scoring``, ``stamen``, ``draw``, ``caller``, ...;
+empty: the default) and ``options``, a JSON object of :class:`Options` fields
+(a named parameter other than its default wins).  The game string names the
+ruleset by those parameters, so states serialize with
+``pyspiel.serialize_game_and_state``.
 
 Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
 ids.  With no caller (``options={"caller": false}``, rulebook 004) there is
@@ -31,6 +35,7 @@ player's own (cells x K each).
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import numpy as np
 import pyspiel
@@ -43,7 +48,11 @@ from . import _common
 
 GAME_NAME = "take_it_easy"
 MAX_PLAYERS = 10
-DEFAULT_PARAMETERS = {"players": 1, "board": "", "placement": "", "scoring": "", "options": ""}
+# Every Options field but wildcards (true, false or unset: only in the JSON) is a parameter of its own, so that
+# the game string, which cannot carry a comma inside a value, names any ruleset (serialize_game_and_state).
+FIELD_PARAMETERS = {f.name: "" if f.default is None or isinstance(f.default, str) else f.default
+                    for f in fields(Options) if f.name != "wildcards"}
+DEFAULT_PARAMETERS = {"players": 1, **FIELD_PARAMETERS, "options": ""}
 
 
 def _game_type(information) -> pyspiel.GameType:
@@ -68,13 +77,24 @@ def _game_type(information) -> pyspiel.GameType:
 def options_from_parameters(params: dict) -> Options:
     """The ruleset options named by the game's parameters."""
     extra = params.get("options") or ""
-    fields = json.loads(extra) if extra else {}
-    if not isinstance(fields, dict):
+    chosen = json.loads(extra) if extra else {}
+    if not isinstance(chosen, dict):
         raise ValueError("take_it_easy: the 'options' parameter must be a JSON object")
-    for name in ("board", "placement", "scoring"):
-        if params.get(name):
-            fields[name] = params[name]
-    return Options.from_json(fields)
+    for name, default in FIELD_PARAMETERS.items():  # a parameter other than its default wins over the JSON
+        if params.get(name, default) != default:
+            chosen[name] = params[name]
+    return Options.from_json(chosen)
+
+
+def canonical_parameters(players: int, options: Options) -> dict:
+    """The game's parameters naming ``options`` with no comma inside a value (the JSON keeps only wildcards)."""
+    params = {"players": players, "options": ""}
+    for name, default in FIELD_PARAMETERS.items():
+        value = getattr(options, name)
+        params[name] = default if value == getattr(Options(), name) else value
+    if options.wildcards is not None:
+        params["options"] = json.dumps({"wildcards": options.wildcards})
+    return params
 
 
 class TakeItEasyGame(pyspiel.Game):
@@ -103,7 +123,7 @@ class TakeItEasyGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=(self.num_seats + self.announces) * self.rules.tiles_per_round,
         )
-        super().__init__(_game_type(information), info, params)
+        super().__init__(_game_type(information), info, canonical_parameters(self.num_seats, options))
 
     def new_initial_state(self):
         return TakeItEasyState(self)
@@ -207,6 +227,10 @@ class TakeItEasyState(pyspiel.State):
         self._rewards[seat] = float(self.scores[seat] - before)
         if not self.queue:
             self._start_group()
+        if self.is_terminal():  # Best Sunray/Moonbeam: the round bonus compares the finished boards
+            for other, bonus in enumerate(self.rules.round_bonuses(list(self.boards))):
+                self.scores[other] += bonus
+                self._rewards[other] += float(bonus)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -114,8 +114,7 @@ class _Round:
         return "place" if self.game.pending[seat] else "wait"
 
     def observation(self, seat: int) -> dict[str, np.ndarray]:
-        bag = self.set_flags.astype(np.int64)
-        bag[self.game.drawn] = 0
+        bag = _common.bag(self.set_flags, self.game).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
         flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag,
                                *[self.public[o] for o in others]]).astype(np.int64)
@@ -153,6 +152,14 @@ class _Round:
             raise IllegalMove(f"{self.agents[seat]}, announcing tile {tile}: {refusal}") from None
         if turned:
             self._draw(turned)
+
+    def round_bonus(self) -> list[float]:
+        """Once the round is over, add each seat's round bonus (Best Sunray/Moonbeam) to its score; the gains."""
+        gains = []
+        for seat in range(self.num_players):
+            before, self.scores[seat] = self.scores[seat], _common.score_now(self.game, seat)
+            gains.append(float(self.scores[seat] - before))
+        return gains
 
     def advance(self) -> bool:
         """Turn over the next tile once everyone has placed (with a caller); True when the round is over."""
@@ -236,6 +243,9 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
                 raise InputError(f"step: no action for {', '.join(missing)}")
             rewards = {a: self.round.act(self.possible_agents.index(a), actions[a]) for a in self.agents}
         over = self.round.advance()
+        if over:
+            for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
+                rewards[a] += bonus
         live = list(self.agents)
         seat = {a: self.possible_agents.index(a) for a in live}
         observations = {a: self.round.observation(seat[a]) for a in live}
@@ -299,6 +309,8 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         over = self.round.advance()
         if over:
             self.terminations = {a: True for a in self.agents}
+            for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
+                self.rewards[a] += bonus
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
         next_seat = (seat + 1) % len(self.possible_agents) if over else self.round.next_seat(seat)
         self.agent_selection = self.possible_agents[next_seat]

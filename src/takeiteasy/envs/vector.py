@@ -192,6 +192,8 @@ class TakeItEasyVectorEnv(VectorEnv):
                 if self.turns[i] == self.tiles_per_round:
                     self.boards[i] = _common.settled(self.rules, self.boards[i])
                 score = self.rules.score(self.boards[i])
+                if self.turns[i] == self.tiles_per_round:  # Best Sunray/Moonbeam: the bonus comes at the end
+                    score += self.rules.round_bonuses([self.boards[i]])[0]
                 rewards[i] = score - self.scores[i]
                 self.scores[i] = score
                 self._refresh_mask(int(i))

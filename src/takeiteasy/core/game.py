@@ -94,6 +94,15 @@ class ScriptedPlayer:
         return cell
 
 
+def check_players(options: Options, count: int) -> None:
+    """Refuse a table of ``count`` players that ``options`` do not allow (the check every game and
+    environment makes before play)."""
+    if count < 1:
+        raise InputError("a game needs at least one player")
+    if options.solitaire and count != 1:
+        raise InputError(f"solitaire is for one player, not {count}")
+
+
 def group_sizes(total: int, group: int) -> list[int]:
     """How many tiles each draw turns over: groups of ``group``, the remainder alone."""
     sizes = [group] * (total // group)
@@ -127,11 +136,8 @@ class Game:
     announcers: list[int] = field(init=False, default_factory=list)  # per draw: who announced (no caller)
 
     def __post_init__(self) -> None:
-        if not self.players:
-            raise InputError("a game needs at least one player")
         options = self.rules.options
-        if options.solitaire and len(self.players) != 1:
-            raise InputError(f"solitaire is for one player, not {len(self.players)}")
+        check_players(options, len(self.players))
         if not 0 <= self.caller < len(self.players):
             raise InputError(f"caller {self.caller}: there is no such player")
         n = self.rules.tiles_per_round

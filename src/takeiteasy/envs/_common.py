@@ -35,7 +35,7 @@ import numpy as np
 
 from ..core.deal import deal as seeded_deal
 from ..core.errors import InputError
-from ..core.game import IllegalMove, group_sizes
+from ..core.game import IllegalMove, check_players, group_sizes
 from ..core.notation import parse_tiles
 from ..core.presets import preset as preset_options
 from ..core.rules import Options, Ruleset, RulesError
@@ -65,6 +65,14 @@ def rules_from(rules: Ruleset | None = None, options: Options | dict | None = No
     elif kwargs:
         raise RulesError("give either rules= or rule keywords, not both")
     return rules
+
+
+def seats(rules: Ruleset, num_players) -> int:
+    """The number of players as an int, refused as ``Game`` would (solitaire is for one player), so that an
+    environment fails when it is built rather than at its first reset."""
+    count = int(num_players)
+    check_players(rules.options, count)
+    return count
 
 
 def settle_when_done(game, seat: int) -> None:

@@ -108,6 +108,7 @@ class TakeItEasyGame(pyspiel.Game):
         options = options_from_parameters(params)
         self.options_key = json.dumps(options.to_json(), sort_keys=True)
         self.rules = _common.rules_for_json(self.options_key)
+        _common.seats(self.rules, self.num_seats)
         self.num_cells = self.rules.board_size  # holding slots (daffodil variant 4) are actions too
         self.num_ids = _common.num_tile_ids(self.rules)
         self.group_sizes = tuple(group_sizes(self.rules.tiles_per_round, _common.draw_size_of(self.rules)))

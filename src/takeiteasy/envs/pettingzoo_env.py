@@ -52,7 +52,7 @@ class _Round:
         if int(num_players) < 1:
             raise InputError(f"num_players={num_players}: expected at least 1")
         self.rules = _common.rules_from(rules, options, **rule_options)
-        self.num_players = int(num_players)
+        self.num_players = _common.seats(self.rules, num_players)
         self.agents = [f"player_{p}" for p in range(self.num_players)]
         cells, k = self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells = cells

@@ -310,3 +310,17 @@ def test_rulebook_004_no_caller_two_tiles_the_first_announcement_shows_in_the_ob
     after, *_ = env.step(env.num_cells + 5)
     assert before["bag"][5] == 1 and after["bag"][5] == 0 and after["bag"].sum() == 26
     assert env.observation_space.contains(after)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"caller": False}])
+def test_human_render_shows_the_reset_and_every_step(kwargs, capsys):
+    """Gymnasium's human mode renders on reset too; steps that announce or end on an illegal cell print as well."""
+    env = TakeItEasyEnv(render_mode="human", **kwargs)
+    obs, info = env.reset(seed=4)
+    assert capsys.readouterr().out.count("board:") == 1
+    for _ in range(2):
+        obs, reward, done, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert capsys.readouterr().out.count("board:") == 1
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, done, truncated, info = env.step(illegal)
+    assert done and info["invalid_action"] and capsys.readouterr().out.count("board:") == 1

@@ -131,6 +131,8 @@ class TakeItEasyEnv(gym.Env):
         self._score = 0
         self._over = False
         self._refresh_mask()
+        if self.render_mode == "human":  # Gymnasium's convention: human mode shows every frame, the first too
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action):
@@ -156,19 +158,23 @@ class TakeItEasyEnv(gym.Env):
             self._refresh_mask()
             info = self._info()
             info["invalid_action"] = True
-            return self._observation(), 0.0, True, False, info
+            return self._result(0.0, info)
         if announcing:
             self._refresh_mask()
-            return self._observation(), 0.0, False, False, self._info()
+            return self._result(0.0)
         _common.settle_when_done(self.game, 0)
         before, self._score = self._score, _common.score_now(self.game, 0)
         if not self.game.finished and not self.game.waiting and not _common.announces(self.rules):
             self.game.draw()
         self._over = self.game.finished
         self._refresh_mask()
+        return self._result(float(self._score - before))
+
+    def _result(self, reward: float, info: dict[str, Any] | None = None):
+        """What step returns; in human mode every step shows the board, announcements and refusals too."""
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(self._score - before), self._over, False, self._info()
+        return self._observation(), reward, self._over, False, self._info() if info is None else info
 
     def render(self):
         if self.game is None:

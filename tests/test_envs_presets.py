@@ -1,14 +1,62 @@
-"""Every preset in every environment: which tables each accepts."""
+"""Every preset in every environment: an episode is one round, and which tables each accepts."""
 
 import json
+from pathlib import Path
 
+import gymnasium as gym
+import numpy as np
 import pyspiel
 import pytest
 
 import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
 import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
-from takeiteasy.core import InputError
+from takeiteasy.core import InputError, Ruleset
+from takeiteasy.core.presets import preset, presets
 from takeiteasy.envs import env as aec_env, parallel_env
+
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "ENV.md"
+
+
+def first_legal(mask) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+@pytest.mark.parametrize("name", list(presets()))
+def test_an_episode_is_one_round_under_every_preset(name):
+    """The match options (rounds, match) count rounds; they do not change one: an episode is one round in
+    every environment, four-rounds and best-of-N included."""
+    options = preset(name)
+    tiles = Ruleset.from_options(options).tiles_per_round
+    players = 1 if options.solitaire else 2
+
+    env = gym.make("TakeItEasy-v0", preset=name)
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        obs, reward, done, truncated, info = env.step(first_legal(info["action_mask"]))
+    game = env.unwrapped.game
+    assert game.finished and len(game.drawn) == tiles and len(game.moves[0]) == tiles
+
+    penv = parallel_env(players, preset=name)
+    observations, infos = penv.reset(seed=0)
+    while penv.agents:
+        actions = {a: first_legal(o["action_mask"]) for a, o in observations.items() if o["action_mask"].any()}
+        observations, rewards, terminations, truncations, infos = penv.step(actions)
+    assert all(terminations.values()) and len(penv.round.game.drawn) == tiles
+
+    game = pyspiel.load_game("take_it_easy", {"players": players, "options": json.dumps(options.to_json())})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    assert len(state.drawn) == tiles and (state.boards >= 0).sum() == players * tiles
+
+
+def test_the_guide_says_an_episode_is_one_round():
+    """ENV.md said every preset works; the match presets play one round per episode, and it must say so."""
+    text = " ".join(GUIDE.read_text().split())
+    assert "An episode is one round" in text
+    for name in ("four-rounds", "best-of-3", "`rounds`", "`match`"):
+        assert name in text
 
 
 @pytest.mark.parametrize("build", [

@@ -1,5 +1,10 @@
 """What every environment shares: rules from keyword arguments, seeds, and the observation encoding.
 
+An episode is one round in every environment.  The match options
+(``rounds``, ``match``) count rounds and change nothing within one, so they
+are accepted and leave the episode a single round; a match is one episode
+per round.
+
 Encoding (the same in the Gymnasium, PettingZoo and OpenSpiel environments):
 
 * ``board`` -- one integer per board entry in notation order: 0 for an empty

@@ -1,6 +1,8 @@
 """``TakeItEasy-v0``: the solitaire round as a Gymnasium environment.
 
-One step places the current tile on a cell.  The round follows a
+An episode is one round, whatever the ruleset's match options (``rounds``,
+``match``: a match is one episode per round).  One step places the current
+tile on a cell.  The round follows a
 :class:`takeiteasy.core.game.Game`, so the placement rule, the tile set and
 the scoring all come from the ruleset built from the keyword arguments
 (``gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")``).

@@ -14,6 +14,10 @@ empty: the default) and ``options``, a JSON object of :class:`Options` fields
 ruleset by those parameters, so states serialize with
 ``pyspiel.serialize_game_and_state``.
 
+A game is one round: ``rounds`` and ``match`` are parameters because they
+are :class:`Options` fields, but a match is one game per round.
+``solitaire`` with several players is refused (``InputError``).
+
 Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
 ids.  With no caller (``options={"caller": false}``, rulebook 004) there is
 no chance at all: before each draw the chooser (player 0 first, then round

@@ -5,8 +5,11 @@
 * :class:`TakeItEasyAECEnv` (``env(...)``): the same round with agents taking
   turns, ``player_0`` first, for libraries that want the AEC interface.
 
-Both run a :class:`takeiteasy.core.game.Game`.  An agent's observation
-follows PettingZoo's convention, ``{"observation": ..., "action_mask": ...}``:
+Both run a :class:`takeiteasy.core.game.Game`: an episode is one round,
+whatever the match options (``rounds``, ``match``) say, and ``solitaire``
+with several players is refused when the environment is built.  An agent's
+observation follows PettingZoo's convention, ``{"observation": ...,
+"action_mask": ...}``:
 
 * ``observation`` -- one int64 vector: the agent's ``board`` (cells), the
   ``tile`` (1), the ``bag`` (K), then the other boards in seat order after

@@ -186,3 +186,110 @@ def test_every_options_field_is_a_parameter():
     game = pyspiel.load_game("take_it_easy", {"placement": "adjacent", "options": json.dumps({"placement": "sunmoon",
                                                                                             "draw": 3})})
     assert game.rules.options == Options(placement="adjacent", draw=3)
+
+
+def test_information_state_shows_a_placement_of_the_current_tile_only_to_its_player():
+    game = pyspiel.load_game("take_it_easy(players=2)")
+    states = []
+    for cell in (5, 6):
+        state = game.new_initial_state()
+        state.apply_action(13)  # tile 13 turned over
+        state.apply_action(cell)  # player 0 puts it on cell 5 or 6
+        states.append(state)
+    one, other = states
+    assert one.information_state_string(1) == other.information_state_string(1)
+    assert one.information_state_tensor(1) == other.information_state_tensor(1)
+    assert one.information_state_string(0) != other.information_state_string(0)
+    for state in states:
+        state.apply_action(0)
+        state.apply_action(2)  # the next tile turned over: player 0's placement is public
+    assert one.information_state_string(1) != other.information_state_string(1)
+    assert one.information_state_string(1) == f"p1 {TOKENS[13]}@0 {TOKENS[2]} | p0 5"
+    assert len(one.information_state_tensor(0)) == game.information_state_tensor_size() == 2 + 19 * 27 + 2 * 19 * 19
+
+
+def _histories(game, seed):
+    """Histories that share a random prefix and branch at one node, then go on alike: pairs a player can and
+    cannot tell apart."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for _ in range(int(rng.integers(0, game.max_game_length() - 2))):
+        choices = [t for t, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(choices)))
+    prefix = state.history()
+    choices = [t for t, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    for branch in rng.permutation(choices)[:3]:
+        history = prefix + [int(branch)]
+        state = game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        while not state.is_terminal():
+            action = state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0]
+            history.append(action)
+            state.apply_action(action)
+        yield history
+
+
+@pytest.mark.parametrize("spec", [
+    "take_it_easy",
+    "take_it_easy(board=daffodil,stamen=holding)",
+    "take_it_easy(players=2)",
+    "take_it_easy(players=3,draw=2,caller=false)",
+    "take_it_easy(players=2,board=daffodil,stamen=holding)",
+])
+def test_information_state_is_what_the_player_has_seen_and_done(spec):
+    """Perfect recall, nothing more: two histories have the same information state for a player exactly when
+    the player saw the same sequence of observations and took the same actions in both."""
+    game = pyspiel.load_game(spec)
+    view_of, info_of, tensor_of, histories_of = {}, {}, {}, {}
+    for seed in range(4):
+        for history in _histories(game, seed):
+            state = game.new_initial_state()
+            views = [[state.observation_string(p)] for p in range(game.num_players())]
+            for step in range(len(history) + 1):
+                for p in range(game.num_players()):
+                    if state.observation_string(p) != views[p][-1]:
+                        views[p].append(state.observation_string(p))
+                    view, info = (p, tuple(views[p])), state.information_state_string(p)
+                    assert view_of.setdefault(info, view) == view
+                    assert info_of.setdefault(view, info) == info
+                    assert tensor_of.setdefault(info, tuple(state.information_state_tensor(p))) == tensor_of[info]
+                    histories_of.setdefault(info, set()).add(tuple(history[:step]))
+                if step < len(history):
+                    if state.current_player() >= 0:
+                        views[state.current_player()].append(("action", history[step]))
+                    state.apply_action(history[step])
+    assert len(set(tensor_of.values())) == len(tensor_of)
+    merged = [h for h in histories_of.values() if len(h) > 1]  # a state of the current player's information set
+    assert merged if game.num_players() > 1 else not merged  # alone, the information state is the history
+
+
+def test_algorithms_that_need_the_information_state_run():
+    """rl_environment hands agents the information-state tensor, and outcome-sampling MCCFR keys its tables
+    by the information-state string."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = pyspiel.load_game("take_it_easy(players=2)")
+    env = rl_environment.Environment(game, seed=1)
+    assert not env.use_observation
+    step = env.reset()
+    while not step.last():
+        assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
+        player = step.observations["current_player"]
+        step = env.step([step.observations["legal_actions"][player][0]])
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(3):
+        solver.iteration()
+    state = game.new_initial_state()
+    state.apply_action(3)
+    assert sum(solver.average_policy().action_probabilities(state).values()) == pytest.approx(1.0)
+
+
+def test_an_observer_of_public_information_only_is_refused():
+    """The observers show one player's private view; asked for less, they would show too much."""
+    game = pyspiel.load_game("take_it_easy(players=2)")
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="one player"):
+        game.make_py_observer(public)

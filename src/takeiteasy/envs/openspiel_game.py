@@ -34,6 +34,11 @@ Observation tensor (float32, per player): own board one-hot (cells x K, an
 empty cell all zero), the tiles waiting for this player (K), the tiles not
 drawn yet (K), then each other board one-hot in seat order after the
 player's own (cells x K each).
+
+Information state (perfect recall, :class:`TakeItEasyInfoStateObserver`):
+the tiles turned over in order, the player's own actions, and the other
+players' actions as far as the observation shows them; with one player, the
+history itself.
 """
 
 from __future__ import annotations
@@ -70,8 +75,8 @@ def _game_type(information) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.REWARDS,
         max_num_players=MAX_PLAYERS,
         min_num_players=1,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=DEFAULT_PARAMETERS,
@@ -134,9 +139,15 @@ class TakeItEasyGame(pyspiel.Game):
         return TakeItEasyState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("take_it_easy provides observations without perfect recall only")
-        return TakeItEasyObserver(self)
+        """The observation (default), or with perfect recall the information state; both are one player's
+        view, public and private information together (any other view would show too much or too little)."""
+        if params:
+            raise ValueError(f"take_it_easy: observers take no parameters, not {params}")
+        if iig_obs_type is None:
+            return TakeItEasyObserver(self)
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("take_it_easy observes as one player: public and that player's private information")
+        return TakeItEasyInfoStateObserver(self) if iig_obs_type.perfect_recall else TakeItEasyObserver(self)
 
 
 class TakeItEasyState(pyspiel.State):
@@ -153,6 +164,8 @@ class TakeItEasyState(pyspiel.State):
         self._to_draw = 0
         self.boards = np.full((game.num_seats, game.num_cells), -1, dtype=np.int64)
         self.public = self.boards.copy()  # the boards as they stood when the current tiles were turned over
+        self.placed: list[list[int]] = [[] for _ in range(game.num_seats)]  # per seat: its actions, in drawn order
+        self.revealed = 0  # how many drawn tiles' placements ``public`` shows
         self.drawn: list[int] = []
         self.queue: list[tuple[int, int]] = []  # (seat, tile) placements still due for the tiles turned over
         self.previous = [-1] * game.num_seats
@@ -221,10 +234,12 @@ class TakeItEasyState(pyspiel.State):
                 group = self.drawn[-size:]
                 self.queue = [(seat, tile) for seat in range(self._seats) for tile in group]
                 self.public = self.boards.copy()
+                self.revealed = len(self.drawn) - size
             return
         self._rewards = [0.0] * self._seats
         seat, tile = self.queue.pop(0)
         self.boards[seat, action] = tile
+        self.placed[seat].append(int(action))
         self.previous[seat], self.previous_cell[seat] = tile, int(action)
         if len(self.drawn) == self.rules.tiles_per_round and not any(s == seat for s, _ in self.queue):
             self.boards[seat] = _common.settled(self.rules, self.boards[seat])  # end moves of the holding area
@@ -299,6 +314,57 @@ class TakeItEasyObserver:
         for k in range(1, seats):
             other = (player + k) % seats
             parts.append(f"p{other} board {format_board(state.public[other])}")
+        return " | ".join(parts)
+
+
+class TakeItEasyInfoStateObserver:
+    """Information state of one player: what they have seen of the history, in order (perfect recall).
+
+    Every tile turned over (or announced), the player's own actions, and each other player's actions as far
+    as ``public`` shows them (the tiles placed before the current group was turned over): never a tile to
+    come, nor where another player put a tile of the current group.  Own actions, not the board, because the
+    holding area's end moves hide where a tile was first put.
+
+    Tensor (float32): the player one-hot (players), the tile turned over t-th one-hot (tiles x K), the
+    player's action for it one-hot (tiles x actions that place), then each other player's, in seat order after
+    the player's own (tiles x actions that place each).
+    """
+
+    def __init__(self, game: TakeItEasyGame):
+        cells, k, n, tiles = game.num_cells, game.num_ids, game.num_seats, game.rules.tiles_per_round
+        pieces = [("player", (n,)), ("drawn", (tiles, k)), ("own", (tiles, cells))]
+        if n > 1:
+            pieces.append(("others", (n - 1, tiles, cells)))
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+        self.dict = {}
+        start = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            start += size
+
+    @staticmethod
+    def _seen(state: TakeItEasyState, player: int) -> list[tuple[int, list[int]]]:
+        """(seat, actions the player knows of) for the player, then each other seat in order."""
+        seats = state.boards.shape[0]
+        others = [(player + k) % seats for k in range(1, seats)]
+        return [(player, state.placed[player])] + [(o, state.placed[o][:state.revealed]) for o in others]
+
+    def set_from(self, state: TakeItEasyState, player: int) -> None:
+        self.tensor.fill(0.0)
+        self.dict["player"][player] = 1.0
+        self.dict["drawn"][np.arange(len(state.drawn)), state.drawn] = 1.0
+        seen = self._seen(state, player)
+        self.dict["own"][np.arange(len(seen[0][1])), seen[0][1]] = 1.0
+        for k, (_, cells) in enumerate(seen[1:]):
+            self.dict["others"][k, np.arange(len(cells)), cells] = 1.0
+
+    def string_from(self, state: TakeItEasyState, player: int) -> str:
+        seen = self._seen(state, player)
+        own = seen[0][1]
+        parts = [f"p{player} " + (" ".join(TOKENS[t] + (f"@{own[i]}" if i < len(own) else "")
+                                           for i, t in enumerate(state.drawn)) or "-")]
+        parts += [f"p{seat} " + (" ".join(map(str, cells)) or "-") for seat, cells in seen[1:]]
         return " | ".join(parts)
 
 

@@ -272,6 +272,18 @@ class TakeItEasyState(pyspiel.State):
         return "\n".join(rows)
 
 
+def _tensor_views(pieces: list[tuple[str, tuple[int, ...]]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """One flat float32 tensor, and a named view of it per ``(name, shape)`` piece, in order (OpenSpiel's
+    observer layout)."""
+    tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+    views, start = {}, 0
+    for name, shape in pieces:
+        size = int(np.prod(shape))
+        views[name] = tensor[start:start + size].reshape(shape)
+        start += size
+    return tensor, views
+
+
 class TakeItEasyObserver:
     """Observation tensor and string of one player (see the module docstring for the layout)."""
 
@@ -280,13 +292,7 @@ class TakeItEasyObserver:
         pieces = [("board", (cells, k)), ("waiting", (k,)), ("bag", (k,))]
         if n > 1:
             pieces.append(("opponents", (n - 1, cells, k)))
-        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict = {}
-        start = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
-            start += size
+        self.tensor, self.dict = _tensor_views(pieces)
         self._set = list(game.rules.tile_set)
 
     @staticmethod
@@ -335,13 +341,7 @@ class TakeItEasyInfoStateObserver:
         pieces = [("player", (n,)), ("drawn", (tiles, k)), ("own", (tiles, cells))]
         if n > 1:
             pieces.append(("others", (n - 1, tiles, cells)))
-        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict = {}
-        start = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
-            start += size
+        self.tensor, self.dict = _tensor_views(pieces)
 
     @staticmethod
     def _seen(state: TakeItEasyState, player: int) -> list[tuple[int, list[int]]]:

@@ -79,6 +79,17 @@ def test_bad_input_gives_one_line_and_status_2(argv, message):
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("argv, command, extra", [(["score", "--bogus", EXAMPLE_178], "score", "--bogus"),
+                                                  (["variants", "standard", "extra"], "variants", "extra"),
+                                                  (["analyze", "game.json", "--bogus"], "analyse", "--bogus")])
+def test_an_unknown_argument_is_blamed_on_its_subcommand(capsys, argv, command, extra):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"takeiteasy {command}: error: unrecognized arguments: {extra} ")
+
+
 def test_tiles_json_lists_values_colours_and_symbols(capsys):
     status, out, _ = run_cli(capsys, "tiles", "--json")
     records = json.loads(out)

@@ -200,3 +200,18 @@ def test_play_saves_the_round_for_analyse(capsys, monkeypatch, tmp_path):
     assert status == 0 and player["score"] == saved["players"][0]["score"]
     assert player["best_possible"] >= player["score"] and len(player["moves"]) == 19
     assert len(player["worst_moves"]) == 3
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "--options", "{file}", EXAMPLE_178], "--options {file}: not UTF-8 text"),
+    (["score", "--board", "{file}", EXAMPLE_178], "board file {file}: not UTF-8 text"),
+    (["tiles", "--symbols", "{file}"], "symbol map {file}: not UTF-8 text"),
+    (["analyse", "{file}"], "{file}: not UTF-8 text"),
+    (["bench", "--deals", "{file}"], "deals file {file}: not UTF-8 text"),
+])
+def test_a_binary_file_where_text_is_expected_is_a_one_line_error(capsys, tmp_path, argv, message):
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe\x00{")
+    status = main([a.replace("{file}", str(path)) for a in argv])
+    err = capsys.readouterr().err
+    assert status == 2 and err == f"takeiteasy {argv[0]}: error: {message.replace('{file}', str(path))}\n"

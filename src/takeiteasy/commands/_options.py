@@ -70,9 +70,11 @@ def _options_json(text: str) -> dict:
     source = text
     if not text.lstrip().startswith("{"):
         try:
-            source = Path(text).read_text()
+            source = Path(text).read_text(encoding="utf-8")
         except OSError as exc:
             raise RulesError(f"--options {text}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise RulesError(f"--options {text}: not UTF-8 text") from None
     try:
         data = json.loads(source)
     except json.JSONDecodeError as exc:

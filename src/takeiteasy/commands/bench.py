@@ -222,9 +222,11 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
 def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
     """Deals from a file: one game per line, its tile tokens in draw order ('#' starts a comment)."""
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"deals file {path}: cannot read it ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"deals file {path}: not UTF-8 text") from None
     deals = []
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.split("#", 1)[0].strip()

@@ -177,9 +177,11 @@ def layout(name_or_path: str = "standard") -> Layout:
         if not path.suffix == ".json":
             raise LayoutError(f"unknown board {name_or_path!r}; expected one of {', '.join(LAYOUT_NAMES)} or a .json layout file")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise LayoutError(f"board file {name_or_path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise LayoutError(f"board file {name_or_path}: not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

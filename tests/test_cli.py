@@ -215,3 +215,24 @@ def test_a_binary_file_where_text_is_expected_is_a_one_line_error(capsys, tmp_pa
     status = main([a.replace("{file}", str(path)) for a in argv])
     err = capsys.readouterr().err
     assert status == 2 and err == f"takeiteasy {argv[0]}: error: {message.replace('{file}', str(path))}\n"
+
+
+def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
+    import numpy as np
+
+    from takeiteasy.ai.features import FEATURES_VERSION
+    from takeiteasy.ai.value import shipped_path
+
+    shipped = shipped_path("standard").read_bytes()
+    files = {"empty.npz": b"", "cut-short.npz": shipped[:len(shipped) // 2]}
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    np.savez(tmp_path / "no-layout.npz", weights=np.zeros(3, dtype=np.float32), meta=np.array("[1]"))
+    np.savez(tmp_path / "odd-layout.npz", weights=np.zeros(3, dtype=np.float32),
+             meta=np.array(json.dumps({"layout": "hexagon", "features_version": FEATURES_VERSION})))
+    for name, reason in [("empty.npz", "cannot read them"), ("cut-short.npz", "cannot read them"),
+                         ("no-layout.npz", "no layout name"), ("odd-layout.npz", "unknown board 'hexagon'")]:
+        path = tmp_path / name
+        assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"takeiteasy bench: error: weights {path}: {reason}") and err.count("\n") == 1

@@ -230,7 +230,7 @@ def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
     np.savez(tmp_path / "no-layout.npz", weights=np.zeros(3, dtype=np.float32), meta=np.array("[1]"))
     np.savez(tmp_path / "odd-layout.npz", weights=np.zeros(3, dtype=np.float32),
              meta=np.array(json.dumps({"layout": "hexagon", "features_version": FEATURES_VERSION})))
-    for name, reason in [("empty.npz", "cannot read them"), ("cut-short.npz", "cannot read them"),
+    for name, reason in [("empty.npz", "not an .npz archive"), ("cut-short.npz", "not an .npz archive"),
                          ("no-layout.npz", "no layout name"), ("odd-layout.npz", "unknown board 'hexagon'")]:
         path = tmp_path / name
         assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2

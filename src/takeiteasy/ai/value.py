@@ -46,6 +46,8 @@ class ValueFunction:
 
     @classmethod
     def load(cls, path: str | Path) -> "ValueFunction":
+        if Path(path).is_file() and not zipfile.is_zipfile(path):  # numpy would suggest unpickling it
+            raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
         try:
             with np.load(path, allow_pickle=False) as data:
                 weights = np.ascontiguousarray(data["weights"], dtype=np.float32)

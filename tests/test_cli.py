@@ -236,3 +236,29 @@ def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
         assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"takeiteasy bench: error: weights {path}: {reason}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--out", ""], "--out: give a run directory"),
+    (["--alpha", "inf"], "--alpha inf: expected a finite number"),
+    (["--init", "nan"], "--init nan: expected a finite number"),
+    (["--stop-after", "-1"], "--stop-after must be 0 or more, not -1"),
+    (["--games", str(10**23)], f"--games {10**23}: at most 1,000,000,000,000,000"),
+    (["--eval-games", str(10**14)], f"--eval-games {10**14}: at most 10,000,000"),
+])
+def test_train_refuses_settings_it_cannot_run_before_training(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)  # a refused --out '' must not leave a run in the working directory
+    status = main(["train", "--out", str(tmp_path / "run"), "--games", "100", "--quiet", *argv])
+    assert status == 2 and capsys.readouterr().err == f"takeiteasy train: error: {message}\n"
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("content", [b"", b"junk", b"PK\x03\x04 cut short"])
+def test_train_refuses_a_damaged_checkpoint_with_one_line(capsys, tmp_path, content):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "checkpoint.npz").write_bytes(content)
+    status = main(["train", "--out", str(run), "--games", "100", "--quiet"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith(f"takeiteasy train: error: checkpoint {run / 'checkpoint.npz'}: ")
+    assert err.endswith("use --fresh to start over\n") and err.count("\n") == 1

@@ -262,3 +262,12 @@ def test_train_refuses_a_damaged_checkpoint_with_one_line(capsys, tmp_path, cont
     err = capsys.readouterr().err
     assert status == 2 and err.startswith(f"takeiteasy train: error: checkpoint {run / 'checkpoint.npz'}: ")
     assert err.endswith("use --fresh to start over\n") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--games", str(10**14)], ["--games", str(10**23)],
+                                  ["--agent", "greedy", "--vs", "random", "--games", str(10**14)]])
+def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
+    """Not a MemoryError or OverflowError later, nor minutes spent dealing before one."""
+    assert main(["bench", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"takeiteasy bench: error: --games {argv[-1]}: at most 100,000,000") and err.count("\n") == 1

@@ -31,6 +31,7 @@ from ..core.rules import Options, Ruleset
 from ._options import add_rules_arguments, options_from_args
 
 DEFAULT_GAMES = 1000
+MAX_GAMES = 10**8  # every game's score is kept in memory (and with --vs, its deal)
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
 
@@ -316,6 +317,8 @@ def run(args) -> int:
         games = len(deals) if deals is not None else DEFAULT_GAMES
     if games < 1:
         raise InputError(f"--games must be at least 1, got {games}")
+    if games > MAX_GAMES:
+        raise InputError(f"--games {games}: at most {MAX_GAMES:,} (every score is kept in memory)")
     if deals is not None:
         if games > len(deals):
             raise InputError(f"--games {games}, but deals file {args.deals} has only {len(deals)} deals")

@@ -271,3 +271,25 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     assert main(["bench", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"takeiteasy bench: error: --games {argv[-1]}: at most 100,000,000") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda g: g["deal"].__setitem__(0, 574), 'a tile is written as text, like "574", not 574'),
+    (lambda g: g["players"][0]["moves"][0].update(tile=None), 'a tile is written as text, like "574", not None'),
+    (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
+    (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),
+     "saved game: player 'ann' lists 20 moves, but a round deals only 19 tiles"),
+])
+def test_analyse_refuses_a_damaged_saved_game_with_one_line(capsys, tmp_path, damage, message):
+    from takeiteasy.ai import make_agent
+    from takeiteasy.core import Game
+
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=5)
+    game.play([make_agent("greedy", rules, 1)])
+    record = game.to_json()
+    damage(record)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["analyse", str(path)]) == 2
+    assert capsys.readouterr().err == f"takeiteasy analyse: error: {message}\n"

@@ -293,3 +293,23 @@ def test_analyse_refuses_a_damaged_saved_game_with_one_line(capsys, tmp_path, da
     path.write_text(json.dumps(record))
     assert main(["analyse", str(path)]) == 2
     assert capsys.readouterr().err == f"takeiteasy analyse: error: {message}\n"
+
+
+@pytest.mark.parametrize("cells, message", [
+    ("[[0.5, 0], [1, 0]]", "cell coordinates are whole numbers, not 0.5"),  # int() made it cell (0, 0)
+    ("[[0, 0], [1e400, 0]]", "cell coordinates are whole numbers, not inf"),  # was an OverflowError traceback
+    ("[[true, false]]", "cell coordinates are whole numbers, not True"),
+    ("[]", "no cells"),
+])
+def test_a_layout_file_with_odd_coordinates_is_a_one_line_error(capsys, tmp_path, cells, message):
+    path = tmp_path / "odd.json"
+    path.write_text(f'{{"name": "odd", "cells": {cells}}}')
+    assert main(["tiles", "--board", str(path)]) == 2
+    assert capsys.readouterr().err == f"takeiteasy tiles: error: layout odd: {message}\n"
+
+
+def test_a_layout_file_may_write_whole_coordinates_as_floats(capsys, tmp_path):
+    path = tmp_path / "two.json"
+    path.write_text('{"name": "two", "cells": [[0.0, 0], [1, -0.0]]}')
+    assert main(["score", "--json", "--board", str(path), "574", "123"]) == 0
+    assert json.loads(capsys.readouterr().out)["lines"][0]["cells"] == [0, 1]

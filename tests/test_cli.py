@@ -313,3 +313,14 @@ def test_a_layout_file_may_write_whole_coordinates_as_floats(capsys, tmp_path):
     path.write_text('{"name": "two", "cells": [[0.0, 0], [1, -0.0]]}')
     assert main(["score", "--json", "--board", str(path), "574", "123"]) == 0
     assert json.loads(capsys.readouterr().out)["lines"][0]["cells"] == [0, 1]
+
+
+def test_serve_on_a_busy_port_is_a_one_line_error_not_a_server_log(capsys, tmp_path):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        status = main(["serve", "--port", str(port), "--db", str(tmp_path / "rooms.db")])
+    out, err = capsys.readouterr()
+    assert status == 2 and "serving on" not in out
+    assert err == f"takeiteasy serve: error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)\n"

@@ -324,3 +324,18 @@ def test_serve_on_a_busy_port_is_a_one_line_error_not_a_server_log(capsys, tmp_p
     out, err = capsys.readouterr()
     assert status == 2 and "serving on" not in out
     assert err == f"takeiteasy serve: error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)\n"
+
+
+def test_play_answers_that_are_not_a_cell_or_a_tile_and_cell_get_a_plain_reason(capsys, monkeypatch):
+    """A superscript digit is not a cell number; at the end of daffodil variant 4, a move onto the stamen
+    is 'TILE CELL' (rulebook 003), and anything else is named as such, not as a Python unpacking error."""
+    cells = [c for c in range(24) if c not in (3, 12, 15)]  # 18 coloured cells, then the 3 holding slots
+    answers = [item for cell in cells for item in (str(cell), "")]
+    answers[0:0] = ["\u00b3"]
+    answers += ["zzz", "574 3 4", "123 \u00b3", ""]
+    status, out, _ = run_cli(capsys, "play", "--seed", "2", "--no-record", "--preset", "daffodil-holding",
+                             stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
+    assert status == 0 and "'\u00b3': type a cell number" in out
+    for answer in ("zzz", "574 3 4", "123 \u00b3"):
+        assert f"'{answer}': type a held tile and an empty stamen cell" in out
+    assert "unpack" not in out and "invalid literal" not in out

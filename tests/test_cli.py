@@ -339,3 +339,30 @@ def test_play_answers_that_are_not_a_cell_or_a_tile_and_cell_get_a_plain_reason(
     for answer in ("zzz", "574 3 4", "123 \u00b3"):
         assert f"'{answer}': type a held tile and an empty stamen cell" in out
     assert "unpack" not in out and "invalid literal" not in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--previous-cell", "3"], "previous cell 3 given without the previous tile"),
+    (["--previous", "963", "--previous-cell", "9"], "previous cell 9 holds 574, not the previous tile 963"),
+    (["--previous", "963", "--previous-cell", "3"], "previous cell 3 holds no tile, not the previous tile 963"),
+    (["--previous", "123"], "tile 123 cannot be both the tile to place and the previous tile"),
+    (["--remaining", "963 574"], "tile 574 cannot still come: it is already on the board"),
+])
+def test_hint_refuses_a_previous_tile_or_bag_that_contradicts_the_board(capsys, argv, message):
+    """These were accepted and silently changed the estimates (sun/moon placement reads the previous tile)."""
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    status = main(["hint", board, "123", "--agent", "heuristic", "--placement", "sunmoon", *argv])
+    assert status == 2 and capsys.readouterr().err == f"takeiteasy hint: error: {message}\n"
+
+
+def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
+    """Rulebook 002 option, sun/moon touching the previous tile: 123 and 574 are both suns, so 123 must touch cell 9."""
+    from takeiteasy.core import Options
+
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    argv = ["hint", board, "123", "--agent", "heuristic", "--placement", "sunmoon", "--sunmoon-touch", "previous",
+            "--previous", "574", "--previous-cell", "9", "--json"]
+    assert main(argv) == 0
+    rules = Ruleset.from_options(Options(placement="sunmoon", sunmoon_touch="previous"))
+    cells = sorted(h["cell"] for h in json.loads(capsys.readouterr().out)["hints"])
+    assert cells == sorted(rules.layout.cell_neighbours(9))

@@ -366,3 +366,13 @@ def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
     rules = Ruleset.from_options(Options(placement="sunmoon", sunmoon_touch="previous"))
     cells = sorted(h["cell"] for h in json.loads(capsys.readouterr().out)["hints"])
     assert cells == sorted(rules.layout.cell_neighbours(9))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "--preset", "", EXAMPLE_178], "unknown preset ''"),
+    (["variants", ""], "unknown preset ''"),
+    (["score", "--options", "", EXAMPLE_178], "--options: give a JSON object or a file holding one"),
+])
+def test_an_empty_preset_or_options_value_is_refused_not_ignored(capsys, argv, message):
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2 and out == "" and err.startswith(f"takeiteasy {argv[0]}: error: {message}")

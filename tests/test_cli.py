@@ -79,6 +79,17 @@ def test_bad_input_gives_one_line_and_status_2(argv, message):
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("argv, command, extra", [(["score", "--bogus", EXAMPLE_178], "score", "--bogus"),
+                                                  (["variants", "standard", "extra"], "variants", "extra"),
+                                                  (["analyze", "game.json", "--bogus"], "analyse", "--bogus")])
+def test_an_unknown_argument_is_blamed_on_its_subcommand(capsys, argv, command, extra):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"takeiteasy {command}: error: unrecognized arguments: {extra} ")
+
+
 def test_tiles_json_lists_values_colours_and_symbols(capsys):
     status, out, _ = run_cli(capsys, "tiles", "--json")
     records = json.loads(out)
@@ -208,3 +219,179 @@ def test_play_answers_a_question_mark_with_the_hint_and_ends_with_the_best_possi
     assert status == 0 and shown in " ".join(out.split())  # rich wraps long lines
     assert "'? z': type '?'" in out
     assert f"Best possible with these tiles: {solve(rules, tiles).score}" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "--options", "{file}", EXAMPLE_178], "--options {file}: not UTF-8 text"),
+    (["score", "--board", "{file}", EXAMPLE_178], "board file {file}: not UTF-8 text"),
+    (["tiles", "--symbols", "{file}"], "symbol map {file}: not UTF-8 text"),
+    (["analyse", "{file}"], "{file}: not UTF-8 text"),
+    (["bench", "--deals", "{file}"], "deals file {file}: not UTF-8 text"),
+])
+def test_a_binary_file_where_text_is_expected_is_a_one_line_error(capsys, tmp_path, argv, message):
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe\x00{")
+    status = main([a.replace("{file}", str(path)) for a in argv])
+    err = capsys.readouterr().err
+    assert status == 2 and err == f"takeiteasy {argv[0]}: error: {message.replace('{file}', str(path))}\n"
+
+
+def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
+    import numpy as np
+
+    from takeiteasy.ai.features import FEATURES_VERSION
+    from takeiteasy.ai.value import shipped_path
+
+    shipped = shipped_path("standard").read_bytes()
+    files = {"empty.npz": b"", "cut-short.npz": shipped[:len(shipped) // 2]}
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    np.savez(tmp_path / "no-layout.npz", weights=np.zeros(3, dtype=np.float32), meta=np.array("[1]"))
+    np.savez(tmp_path / "odd-layout.npz", weights=np.zeros(3, dtype=np.float32),
+             meta=np.array(json.dumps({"layout": "hexagon", "features_version": FEATURES_VERSION})))
+    for name, reason in [("empty.npz", "not an .npz archive"), ("cut-short.npz", "not an .npz archive"),
+                         ("no-layout.npz", "no layout name"), ("odd-layout.npz", "unknown board 'hexagon'")]:
+        path = tmp_path / name
+        assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"takeiteasy bench: error: weights {path}: {reason}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--out", ""], "--out: give a run directory"),
+    (["--alpha", "inf"], "--alpha inf: expected a finite number"),
+    (["--init", "nan"], "--init nan: expected a finite number"),
+    (["--stop-after", "-1"], "--stop-after must be 0 or more, not -1"),
+    (["--games", str(10**23)], f"--games {10**23}: at most 1,000,000,000,000,000"),
+    (["--eval-games", str(10**14)], f"--eval-games {10**14}: at most 10,000,000"),
+])
+def test_train_refuses_settings_it_cannot_run_before_training(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)  # a refused --out '' must not leave a run in the working directory
+    status = main(["train", "--out", str(tmp_path / "run"), "--games", "100", "--quiet", *argv])
+    assert status == 2 and capsys.readouterr().err == f"takeiteasy train: error: {message}\n"
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("content", [b"", b"junk", b"PK\x03\x04 cut short"])
+def test_train_refuses_a_damaged_checkpoint_with_one_line(capsys, tmp_path, content):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "checkpoint.npz").write_bytes(content)
+    status = main(["train", "--out", str(run), "--games", "100", "--quiet"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith(f"takeiteasy train: error: checkpoint {run / 'checkpoint.npz'}: ")
+    assert err.endswith("use --fresh to start over\n") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--games", str(10**14)], ["--games", str(10**23)],
+                                  ["--agent", "greedy", "--vs", "random", "--games", str(10**14)]])
+def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
+    """Not a MemoryError or OverflowError later, nor minutes spent dealing before one."""
+    assert main(["bench", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"takeiteasy bench: error: --games {argv[-1]}: at most 100,000,000") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda g: g["deal"].__setitem__(0, 574), 'a tile is written as text, like "574", not 574'),
+    (lambda g: g["players"][0]["moves"][0].update(tile=None), 'a tile is written as text, like "574", not None'),
+    (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
+    (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),
+     "saved game: player 'ann' lists 20 moves, but a round deals only 19 tiles"),
+])
+def test_analyse_refuses_a_damaged_saved_game_with_one_line(capsys, tmp_path, damage, message):
+    from takeiteasy.ai import make_agent
+    from takeiteasy.core import Game
+
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=5)
+    game.play([make_agent("greedy", rules, 1)])
+    record = game.to_json()
+    damage(record)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["analyse", str(path)]) == 2
+    assert capsys.readouterr().err == f"takeiteasy analyse: error: {message}\n"
+
+
+@pytest.mark.parametrize("cells, message", [
+    ("[[0.5, 0], [1, 0]]", "cell coordinates are whole numbers, not 0.5"),  # int() made it cell (0, 0)
+    ("[[0, 0], [1e400, 0]]", "cell coordinates are whole numbers, not inf"),  # was an OverflowError traceback
+    ("[[true, false]]", "cell coordinates are whole numbers, not True"),
+    ("[]", "no cells"),
+])
+def test_a_layout_file_with_odd_coordinates_is_a_one_line_error(capsys, tmp_path, cells, message):
+    path = tmp_path / "odd.json"
+    path.write_text(f'{{"name": "odd", "cells": {cells}}}')
+    assert main(["tiles", "--board", str(path)]) == 2
+    assert capsys.readouterr().err == f"takeiteasy tiles: error: layout odd: {message}\n"
+
+
+def test_a_layout_file_may_write_whole_coordinates_as_floats(capsys, tmp_path):
+    path = tmp_path / "two.json"
+    path.write_text('{"name": "two", "cells": [[0.0, 0], [1, -0.0]]}')
+    assert main(["score", "--json", "--board", str(path), "574", "123"]) == 0
+    assert json.loads(capsys.readouterr().out)["lines"][0]["cells"] == [0, 1]
+
+
+def test_serve_on_a_busy_port_is_a_one_line_error_not_a_server_log(capsys, tmp_path):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        status = main(["serve", "--port", str(port), "--db", str(tmp_path / "rooms.db")])
+    out, err = capsys.readouterr()
+    assert status == 2 and "serving on" not in out
+    assert err == f"takeiteasy serve: error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)\n"
+
+
+def test_play_answers_that_are_not_a_cell_or_a_tile_and_cell_get_a_plain_reason(capsys, monkeypatch):
+    """A superscript digit is not a cell number; at the end of daffodil variant 4, a move onto the stamen
+    is 'TILE CELL' (rulebook 003), and anything else is named as such, not as a Python unpacking error."""
+    cells = [c for c in range(24) if c not in (3, 12, 15)]  # 18 coloured cells, then the 3 holding slots
+    answers = [item for cell in cells for item in (str(cell), "")]
+    answers[0:0] = ["\u00b3"]
+    answers += ["zzz", "574 3 4", "123 \u00b3", ""]
+    status, out, _ = run_cli(capsys, "play", "--seed", "2", "--no-record", "--preset", "daffodil-holding",
+                             stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
+    assert status == 0 and "'\u00b3': type a cell number" in out
+    for answer in ("zzz", "574 3 4", "123 \u00b3"):
+        assert f"'{answer}': type a held tile and an empty stamen cell" in out
+    assert "unpack" not in out and "invalid literal" not in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--previous-cell", "3"], "previous cell 3 given without the previous tile"),
+    (["--previous", "963", "--previous-cell", "9"], "previous cell 9 holds 574, not the previous tile 963"),
+    (["--previous", "963", "--previous-cell", "3"], "previous cell 3 holds no tile, not the previous tile 963"),
+    (["--previous", "123"], "tile 123 cannot be both the tile to place and the previous tile"),
+    (["--remaining", "963 574"], "tile 574 cannot still come: it is already on the board"),
+])
+def test_hint_refuses_a_previous_tile_or_bag_that_contradicts_the_board(capsys, argv, message):
+    """These were accepted and silently changed the estimates (sun/moon placement reads the previous tile)."""
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    status = main(["hint", board, "123", "--agent", "heuristic", "--placement", "sunmoon", *argv])
+    assert status == 2 and capsys.readouterr().err == f"takeiteasy hint: error: {message}\n"
+
+
+def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
+    """Rulebook 002 option, sun/moon touching the previous tile: 123 and 574 are both suns, so 123 must touch cell 9."""
+    from takeiteasy.core import Options
+
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    argv = ["hint", board, "123", "--agent", "heuristic", "--placement", "sunmoon", "--sunmoon-touch", "previous",
+            "--previous", "574", "--previous-cell", "9", "--json"]
+    assert main(argv) == 0
+    rules = Ruleset.from_options(Options(placement="sunmoon", sunmoon_touch="previous"))
+    cells = sorted(h["cell"] for h in json.loads(capsys.readouterr().out)["hints"])
+    assert cells == sorted(rules.layout.cell_neighbours(9))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "--preset", "", EXAMPLE_178], "unknown preset ''"),
+    (["variants", ""], "unknown preset ''"),
+    (["score", "--options", "", EXAMPLE_178], "--options: give a JSON object or a file holding one"),
+])
+def test_an_empty_preset_or_options_value_is_refused_not_ignored(capsys, argv, message):
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2 and out == "" and err.startswith(f"takeiteasy {argv[0]}: error: {message}")

@@ -88,3 +88,20 @@ def test_bad_line_on_standard_input_is_reported_in_place(capsys, monkeypatch):
     assert main(["solve", "-"]) == 2
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert "error" in lines[0] and lines[1]["score"] == 232
+
+
+def test_a_bad_fixed_board_is_refused_once_before_any_line_is_read(capsys, monkeypatch):
+    """The --fixed board is wrong, not line 1 of the stream: one error naming --fixed, and no line solved."""
+    stdin = io.StringIO(DRAW + "\n" + DRAW + "\n")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["solve", "-", "--fixed", "123 . ."]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("takeiteasy solve: error: --fixed: wrong cell count: 3 tokens, but the standard "
+                                 "board has 19 cells\n")
+    assert stdin.read() == DRAW + "\n" + DRAW + "\n"
+
+
+@pytest.mark.parametrize("argv", [["--fixed", ""], ["--tiles", ""]])
+def test_max_refuses_tiles_or_a_fixed_board_even_when_empty(capsys, argv):
+    assert main(["solve", "--max", *argv]) == 2
+    assert "--max takes the whole tile set" in capsys.readouterr().err

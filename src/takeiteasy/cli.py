@@ -40,12 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # a command not built yet
             raise
         module.register(sub)
+    parser.commands = sub.choices  # name -> subparser, for errors found after parsing
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # argparse would blame the top-level parser ("takeiteasy: error:"); name the subcommand instead.
+        parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE

@@ -72,6 +72,15 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     on_board = set(int(t) for t in board)
     if tile in on_board:
         raise InputError(f"tile {TOKENS[tile]} is already on the board")
+    if previous_tile == tile:
+        raise InputError(f"tile {TOKENS[tile]} cannot be both the tile to place and the previous tile")
+    if previous_cell >= 0:  # the cell must hold the previous tile (a holding slot left out of the board is empty)
+        if previous_tile == -1:
+            raise InputError(f"previous cell {previous_cell} given without the previous tile")
+        held = int(board[previous_cell])
+        if held != previous_tile and (held >= 0 or previous_cell < rules.layout.num_cells):
+            raise InputError(f"previous cell {previous_cell} holds {'no tile' if held < 0 else TOKENS[held]}, "
+                             f"not the previous tile {TOKENS[previous_tile]}")
     in_hand = tuple(int(t) for t in in_hand)
     for other in in_hand:
         if other not in rules.tile_set:
@@ -88,8 +97,11 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         raise InputError("the board is full: there is nowhere to put a tile")
     if remaining is None:
         remaining = default_remaining(rules, board, tile, in_hand)
-    else:  # tiles in hand are drawn: they cannot come again
-        remaining = [t for t in remaining if t not in in_hand]
+    else:  # the tile and those in hand are drawn: they cannot come again
+        remaining = [int(t) for t in remaining if t not in in_hand and t != tile]
+        placed = [t for t in remaining if t in on_board]
+        if placed:
+            raise InputError(f"tile {TOKENS[placed[0]]} cannot still come: it is already on the board")
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
     estimates = make_agent(agent, rules).evaluate(view)

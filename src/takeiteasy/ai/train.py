@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -186,17 +187,27 @@ class Trainer:
         """Continue from the directory's checkpoint; False when there is none."""
         if not self.checkpoint_path.is_file():
             return False
-        with np.load(self.checkpoint_path, allow_pickle=False) as data:
-            saved = TrainConfig(**json.loads(str(data["config"])))
-            if saved.key() != self.config.key():
-                diff = [k for k in saved.key() if saved.key()[k] != self.config.key()[k]]
-                was = ", ".join(f"{k}={saved.key()[k]}" for k in diff)
-                raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({was}); "
-                                 "use another --out or the same settings")
-            self.value.weights[:] = data["weights"]
-            self.rng[:] = data["rng"]
-            self.games_done = int(data["games_done"])
-            self.history = [tuple(row) for row in data["history"]]
+        if not zipfile.is_zipfile(self.checkpoint_path):  # numpy would suggest unpickling it
+            raise InputError(f"checkpoint {self.checkpoint_path}: not an .npz archive; use --fresh to start over")
+        try:
+            with np.load(self.checkpoint_path, allow_pickle=False) as data:
+                saved = TrainConfig(**json.loads(str(data["config"])))
+                weights, rng, games_done = data["weights"], data["rng"], int(data["games_done"])
+                history = [tuple(row) for row in data["history"]]
+            if weights.shape != self.value.weights.shape or rng.shape != self.rng.shape:
+                raise ValueError("weights or generator state of another shape")
+        except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise InputError(f"checkpoint {self.checkpoint_path}: cannot read it ({exc}); "
+                             "use --fresh to start over") from None
+        if saved.key() != self.config.key():
+            diff = [k for k in saved.key() if saved.key()[k] != self.config.key()[k]]
+            was = ", ".join(f"{k}={saved.key()[k]}" for k in diff)
+            raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({was}); "
+                             "use another --out or the same settings")
+        self.value.weights[:] = weights
+        self.rng[:] = rng
+        self.games_done = games_done
+        self.history = history
         return True
 
     def log(self, text: str) -> None:

@@ -12,6 +12,7 @@ The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``.
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -45,16 +46,23 @@ class ValueFunction:
 
     @classmethod
     def load(cls, path: str | Path) -> "ValueFunction":
+        if Path(path).is_file() and not zipfile.is_zipfile(path):  # numpy would suggest unpickling it
+            raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
         try:
             with np.load(path, allow_pickle=False) as data:
                 weights = np.ascontiguousarray(data["weights"], dtype=np.float32)
                 meta = json.loads(str(data["meta"]))
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # EOF: empty; BadZip: cut short
             raise WeightsError(f"weights {path}: cannot read them ({exc})") from None
+        if not isinstance(meta, dict) or not isinstance(meta.get("layout"), str):
+            raise WeightsError(f"weights {path}: no layout name in their metadata; not a takeiteasy weights file")
         if meta.get("features_version") != FEATURES_VERSION:
             raise WeightsError(f"weights {path}: made for feature version {meta.get('features_version')}, "
                                f"this program uses {FEATURES_VERSION}")
-        spec = feature_spec(meta["layout"])
+        try:
+            spec = feature_spec(meta["layout"])
+        except InputError as exc:
+            raise WeightsError(f"weights {path}: {exc}") from None
         if weights.shape != (spec.num_weights,):
             raise WeightsError(f"weights {path}: {weights.size} weights, the {spec.layout_name} layout needs "
                                f"{spec.num_weights}")

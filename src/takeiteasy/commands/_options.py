@@ -67,12 +67,16 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _options_json(text: str) -> dict:
+    if not text.strip():  # Path('') would be the working directory
+        raise RulesError("--options: give a JSON object or a file holding one")
     source = text
     if not text.lstrip().startswith("{"):
         try:
-            source = Path(text).read_text()
+            source = Path(text).read_text(encoding="utf-8")
         except OSError as exc:
             raise RulesError(f"--options {text}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise RulesError(f"--options {text}: not UTF-8 text") from None
     try:
         data = json.loads(source)
     except json.JSONDecodeError as exc:
@@ -84,9 +88,9 @@ def _options_json(text: str) -> dict:
 
 def options_from_args(args: argparse.Namespace) -> Options:
     """Options from --preset / --options, then every explicitly given option."""
-    base = preset(args.preset) if getattr(args, "preset", None) else Options()
+    base = preset(args.preset) if getattr(args, "preset", None) is not None else Options()  # '' is no preset name
     data = base.to_json()
-    if getattr(args, "options_json", None):
+    if getattr(args, "options_json", None) is not None:
         data.update(_options_json(args.options_json))
     for name in FIELDS:
         value = getattr(args, name, None)

@@ -31,6 +31,7 @@ from ..core.rules import Options, Ruleset
 from ._options import add_rules_arguments, options_from_args
 
 DEFAULT_GAMES = 1000
+MAX_GAMES = 10**8  # every game's score is kept in memory (and with --vs, its deal)
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
 
@@ -222,9 +223,11 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
 def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
     """Deals from a file: one game per line, its tile tokens in draw order ('#' starts a comment)."""
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"deals file {path}: cannot read it ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"deals file {path}: not UTF-8 text") from None
     deals = []
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.split("#", 1)[0].strip()
@@ -314,6 +317,8 @@ def run(args) -> int:
         games = len(deals) if deals is not None else DEFAULT_GAMES
     if games < 1:
         raise InputError(f"--games must be at least 1, got {games}")
+    if games > MAX_GAMES:
+        raise InputError(f"--games {games}: at most {MAX_GAMES:,} (every score is kept in memory)")
     if deals is not None:
         if games > len(deals):
             raise InputError(f"--games {games}, but deals file {args.deals} has only {len(deals)} deals")

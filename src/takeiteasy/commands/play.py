@@ -183,8 +183,10 @@ def _human_settle(console: Console, game: Game, player: int, args) -> None:
             game.settle(player)
             return
         try:
-            token, cell = answer.split()
-            game.release(player, parse_tile(token), int(cell))
+            parts = answer.split()
+            if len(parts) != 2 or not parts[1].isdecimal():
+                raise ValueError(f"{answer!r}: type a held tile and an empty stamen cell, e.g. 574 3")
+            game.release(player, parse_tile(parts[0]), int(parts[1]))
         except (IllegalMove, InputError, ValueError) as exc:
             console.print(f"[red]{exc}[/]")
 
@@ -259,7 +261,7 @@ def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
         tile, parts = tiles[index], parts[1:]
     else:
         tile = tiles[-1] if len(tiles) == 1 else tiles[0]
-    if len(parts) != 1 or not parts[0].isdigit():
+    if len(parts) != 1 or not parts[0].isdecimal():  # isdigit() takes '³', which int() refuses
         raise ValueError(f"{answer!r}: type a cell number, e.g. 7 ({HELP})")
     return tile, int(parts[0])
 

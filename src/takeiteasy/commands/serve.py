@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -50,6 +51,19 @@ def app_settings(args) -> dict:
     return settings
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket, opened here: uvicorn would log a bad address or a busy port and exit with 3."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # restart at once after a stop
+        sock.bind((host, port))
+        sock.listen()
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})") from None
+    return sock
+
+
 def run(args) -> int:
     import uvicorn
 
@@ -59,9 +73,12 @@ def run(args) -> int:
         raise InputError(f"--port {args.port}: expected 1..65535")
     settings = app_settings(args)
     store = SQLiteStore(args.db or default_db())
-    print(f"takeiteasy: serving on http://{args.host}:{args.port}/ (rooms in {store.path})", flush=True)
     try:
-        uvicorn.run(create_app(store, **settings), host=args.host, port=args.port, log_level="warning")
+        sock = listen(args.host, args.port)
+        print(f"takeiteasy: serving on http://{args.host}:{args.port}/ (rooms in {store.path})", flush=True)
+        config = uvicorn.Config(create_app(store, **settings), log_level="warning")
+        with sock:
+            uvicorn.Server(config).run(sockets=[sock])
     finally:
         store.close()
     return 0

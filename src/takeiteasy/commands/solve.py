@@ -34,15 +34,20 @@ def register(sub) -> None:
 
 
 def _fixed_board(rules: Ruleset, text: str | None):
-    return None if text is None else parse_board(text, rules.layout, rules.tile_set)
+    """The --fixed board, read once before any tile set (a bad one is not a fault of each line of a stream)."""
+    if text is None:
+        return None
+    try:
+        return parse_board(text, rules.layout, rules.tile_set)
+    except InputError as exc:
+        raise InputError(f"--fixed: {exc}") from None
 
 
-def solve_record(rules: Ruleset, tiles_text: str, fixed_text: str | None = None, all_boards: bool = False) -> dict:
-    """The JSON record of one solved tile set (raises InputError on bad input)."""
+def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool = False) -> dict:
+    """The JSON record of one solved tile set, on the ``fixed`` board if given (raises InputError on bad input)."""
     tiles = parse_tiles(tiles_text, rules.tile_set)
-    if not tiles and fixed_text is None:
+    if not tiles and fixed is None:
         raise SolveError("no tiles given")
-    fixed = _fixed_board(rules, fixed_text)
     result = solve(rules, tiles, fixed=fixed, all=all_boards)
     return result.to_json(all_boards)
 
@@ -66,7 +71,7 @@ def run(args) -> int:
     if args.source not in (None, "-"):
         raise InputError(f"unexpected argument {args.source!r}; give tiles with --tiles, or '-' to read standard input")
     if args.max:
-        if args.tiles or args.fixed or args.source:
+        if args.tiles is not None or args.fixed is not None or args.source:
             raise InputError("--max takes the whole tile set: do not give --tiles, --fixed or '-'")
         record = max_record(rules)
         if args.json:
@@ -81,10 +86,10 @@ def run(args) -> int:
     if args.source == "-":
         if args.tiles:
             raise InputError("give tiles either with --tiles or on standard input ('-'), not both")
-        return _stream(rules, args.fixed, args.all)
+        return _stream(rules, _fixed_board(rules, args.fixed), args.all)
     if args.tiles is None:
         raise InputError("no tiles: give --tiles \"T1 T2 ...\", '-' to read tile sets from standard input, or --max")
-    record = solve_record(rules, args.tiles, args.fixed, args.all)
+    record = solve_record(rules, args.tiles, _fixed_board(rules, args.fixed), args.all)
     if args.json:
         print(json.dumps(record))
         return 0
@@ -97,14 +102,14 @@ def run(args) -> int:
     return 0
 
 
-def _stream(rules: Ruleset, fixed_text: str | None, all_boards: bool) -> int:
+def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
     """One JSON line out per line in; a bad line gives an error object in its place."""
     status = 0
     for number, line in enumerate(sys.stdin, start=1):
         if not line.strip():
             continue
         try:
-            record = solve_record(rules, line, fixed_text, all_boards)
+            record = solve_record(rules, line, fixed, all_boards)
         except InputError as exc:
             record = {"line": number, "error": str(exc)}
             print(f"takeiteasy solve: error: line {number}: {exc}", file=sys.stderr)

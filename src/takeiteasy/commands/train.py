@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES
+
+MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
+MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
 
 
 def register(sub) -> None:
@@ -36,9 +41,21 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..ai.train import TrainConfig, Trainer
 
+    if not args.out:
+        raise InputError("--out: give a run directory")
     for name in ("games", "eval_games", "eval_every", "checkpoint_every"):
         if getattr(args, name) <= 0:
             raise InputError(f"--{name.replace('_', '-')} must be positive, not {getattr(args, name)}")
+    for name in ("games", "eval_every", "checkpoint_every", "stop_after"):
+        if (getattr(args, name) or 0) > MAX_GAMES:
+            raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: at most {MAX_GAMES:,}")
+    if args.eval_games > MAX_EVAL_GAMES:
+        raise InputError(f"--eval-games {args.eval_games}: at most {MAX_EVAL_GAMES:,}")
+    if args.stop_after is not None and args.stop_after < 0:
+        raise InputError(f"--stop-after must be 0 or more, not {args.stop_after}")
+    for name in ("alpha", "alpha_final", "hold", "init"):
+        if not math.isfinite(getattr(args, name)):
+            raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: expected a finite number")
     if not (0 < args.alpha_final <= args.alpha):
         raise InputError("--alpha-final must be positive and at most --alpha")
     if not 0 <= args.hold <= 1:

@@ -18,7 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.name:
+    if args.name is not None:  # an empty name is refused, not taken for "list them all"
         preset(args.name)  # a clear error for an unknown name
         record = presets()[args.name].to_json()
         if args.json:

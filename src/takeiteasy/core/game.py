@@ -477,6 +477,8 @@ class Game:
         """Rebuild a game by replaying its saved moves through the rules."""
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
             raise InputError(f"not a saved game: expected format {FORMAT_NAME!r}")
+        if data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+            raise InputError(f"saved game version {data['version']!r}: this takeiteasy reads version {FORMAT_VERSION}")
         try:
             rules = Ruleset.from_options(Options.from_json(data.get("options", {})))
             deal = [parse_tile(t) for t in data["deal"]]
@@ -499,6 +501,10 @@ class Game:
             for p, player_moves in enumerate(moves):
                 for tile, cell in player_moves[len(game.moves[p]): len(game.moves[p]) + len(tiles)]:
                     game.place(p, cell, tile)
+        for p, player_moves in enumerate(moves):  # moves left over once every tile is drawn: a damaged record
+            if len(player_moves) > len(game.moves[p]):
+                raise InputError(f"saved game: player {game.players[p]!r} lists {len(player_moves)} moves, but a round "
+                                 f"deals only {len(game.drawn)} tiles")
         for p, entry in enumerate(players):
             for release in entry.get("releases", []):
                 game.release(p, parse_tile(release["tile"]), int(release["cell"]))

@@ -24,6 +24,7 @@ from .errors import InputError
 
 import json
 import math
+import numbers
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -60,7 +61,9 @@ class Layout:
     def __init__(self, name: str, cells: list[tuple[int, int]], stamen=(), description: str = ""):
         self.name = name
         self.description = description
-        self.cells: tuple[tuple[int, int], ...] = tuple((int(q), int(r)) for q, r in cells)
+        self.cells: tuple[tuple[int, int], ...] = tuple((_whole(name, q), _whole(name, r)) for q, r in cells)
+        if not self.cells:
+            raise LayoutError(f"layout {name}: no cells")
         if len(set(self.cells)) != len(self.cells):
             raise LayoutError(f"layout {name}: a cell is listed twice")
         if list(self.cells) != sorted(self.cells):
@@ -163,6 +166,14 @@ class Layout:
         return f"Layout({self.name!r}, {self.num_cells} cells, {self.num_lines} lines)"
 
 
+def _whole(name: str, value) -> int:
+    """A cell coordinate: an integer, or 2.0 (int() would truncate 0.5 to 0, take true as 1, fail on 1e400)."""
+    whole = isinstance(value, numbers.Integral) or (isinstance(value, float) and value.is_integer())
+    if isinstance(value, bool) or not whole:
+        raise LayoutError(f"layout {name}: cell coordinates are whole numbers, not {value!r}")
+    return int(value)
+
+
 #: Names of the layouts shipped with the package.
 LAYOUT_NAMES = ("standard", "daffodil")
 
@@ -177,9 +188,11 @@ def layout(name_or_path: str = "standard") -> Layout:
         if not path.suffix == ".json":
             raise LayoutError(f"unknown board {name_or_path!r}; expected one of {', '.join(LAYOUT_NAMES)} or a .json layout file")
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise LayoutError(f"board file {name_or_path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise LayoutError(f"board file {name_or_path}: not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -44,6 +44,8 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
 
     ``allowed`` (a collection of tile ids) rejects tiles outside a tile set.
     """
+    if not isinstance(text, str):  # e.g. a number or null where a saved game has a tile token
+        raise NotationError(f"a tile is written as text, like \"574\", not {text!r}", None, position)
     token = text.strip()
     chars = token.replace("-", "") if "-" in token else token
     if "-" in token and token.count("-") != 2:

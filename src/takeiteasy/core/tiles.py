@@ -154,7 +154,9 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
     mapping = default_symbol_map()
     if path is not None:
         try:
-            data = json.loads(Path(path).read_text())
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise SymbolMapError(f"symbol map {path}: not UTF-8 text") from None
         except (OSError, json.JSONDecodeError) as exc:
             raise SymbolMapError(f"symbol map {path}: cannot read it ({exc})") from None
         given = data.get("symbols") if isinstance(data, dict) else None

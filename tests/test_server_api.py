@@ -308,6 +308,22 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         assert client.post("/api/rooms", json={"name": "ann"}).status_code == 503  # room limit
 
 
+def test_a_chunked_body_is_held_to_the_size_limit_too(client):
+    """A body sent in chunks has no Content-Length; it is counted as it arrives and refused past 16 KiB."""
+    def chunks(size):
+        yield b'{"name": "ann", "preset": "'
+        for _ in range(size // 1000):
+            yield b"x" * 1000
+        yield b'"}'
+
+    error = refused(client.post("/api/rooms", content=chunks(20_000), headers={"content-type": "application/json"}),
+                    413)
+    assert "too large" in error
+    assert client.get("/api/rooms").json()["rooms"] == []  # nothing was created
+    small = client.post("/api/rooms", content=chunks(1000), headers={"content-type": "application/json"})
+    assert "at most 64 characters" in refused(small, 422)  # a small chunked body reaches the app
+
+
 def test_reference_endpoints(client):
     assert client.get("/api/health").json()["ok"] is True
     names = [p["name"] for p in client.get("/api/presets").json()["presets"]]

@@ -63,6 +63,50 @@ def _validation_text(exc: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
+class BodyLimit:
+    """Refuses a request body over ``limit`` bytes with 413, before the app reads it.
+
+    A chunked body has no Content-Length, so the body is counted as it arrives
+    and handed on only once it is known to be small enough.
+    """
+
+    def __init__(self, app, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = _error(413, f"request body too large (at most {self.limit} bytes)")
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await too_large(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away; the answer is for the middleware above
+                await _error(400, "request body incomplete: the client disconnected")(scope, receive, send)
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        async def replay():
+            nonlocal body
+            if body is None:
+                return await receive()
+            message, body = body, None
+            return message
+
+        await self.app(scope, replay, send)
+
+
 class Hub:
     """WebSocket listeners per room; each gets its own player's view after every change."""
 
@@ -158,12 +202,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def crash(request: Request, exc: Exception):
         return _error(500, f"internal error ({type(exc).__name__}); the room is kept as stored")
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return _error(413, f"request body too large (at most {MAX_BODY} bytes)")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.middleware("http")
     async def limit_rate(request: Request, call_next):

@@ -87,3 +87,21 @@ def test_websocket_sends_each_player_their_own_view_after_every_change(tmp_path)
         assert poll == {"ok": True, "changed": False, "version": update["version"]}
         with client.websocket_connect(f"/api/rooms/{code}/ws?token=forged") as socket:
             assert socket.receive_json()["type"] == "error"
+
+
+def test_websocket_answers_any_other_message_with_an_error_and_stays_open(tmp_path):
+    """A binary frame used to raise inside the handler (dropping the connection); anything but ``ping`` gets an
+    error message, and the connection goes on."""
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), rate_limits=UNLIMITED)) as client:
+        joined = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code = joined["code"]
+        with client.websocket_connect(f"/api/rooms/{code}/ws?token={joined['token']}") as socket:
+            version = socket.receive_json()["state"]["version"]
+            for send, data in ((socket.send_bytes, b"ping"), (socket.send_text, '{"type": "place", "cell": 3}'),
+                               (socket.send_text, "x" * 100_000)):
+                send(data)
+                answer = socket.receive_json()
+                assert answer["type"] == "error" and "ping" in answer["error"]
+            socket.send_text("ping")
+            assert socket.receive_json() == {"type": "pong", "version": version}
+        assert client.get(f"/api/rooms/{code}").json()["version"] == version  # nothing changed

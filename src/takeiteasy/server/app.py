@@ -392,9 +392,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         try:
             await socket.send_json({"type": "state", "state": master.get(code).state(seat)})
             while True:  # clients only ping; actions go over HTTP
-                text = await socket.receive_text()
-                if text == "ping":
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("text") == "ping":
                     await socket.send_json({"type": "pong", "version": master.get(code).version})
+                else:  # binary frames too: receive_text() raised on them
+                    await socket.send_json({"type": "error", "error": "the only message is the text ping; "
+                                                                      "actions go over HTTP"})
         except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             pass
         finally:

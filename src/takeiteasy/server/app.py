@@ -41,6 +41,7 @@ from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
 LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
+SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 
 
@@ -108,10 +109,17 @@ class BodyLimit:
 
 
 class Hub:
-    """WebSocket listeners per room; each gets its own player's view after every change."""
+    """WebSocket listeners per room; each gets its own player's view after every change.
 
-    def __init__(self) -> None:
+    A listener that does not take an update within ``send_seconds`` (a client that
+    stopped reading, so its connection's buffers are full) is dropped and closed:
+    otherwise it would hold up the request that changed the room, and every one after.
+    """
+
+    def __init__(self, send_seconds: float = SEND_SECONDS) -> None:
         self.listeners: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        self.send_seconds = send_seconds
+        self._closing: set[asyncio.Task] = set()  # referenced until done, or the loop may drop them
 
     def add(self, code: str, socket: WebSocket, seat: int | None) -> None:
         self.listeners.setdefault(code, set()).add((socket, seat))
@@ -127,11 +135,26 @@ class Hub:
         return len(self.listeners.get(code, ()))
 
     async def broadcast(self, room: Room) -> None:
-        for socket, seat in list(self.listeners.get(room.code, ())):
-            try:
-                await socket.send_json({"type": "state", "state": room.state(seat)})
-            except Exception:  # a closed socket: forget it
-                self.remove(room.code, socket, seat)
+        listeners = list(self.listeners.get(room.code, ()))
+        states = [room.state(seat) for _, seat in listeners]  # before any send waits and the room moves on
+        await asyncio.gather(*(self._send(room.code, socket, seat, state)
+                               for (socket, seat), state in zip(listeners, states)))
+
+    async def _send(self, code: str, socket: WebSocket, seat: int | None, state: dict) -> None:
+        try:
+            await asyncio.wait_for(socket.send_json({"type": "state", "state": state}), self.send_seconds)
+        except Exception:  # closed, or not reading: forget it (the page then polls)
+            self.remove(code, socket, seat)
+            task = asyncio.ensure_future(self._close(socket))  # may wait until the connection times out
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    @staticmethod
+    async def _close(socket: WebSocket) -> None:
+        try:
+            await socket.close(code=4408)
+        except Exception:  # already closed
+            pass
 
 
 def layout_json(name: str) -> dict:

@@ -241,6 +241,19 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
     assert st["status"] == "finished" and len(st["drawn"]) == 19
 
 
+def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
+    """An AI weighs every order of the tiles in hand, on the server's event loop: with three at a time a best
+    move took 40 s and with five even the fast agent took 30 s, while the whole server waited."""
+    error = refused(client.post("/api/rooms", json={"name": "ann", "mode": "solo", "agents": ["random"],
+                                                    "options": {"draw": 3}}))
+    assert "at most 2 tiles at a time" in error
+    assert client.get("/api/rooms").json()["rooms"] == []
+    host = create(client, mode="room", options={"draw": 3})
+    assert "at most 2" in refused(post(client, host["code"], "add", token=host["token"], agent="greedy"))
+    assert len(state(client, host["code"])["players"]) == 1
+    assert create(client, mode="solo", options={"draw": 2}, agents=["greedy"])["state"]["status"] == "playing"
+
+
 def test_daffodil_holding_area_is_settled_at_the_end(client):
     joined = create(client, mode="solo", preset="daffodil-holding", agents=["greedy"])
     code, token, st = joined["code"], joined["token"], joined["state"]

@@ -49,6 +49,7 @@ MODES = ("solo", "room", "caller")
 MAX_NAME = 24
 MAX_PLAYERS = 8
 MAX_AGENTS = 5
+MAX_AI_DRAW = 2  # an AI's search follows every order of the tiles in hand: with 3, 40 s a move; with 5, 30 s even for fast
 MAX_ACTIVE_ROOMS = 500
 IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
 ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
@@ -271,6 +272,9 @@ class Room:
                 raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
             if sum(s.kind == "ai" for s in self.seats) >= MAX_AGENTS:
                 raise Conflict(f"at most {MAX_AGENTS} AI players in a room")
+            if self.options.draw > MAX_AI_DRAW:
+                raise RoomError(f"AI players play games of at most {MAX_AI_DRAW} tiles at a time, not "
+                                f"{self.options.draw}: their search over a bigger hand would stall the server")
         token = secrets.token_urlsafe(24) if kind == "human" else None
         event = {"t": "join", "name": name, "kind": kind, "agent": agent if kind == "ai" else None,
                  "token": hash_token(token) if token else None}

@@ -254,6 +254,33 @@ def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
     assert create(client, mode="solo", options={"draw": 2}, agents=["greedy"])["state"]["status"] == "playing"
 
 
+def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(client):
+    """Every event is stored and replayed when the room is loaded: moving one tile back and forth (or entering a
+    score again and again) grew a room without end (20 000 moves took 1.7 s to load, with the server waiting)."""
+    from takeiteasy.server.rooms import MAX_REPEATS
+
+    joined = create(client, mode="solo", confirm=True)
+    code, token = joined["code"], joined["token"]
+    place_first_legal(client, code, token, joined["state"])
+    for k in range(MAX_REPEATS):
+        assert post(client, code, "move", token=token, cell=1 + k % 2).status_code == 200
+    version = state(client, code, token)["version"]
+    assert "at most" in refused(post(client, code, "move", token=token, cell=5))
+    assert state(client, code, token)["version"] == version
+    st = post(client, code, "draw", token=token).json()["state"]  # a new draw: moving is allowed again
+    st = place_first_legal(client, code, token, st)
+    empty = [c for c, t in enumerate(st["players"][0]["board"]) if t is None]
+    assert post(client, code, "move", token=token, cell=empty[0]).status_code == 200
+
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    assert post(client, code, "start", token=ann).status_code == 200
+    for k in range(MAX_REPEATS):
+        assert post(client, code, "entry", token=ann, score=k).status_code == 200
+    assert "at most" in refused(post(client, code, "entry", token=ann, score=99), 409)
+    assert state(client, code, ann)["entries"]["0"]["score"] == MAX_REPEATS - 1
+
+
 def test_daffodil_holding_area_is_settled_at_the_end(client):
     joined = create(client, mode="solo", preset="daffodil-holding", agents=["greedy"])
     code, token, st = joined["code"], joined["token"], joined["state"]

@@ -241,6 +241,46 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
     assert st["status"] == "finished" and len(st["drawn"]) == 19
 
 
+def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
+    """An AI weighs every order of the tiles in hand, on the server's event loop: with three at a time a best
+    move took 40 s and with five even the fast agent took 30 s, while the whole server waited."""
+    error = refused(client.post("/api/rooms", json={"name": "ann", "mode": "solo", "agents": ["random"],
+                                                    "options": {"draw": 3}}))
+    assert "at most 2 tiles at a time" in error
+    assert client.get("/api/rooms").json()["rooms"] == []
+    host = create(client, mode="room", options={"draw": 3})
+    assert "at most 2" in refused(post(client, host["code"], "add", token=host["token"], agent="greedy"))
+    assert len(state(client, host["code"])["players"]) == 1
+    assert create(client, mode="solo", options={"draw": 2}, agents=["greedy"])["state"]["status"] == "playing"
+
+
+def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(client):
+    """Every event is stored and replayed when the room is loaded: moving one tile back and forth (or entering a
+    score again and again) grew a room without end (20 000 moves took 1.7 s to load, with the server waiting)."""
+    from takeiteasy.server.rooms import MAX_REPEATS
+
+    joined = create(client, mode="solo", confirm=True)
+    code, token = joined["code"], joined["token"]
+    place_first_legal(client, code, token, joined["state"])
+    for k in range(MAX_REPEATS):
+        assert post(client, code, "move", token=token, cell=1 + k % 2).status_code == 200
+    version = state(client, code, token)["version"]
+    assert "at most" in refused(post(client, code, "move", token=token, cell=5))
+    assert state(client, code, token)["version"] == version
+    st = post(client, code, "draw", token=token).json()["state"]  # a new draw: moving is allowed again
+    st = place_first_legal(client, code, token, st)
+    empty = [c for c, t in enumerate(st["players"][0]["board"]) if t is None]
+    assert post(client, code, "move", token=token, cell=empty[0]).status_code == 200
+
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    assert post(client, code, "start", token=ann).status_code == 200
+    for k in range(MAX_REPEATS):
+        assert post(client, code, "entry", token=ann, score=k).status_code == 200
+    assert "at most" in refused(post(client, code, "entry", token=ann, score=99), 409)
+    assert state(client, code, ann)["entries"]["0"]["score"] == MAX_REPEATS - 1
+
+
 def test_daffodil_holding_area_is_settled_at_the_end(client):
     joined = create(client, mode="solo", preset="daffodil-holding", agents=["greedy"])
     code, token, st = joined["code"], joined["token"], joined["state"]
@@ -308,6 +348,22 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         assert client.post("/api/rooms", json={"name": "ann"}).status_code == 503  # room limit
 
 
+def test_a_chunked_body_is_held_to_the_size_limit_too(client):
+    """A body sent in chunks has no Content-Length; it is counted as it arrives and refused past 16 KiB."""
+    def chunks(size):
+        yield b'{"name": "ann", "preset": "'
+        for _ in range(size // 1000):
+            yield b"x" * 1000
+        yield b'"}'
+
+    error = refused(client.post("/api/rooms", content=chunks(20_000), headers={"content-type": "application/json"}),
+                    413)
+    assert "too large" in error
+    assert client.get("/api/rooms").json()["rooms"] == []  # nothing was created
+    small = client.post("/api/rooms", content=chunks(1000), headers={"content-type": "application/json"})
+    assert "at most 64 characters" in refused(small, 422)  # a small chunked body reaches the app
+
+
 def test_reference_endpoints(client):
     assert client.get("/api/health").json()["ok"] is True
     names = [p["name"] for p in client.get("/api/presets").json()["presets"]]
@@ -372,6 +428,15 @@ def test_hint_with_a_second_tile_in_hand(client):
     assert "already on the board" in refused(client.post("/api/hint", json={**body, "in_hand": ["928"]}))
     refused(client.post("/api/hint", json={**body, "in_hand": ["9x4"]}))
     refused(client.post("/api/hint", json={**body, "in_hand": "974"}), 422)
+
+
+def test_hint_follows_at_most_one_other_tile_in_hand(client):
+    """The search follows every order of the tiles in hand: with an empty board and the best agent, two other
+    tiles took 10 s of the server's time and four over 15 minutes, so a hint takes at most one (the two-tile
+    draw)."""
+    body = {"board": " ".join(["."] * 19), "tile": "574", "agent": "fast", "options": {"draw": 3}}
+    assert client.post("/api/hint", json={**body, "in_hand": ["123"]}).status_code == 200
+    assert "at most 1" in refused(client.post("/api/hint", json={**body, "in_hand": ["123", "974"]}), 422)
 
 
 def test_a_storage_failure_loses_nothing():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 pytest.importorskip("httpx")
@@ -87,3 +89,58 @@ def test_websocket_sends_each_player_their_own_view_after_every_change(tmp_path)
         assert poll == {"ok": True, "changed": False, "version": update["version"]}
         with client.websocket_connect(f"/api/rooms/{code}/ws?token=forged") as socket:
             assert socket.receive_json()["type"] == "error"
+
+
+def test_websocket_answers_any_other_message_with_an_error_and_stays_open(tmp_path):
+    """A binary frame used to raise inside the handler (dropping the connection); anything but ``ping`` gets an
+    error message, and the connection goes on."""
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), rate_limits=UNLIMITED)) as client:
+        joined = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code = joined["code"]
+        with client.websocket_connect(f"/api/rooms/{code}/ws?token={joined['token']}") as socket:
+            version = socket.receive_json()["state"]["version"]
+            for send, data in ((socket.send_bytes, b"ping"), (socket.send_text, '{"type": "place", "cell": 3}'),
+                               (socket.send_text, "x" * 100_000)):
+                send(data)
+                answer = socket.receive_json()
+                assert answer["type"] == "error" and "ping" in answer["error"]
+            socket.send_text("ping")
+            assert socket.receive_json() == {"type": "pong", "version": version}
+        assert client.get(f"/api/rooms/{code}").json()["version"] == version  # nothing changed
+
+
+def test_a_live_connection_that_stops_reading_cannot_hold_up_the_room(tmp_path):
+    """A client that never reads fills its connection's buffers, and then each send to it waits.  It used to hold
+    up the request that changed the room (and every later one) until the connection timed out; now it is dropped
+    after the hub's send time and everyone else gets the update."""
+    class Stalled:
+        closed = False
+
+        async def send_json(self, data):
+            await asyncio.sleep(3600)  # buffers full: the send never completes
+
+        async def close(self, code=1000, reason=None):
+            self.closed = True
+
+    class Reader:
+        def __init__(self):
+            self.got = []
+
+        async def send_json(self, data):
+            self.got.append(data)
+
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), rate_limits=UNLIMITED)) as client:
+        code = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()["code"]
+        hub, room = client.app.state.hub, client.app.state.master.get(code)
+    hub.send_seconds = 0.05
+    stalled, reader = Stalled(), Reader()
+    hub.add(code, stalled, None)
+    hub.add(code, reader, 0)
+
+    async def broadcast():
+        await asyncio.wait_for(hub.broadcast(room), 10)
+        await asyncio.sleep(0)  # let the close run
+
+    asyncio.run(broadcast())
+    assert reader.got == [{"type": "state", "state": room.state(0)}]
+    assert hub.listeners[code] == {(reader, 0)} and stalled.closed

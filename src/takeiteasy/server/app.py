@@ -43,6 +43,7 @@ from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
 LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
+SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 
 
@@ -65,11 +66,62 @@ def _validation_text(exc: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
-class Hub:
-    """WebSocket listeners per room; each gets its own player's view after every change."""
+class BodyLimit:
+    """Refuses a request body over ``limit`` bytes with 413, before the app reads it.
 
-    def __init__(self) -> None:
+    A chunked body has no Content-Length, so the body is counted as it arrives
+    and handed on only once it is known to be small enough.
+    """
+
+    def __init__(self, app, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = _error(413, f"request body too large (at most {self.limit} bytes)")
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await too_large(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away; the answer is for the middleware above
+                await _error(400, "request body incomplete: the client disconnected")(scope, receive, send)
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        async def replay():
+            nonlocal body
+            if body is None:
+                return await receive()
+            message, body = body, None
+            return message
+
+        await self.app(scope, replay, send)
+
+
+class Hub:
+    """WebSocket listeners per room; each gets its own player's view after every change.
+
+    A listener that does not take an update within ``send_seconds`` (a client that
+    stopped reading, so its connection's buffers are full) is dropped and closed:
+    otherwise it would hold up the request that changed the room, and every one after.
+    """
+
+    def __init__(self, send_seconds: float = SEND_SECONDS) -> None:
         self.listeners: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        self.send_seconds = send_seconds
+        self._closing: set[asyncio.Task] = set()  # referenced until done, or the loop may drop them
 
     def add(self, code: str, socket: WebSocket, seat: int | None) -> None:
         self.listeners.setdefault(code, set()).add((socket, seat))
@@ -85,11 +137,26 @@ class Hub:
         return len(self.listeners.get(code, ()))
 
     async def broadcast(self, room: Room) -> None:
-        for socket, seat in list(self.listeners.get(room.code, ())):
-            try:
-                await socket.send_json({"type": "state", "state": room.state(seat)})
-            except Exception:  # a closed socket: forget it
-                self.remove(room.code, socket, seat)
+        listeners = list(self.listeners.get(room.code, ()))
+        states = [room.state(seat) for _, seat in listeners]  # before any send waits and the room moves on
+        await asyncio.gather(*(self._send(room.code, socket, seat, state)
+                               for (socket, seat), state in zip(listeners, states)))
+
+    async def _send(self, code: str, socket: WebSocket, seat: int | None, state: dict) -> None:
+        try:
+            await asyncio.wait_for(socket.send_json({"type": "state", "state": state}), self.send_seconds)
+        except Exception:  # closed, or not reading: forget it (the page then polls)
+            self.remove(code, socket, seat)
+            task = asyncio.ensure_future(self._close(socket))  # may wait until the connection times out
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    @staticmethod
+    async def _close(socket: WebSocket) -> None:
+        try:
+            await socket.close(code=4408)
+        except Exception:  # already closed
+            pass
 
 
 def layout_json(name: str) -> dict:
@@ -172,12 +239,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def crash(request: Request, exc: Exception):
         return _error(500, f"internal error ({type(exc).__name__}); the room is kept as stored")
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return _error(413, f"request body too large (at most {MAX_BODY} bytes)")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.middleware("http")
     async def limit_rate(request: Request, call_next):
@@ -388,9 +450,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         try:
             await socket.send_json({"type": "state", "state": master.get(code).state(seat)})
             while True:  # clients only ping; actions go over HTTP
-                text = await socket.receive_text()
-                if text == "ping":
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("text") == "ping":
                     await socket.send_json({"type": "pong", "version": master.get(code).version})
+                else:  # binary frames too: receive_text() raised on them
+                    await socket.send_json({"type": "error", "error": "the only message is the text ping; "
+                                                                      "actions go over HTTP"})
         except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             pass
         finally:

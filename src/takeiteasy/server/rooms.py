@@ -49,10 +49,14 @@ MODES = ("solo", "room", "caller")
 MAX_NAME = 24
 MAX_PLAYERS = 8
 MAX_AGENTS = 5
+MAX_AI_DRAW = 2  # an AI's search follows every order of the tiles in hand: with 3, 40 s a move; with 5, 30 s even for fast
 MAX_ACTIVE_ROOMS = 500
 IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
 ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
 MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
+# moves of one player between two draws, and score entries for one player in a round: every event is stored and
+# replayed on loading, so one client must not grow a room without end
+MAX_REPEATS = 20
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
 ACTIVE = ("lobby", "playing", "round_over")
@@ -271,6 +275,9 @@ class Room:
                 raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
             if sum(s.kind == "ai" for s in self.seats) >= MAX_AGENTS:
                 raise Conflict(f"at most {MAX_AGENTS} AI players in a room")
+            if self.options.draw > MAX_AI_DRAW:
+                raise RoomError(f"AI players play games of at most {MAX_AI_DRAW} tiles at a time, not "
+                                f"{self.options.draw}: their search over a bigger hand would stall the server")
         token = secrets.token_urlsafe(24) if kind == "human" else None
         event = {"t": "join", "name": name, "kind": kind, "agent": agent if kind == "ai" else None,
                  "token": hash_token(token) if token else None}
@@ -320,6 +327,8 @@ class Room:
             tile = self._tile(tile)
         if not 0 <= cell < self.rules.board_size:
             raise IllegalMove(f"cell {cell} is not on the board (0..{self.rules.board_size - 1})")
+        if self._repeats("move", seat, ("place", "move")) >= MAX_REPEATS:
+            raise IllegalMove(f"at most {MAX_REPEATS} moves between two draws")
         trial = self._trial()
         trial.move(seat, cell, tile)  # raises with the real game untouched
         out: list[dict] = []
@@ -385,6 +394,8 @@ class Room:
             raise Conflict(f"scores are entered during a round; the room is {self.status.replace('_', ' ')}")
         if (board is None) == (score is None):
             raise RoomError("give either a board in notation or a score")
+        if self._repeats("entry", player, ("call", "entry")) >= MAX_REPEATS:
+            raise Conflict(f"at most {MAX_REPEATS} entries for {self.seats[player].name} in a round")
         event = {"t": "entry", "p": player, "board": None}
         if board is not None:
             if self.called < self.rules.tiles_per_round:
@@ -471,6 +482,15 @@ class Room:
         if tile not in pending:
             raise IllegalMove(f"tile {TOKENS[tile]} is not waiting to be placed")
         return tile
+
+    def _repeats(self, kind: str, player: int, within: tuple[str, ...]) -> int:
+        """``kind`` events of ``player`` since the last event of a kind not ``within`` (a draw, a new round)."""
+        count = 0
+        for event in reversed(self.events):
+            if event["t"] not in within:
+                break
+            count += event["t"] == kind and event["p"] == player
+        return count
 
     def _trial(self) -> Game:
         """A copy of the game to try an action on (the rules are shared, not copied)."""

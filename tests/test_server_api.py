@@ -514,3 +514,46 @@ def test_hint_board_may_carry_the_holding_slots(client):
                                                                                "options": options}))
     twice = " ".join(["574"] + ["."] * 20 + ["574", ".", "."])
     assert "twice" in refused(client.post("/api/hint", json={"board": twice, "tile": "123", "options": options}))
+
+
+def test_a_slow_ai_move_holds_up_its_own_room_only(client, monkeypatch):
+    """The engine and the AI players run in a worker thread under the room's lock: while one room's AI is
+    thinking, other rooms are read and played (before, the whole server waited for the move)."""
+    import threading
+
+    from takeiteasy.server import rooms
+
+    slow, thinking, release = {"on": False}, threading.Event(), threading.Event()
+    real_agent = rooms.Room._agent
+
+    class Thinking:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def choose(self, view):
+            if slow["on"]:
+                thinking.set()
+                release.wait(60)
+            return self.agent.choose(view)
+
+    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Thinking(real_agent(room, seat)))
+    other = create(client, mode="solo")
+    joined = create(client, mode="solo", agents=["greedy"])
+    slow["on"] = True
+    answers = []
+    placing = threading.Thread(target=lambda: answers.append(
+        place_first_legal(client, joined["code"], joined["token"], joined["state"])))
+    placing.start()
+    safety = threading.Timer(60, release.set)  # a server that waited for the AI would answer only after this
+    safety.start()
+    try:
+        assert thinking.wait(60)
+        assert state(client, other["code"], other["token"])["status"] == "playing"
+        moved = place_first_legal(client, other["code"], other["token"], other["state"])
+        assert moved["players"][0]["placed"] == 1
+        assert not release.is_set()  # all of that while the AI was still thinking
+    finally:
+        release.set()
+        safety.cancel()
+        placing.join(60)
+    assert answers and [p["placed"] for p in answers[0]["players"]] == [1, 2]  # the AI placed the next tile too

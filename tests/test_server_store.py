@@ -138,7 +138,7 @@ def test_a_live_connection_that_stops_reading_cannot_hold_up_the_room(tmp_path):
     hub.add(code, reader, 0)
 
     async def broadcast():
-        await asyncio.wait_for(hub.broadcast(room), 10)
+        await asyncio.wait_for(hub.deliver(code, hub.snapshot(room)), 10)
         await asyncio.sleep(0)  # let the close run
 
     asyncio.run(broadcast())

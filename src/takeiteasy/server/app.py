@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import weakref
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
@@ -136,11 +137,12 @@ class Hub:
     def count(self, code: str) -> int:
         return len(self.listeners.get(code, ()))
 
-    async def broadcast(self, room: Room) -> None:
-        listeners = list(self.listeners.get(room.code, ()))
-        states = [room.state(seat) for _, seat in listeners]  # before any send waits and the room moves on
-        await asyncio.gather(*(self._send(room.code, socket, seat, state)
-                               for (socket, seat), state in zip(listeners, states)))
+    def snapshot(self, room: Room) -> list[tuple[WebSocket, int | None, dict]]:
+        """Each listener's view of ``room`` now (taken while nobody acts on the room)."""
+        return [(socket, seat, room.state(seat)) for socket, seat in list(self.listeners.get(room.code, ()))]
+
+    async def deliver(self, code: str, views: list[tuple[WebSocket, int | None, dict]]) -> None:
+        await asyncio.gather(*(self._send(code, socket, seat, state) for socket, seat, state in views))
 
     async def _send(self, code: str, socket: WebSocket, seat: int | None, state: dict) -> None:
         try:
@@ -260,10 +262,27 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                     return response
         return await call_next(request)
 
-    async def respond(room: Room, seat: int | None, changed: bool = True) -> dict:
-        if changed:
-            await hub.broadcast(room)
-        return {"ok": True, "state": room.state(seat)}
+    # A room is read and changed one request at a time (its lock); the engine and AI players run in a worker
+    # thread, so a slow AI move holds up its own room only, not the server.
+    room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def room_lock(code: str) -> asyncio.Lock:
+        key = code.upper()
+        lock = room_locks.get(key)
+        if lock is None:
+            lock = room_locks[key] = asyncio.Lock()
+        return lock
+
+    async def changed(code: str, work, seat_of_result=None):
+        """Run ``work()`` (it changes the room) in a worker thread under the room's lock, then answer with the
+        asking player's state and send every listener theirs."""
+        async with room_lock(code):
+            result = await run_in_threadpool(work)
+            room = master.get(code)
+            seat = seat_of_result(result) if seat_of_result else result
+            answer, views = room.state(seat), hub.snapshot(room)
+        await hub.deliver(room.code, views)
+        return room, result, answer
 
     def seat_of(room: Room, token: str | None) -> int | None:
         return None if token is None else room.authenticate(token)
@@ -329,28 +348,31 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: msg.CreateRoom):
-        room, token = master.create(body.mode, body.name, body.preset, body.options, body.agents, body.public,
-                                    body.confirm)
-        return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
+        room, token = await run_in_threadpool(master.create, body.mode, body.name, body.preset, body.options,
+                                              body.agents, body.public, body.confirm)
+        async with room_lock(room.code):
+            return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, since: int | None = Query(default=None, ge=-1, le=10**9),
                        token: str | None = Query(default=None, max_length=200),
                        x_player_token: str | None = Header(default=None, max_length=200)):
-        room = master.get(code)
-        seat = seat_of(room, x_player_token or token)
-        if since is not None and since >= room.version:
-            return {"ok": True, "changed": False, "version": room.version}
-        return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}
+        async with room_lock(code):
+            room = master.get(code)
+            seat = seat_of(room, x_player_token or token)
+            if since is not None and since >= room.version:
+                return {"ok": True, "changed": False, "version": room.version}
+            return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}
 
     analyses: OrderedDict[tuple[str, int], dict] = OrderedDict()
     analysing: dict[tuple[str, int], asyncio.Future] = {}
 
     @app.get("/api/rooms/{code}/analysis")
     async def analysis(code: str):
-        room = master.get(code)
-        kind, data = room.analysis_input()
-        key = (room.code, room.round)
+        async with room_lock(code):
+            room = master.get(code)
+            kind, data = room.analysis_input()
+            key = (room.code, room.round)
         if key not in analyses:
             task = analysing.get(key)
             if task is None:  # one search per round, however many players ask at once
@@ -366,30 +388,34 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.post("/api/rooms/{code}/join", status_code=201)
     async def join(code: str, body: msg.Join):
-        room, _, (seat, token, _) = master.act(code, "join", body.name)
-        await hub.broadcast(room)
-        return msg.Joined(code=room.code, player=seat, token=token, state=room.state(seat)).model_dump()
+        room, (_, _, (seat, token, _)), state = await changed(code, lambda: master.act(code, "join", body.name),
+                                                              lambda result: result[2][0])
+        return msg.Joined(code=room.code, player=seat, token=token, state=state).model_dump()
 
     @app.post("/api/rooms/{code}/add", status_code=201)
     async def add_player(code: str, body: msg.AddPlayer):
-        room = master.get(code)
-        seat = room.authenticate(body.token)
-        if seat != 0:
-            raise Forbidden(f"only the host ({room.seats[0].name}) may add players")
-        if body.agent is not None:
-            name = body.name or f"{body.agent} {len(room.seats)}"
-            master.act(code, "join", name, "ai", body.agent)
-        elif room.digital:
-            raise RoomError("add: give an agent name for an AI seat (people join with the room code)")
-        else:
-            master.act(code, "join", body.name or "", "table")
-        return await respond(master.get(code), seat)
+        def add():
+            room = master.get(code)
+            seat = room.authenticate(body.token)
+            if seat != 0:
+                raise Forbidden(f"only the host ({room.seats[0].name}) may add players")
+            if body.agent is not None:
+                master.act(code, "join", body.name or f"{body.agent} {len(room.seats)}", "ai", body.agent)
+            elif room.digital:
+                raise RoomError("add: give an agent name for an AI seat (people join with the room code)")
+            else:
+                master.act(code, "join", body.name or "", "table")
+            return seat
+
+        return {"ok": True, "state": (await changed(code, add))[2]}
 
     async def action(code: str, token: str, name: str, *args):
-        room = master.get(code)
-        seat = room.authenticate(token)
-        master.act(code, name, seat, *args)
-        return await respond(master.get(code), seat)
+        def act():
+            seat = master.get(code).authenticate(token)
+            master.act(code, name, seat, *args)
+            return seat
+
+        return {"ok": True, "state": (await changed(code, act))[2]}
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, body: msg.Authorised):
@@ -448,7 +474,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             return
         hub.add(room.code, socket, seat)
         try:
-            await socket.send_json({"type": "state", "state": master.get(code).state(seat)})
+            async with room_lock(code):
+                state = master.get(code).state(seat)
+            await socket.send_json({"type": "state", "state": state})
             while True:  # clients only ping; actions go over HTTP
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":

@@ -648,7 +648,8 @@ class RoomMaster:
         self.idle_seconds = idle_hours * 3600.0
         self.in_memory = max(1, in_memory)
         self._rooms: OrderedDict[str, Room] = OrderedDict()
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the room table and room creation: held briefly, never while a room acts
+        self._acting: dict[str, threading.Lock] = {}  # one per room in memory: rooms act in parallel
 
     @property
     def rooms_in_memory(self) -> int:
@@ -662,7 +663,19 @@ class RoomMaster:
         self._rooms[room.code] = room
         self._rooms.move_to_end(room.code)
         while len(self._rooms) > self.in_memory:
-            self._rooms.popitem(last=False)
+            code, _ = self._rooms.popitem(last=False)
+            lock = self._acting.get(code)
+            if lock is not None and not lock.locked():
+                del self._acting[code]
+
+    def _forget(self, code: str) -> None:
+        """Drop a room whose memory may be ahead of storage; it is replayed from storage when next used."""
+        with self._lock:
+            self._rooms.pop(code, None)
+
+    def _room_lock(self, code: str) -> threading.Lock:
+        with self._lock:
+            return self._acting.setdefault(code, threading.Lock())
 
     def get(self, code) -> Room:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
@@ -698,23 +711,23 @@ class RoomMaster:
         for agent in agents:
             if agent not in AGENTS:
                 raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
+        self._check_room_limit()  # early, before the AI players' first moves
+        record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
+                  "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
+                  "confirm": bool(confirm)}
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self._rooms and self.store.load(code) is None:
+                break
+        record["code"] = code
+        room = Room(record)
+        _, token, events = room.join(name)
+        for k, agent in enumerate(agents):
+            events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
+        if mode == "solo":
+            events += room.start(0)  # AI players' first moves: outside the table lock
         with self._lock:
-            if self.store.count(ACTIVE, self._recent()) >= self.max_active_rooms:
-                raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
-            record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
-                      "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
-                      "confirm": bool(confirm)}
-            for _ in range(20):
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                if code not in self._rooms and self.store.load(code) is None:
-                    break
-            record["code"] = code
-            room = Room(record)
-            _, token, events = room.join(name)
-            for k, agent in enumerate(agents):
-                events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
-            if mode == "solo":
-                events += room.start(0)
+            self._check_room_limit()  # again: with the store write, one step for every creator
             try:
                 self.store.create(code, record, room.summary(), events)
             except StoreError as exc:
@@ -722,16 +735,24 @@ class RoomMaster:
             self._keep(room)
             return room, token
 
-    def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
-        """Run ``room.<action>(*args)``; persist its events before returning (room, events, result)."""
+    def _check_room_limit(self) -> None:
         with self._lock:
-            room = self.get(code)
+            if self.store.count(ACTIVE, self._recent()) >= self.max_active_rooms:
+                raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
+
+    def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
+        """Run ``room.<action>(*args)``; persist its events before returning (room, events, result).
+
+        One action at a time per room; other rooms act meanwhile (an AI player's move may take a while).
+        """
+        with self._room_lock(self.get(code).code):
+            room = self.get(code)  # as it is now that nobody else acts on it
             before = room.version
             try:
                 result = getattr(room, action)(*args, **kwargs)
             except BaseException:
                 if room.version != before:  # something changed before the refusal: rebuild from storage
-                    self._rooms.pop(room.code, None)
+                    self._forget(room.code)
                 raise
             events = result[2] if action == "join" else result
             self._persist(room, before, events)
@@ -743,7 +764,7 @@ class RoomMaster:
         try:
             self.store.append(room.code, before, events, room.summary())
         except StoreError as exc:
-            self._rooms.pop(room.code, None)  # memory is ahead of storage: drop it, reload on next use
+            self._forget(room.code)  # memory is ahead of storage
             raise Busy(f"storage failed, nothing was changed ({exc})") from None
 
     def listed(self, limit: int = 50) -> list[dict]:

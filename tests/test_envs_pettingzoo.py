@@ -202,3 +202,17 @@ def test_rulebook_004_no_caller_two_tiles_the_first_announcement_shows_in_every_
     for agent in env.agents:
         bag_before, bag_after = (o[agent]["observation"][cells + 1: cells + 28] for o in (before, after))
         assert bag_before[5] == 1 and bag_after[5] == 0 and bag_after.sum() == 26
+
+
+def test_human_render_shows_the_reset_and_every_step(capsys):
+    """As Gymnasium's: human mode prints the round at reset too, then after every step, in both forms."""
+    par = parallel_env(2, render_mode="human")
+    observations, infos = par.reset(seed=3)
+    assert capsys.readouterr().out.count("score") == 2  # one line per player
+    par.step({a: int(np.flatnonzero(infos[a]["action_mask"])[0]) for a in par.agents})
+    assert capsys.readouterr().out.count("score") == 2
+    aec = aec_env(2, render_mode="human")
+    aec.reset(seed=3)
+    assert capsys.readouterr().out.count("score") == 2
+    aec.step(int(np.flatnonzero(aec.infos[aec.agent_selection]["action_mask"])[0]))
+    assert capsys.readouterr().out.count("score") == 2

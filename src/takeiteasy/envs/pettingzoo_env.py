@@ -228,6 +228,8 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
         self.round.start(seed, options)
         self.agents = list(self.possible_agents)
         seats = range(len(self.agents))
+        if self.render_mode == "human":
+            self.render()
         return ({a: self.round.observation(p) for p, a in zip(seats, self.agents)},
                 {a: self.round.info(p) for p, a in zip(seats, self.agents)})
 
@@ -260,7 +262,6 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
 
 
 class TakeItEasyAECEnv(_RoundRendering, AECEnv):
@@ -298,6 +299,8 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
         self.agent_selection = self.agents[self.round.next_seat(-1)]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action):
         agent = self.agent_selection
@@ -320,7 +323,6 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
 
 
 def _check_render_mode(mode: str | None) -> str | None:

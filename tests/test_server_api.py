@@ -241,6 +241,23 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
     assert st["status"] == "finished" and len(st["drawn"]) == 19
 
 
+def test_draw_is_refused_when_there_is_nothing_to_draw_in_a_no_caller_confirm_game(client):
+    """Rulebook 004: with no caller the next tile is announced, not drawn; a draw on the player's turn to
+    announce used to answer 200 and do nothing."""
+    joined = create(client, mode="solo", preset="no-caller", confirm=True)
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert st["me"]["phase"] == "announce"
+    assert "announce" in refused(post(client, code, "draw", token=token), 409)
+    st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
+    st = place_first_legal(client, code, token, st)
+    assert not st["awaiting_draw"] and st["me"]["phase"] == "announce" and st["me"]["movable"]
+    assert "announce" in refused(post(client, code, "draw", token=token), 409)
+    assert state(client, code, token)["version"] == st["version"]
+    r = post(client, code, "announce", token=token, tile=st["remaining"][0])  # the announcement draws
+    assert r.status_code == 200, r.text
+    assert len(r.json()["state"]["drawn"]) == 2
+
+
 def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
     """An AI weighs every order of the tiles in hand, on the server's event loop: with three at a time a best
     move took 40 s and with five even the fast agent took 30 s, while the whole server waited."""

@@ -258,6 +258,19 @@ def test_draw_is_refused_when_there_is_nothing_to_draw_in_a_no_caller_confirm_ga
     assert len(r.json()["state"]["drawn"]) == 2
 
 
+def test_rounds_are_bounded_on_every_surface(client):
+    """A match of 10**30 rounds was accepted: every option surface checks Options, so the bound is there."""
+    from takeiteasy.core.rules import MAX_ROUNDS, RulesError
+
+    assert Options(rounds=MAX_ROUNDS).validate().rounds == MAX_ROUNDS
+    for rounds in (MAX_ROUNDS + 1, 10**30):
+        with pytest.raises(RulesError, match=f"expected 1 to {MAX_ROUNDS}"):
+            Options(rounds=rounds).validate()
+        error = refused(client.post("/api/rooms", json={"name": "ann", "mode": "solo", "options": {"rounds": rounds}}))
+        assert "rounds" in error
+    assert create(client, mode="solo", options={"rounds": MAX_ROUNDS})["state"]["rounds"] == MAX_ROUNDS
+
+
 def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
     """An AI weighs every order of the tiles in hand, on the server's event loop: with three at a time a best
     move took 40 s and with five even the fast agent took 30 s, while the whole server waited."""

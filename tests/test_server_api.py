@@ -271,6 +271,40 @@ def test_rounds_are_bounded_on_every_surface(client):
     assert create(client, mode="solo", options={"rounds": MAX_ROUNDS})["state"]["rounds"] == MAX_ROUNDS
 
 
+def test_player_tokens_are_masked_in_the_server_logs():
+    """The WebSocket URL carries ``?token=...`` and uvicorn logs request paths with their query: a token in a
+    log lets whoever reads it play for that player."""
+    import logging
+
+    import uvicorn
+
+    names = ("uvicorn", "uvicorn.access", "uvicorn.error")
+    levels = {name: logging.getLogger(name).level for name in names}
+    app = create_app(MemoryStore(), rate_limits=UNLIMITED)
+    uvicorn.Config(app, log_level="info")  # as ``takeiteasy serve``: uvicorn configures its loggers after
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+
+    keep = Keep()
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addHandler(keep)
+    try:
+        logging.getLogger("uvicorn.error").info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5000",
+                                                "/api/rooms/ABC234/ws?token=s3cr3t-Tok_en")
+        logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET",
+                                                 "/api/rooms/ABC234?since=3&token=s3cr3t-Tok_en", "1.1", 200)
+        logging.getLogger("uvicorn.access").info("GET /api/rooms/ABC234?token=s3cr3t-Tok_en")
+    finally:
+        for name in names:
+            logging.getLogger(name).removeHandler(keep)
+            logging.getLogger(name).setLevel(levels[name])
+    assert len(lines) == 3 and not any("s3cr3t" in line for line in lines), lines
+    assert "/ws?token=***" in lines[0] and "?since=3&token=*** HTTP/1.1" in lines[1] and "?token=***" in lines[2]
+
+
 def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
     """An AI weighs every order of the tiles in hand, on the server's event loop: with three at a time a best
     move took 40 s and with five even the fast agent took 30 s, while the whole server waited."""

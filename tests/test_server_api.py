@@ -473,6 +473,20 @@ def test_announce_hint_ranks_the_tiles_like_the_function(client):
                                             "options": {"placement": "sunmoon", "sunmoon_touch": "previous"}}))
 
 
+def test_hint_refuses_a_previous_cell_that_does_not_hold_the_previous_tile(client):
+    """The previous tile and cell steer the sun/moon placement: a cell holding another tile (or none) is
+    refused by the hint function itself, so the API's tile and announce paths and the CLI all refuse it."""
+    text = ". . . . . . . . . 574 . . . . . . . . ."
+    sunmoon = {"placement": "sunmoon", "sunmoon_touch": "previous"}
+    base = {"board": text, "agent": "fast", "options": sunmoon}
+    assert client.post("/api/hint", json={**base, "tile": "123", "previous_tile": "574",
+                                          "previous_cell": 9}).status_code == 200
+    for previous in ({"previous_tile": "963", "previous_cell": 9}, {"previous_tile": "574", "previous_cell": 3},
+                     {"previous_cell": 9}):
+        assert "previous" in refused(client.post("/api/hint", json={**base, "tile": "123", **previous}), 400)
+        assert "previous" in refused(client.post("/api/hint", json={**base, "announce": True, **previous}), 400)
+
+
 def test_hint_with_a_second_tile_in_hand(client):
     """Rulebook 001, two tiles at a time: the other drawn tile is certain to come, so with two empty cells
     the hints are the exact final scores."""

@@ -241,6 +241,70 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
     assert st["status"] == "finished" and len(st["drawn"]) == 19
 
 
+def test_draw_is_refused_when_there_is_nothing_to_draw_in_a_no_caller_confirm_game(client):
+    """Rulebook 004: with no caller the next tile is announced, not drawn; a draw on the player's turn to
+    announce used to answer 200 and do nothing."""
+    joined = create(client, mode="solo", preset="no-caller", confirm=True)
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert st["me"]["phase"] == "announce"
+    assert "announce" in refused(post(client, code, "draw", token=token), 409)
+    st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
+    st = place_first_legal(client, code, token, st)
+    assert not st["awaiting_draw"] and st["me"]["phase"] == "announce" and st["me"]["movable"]
+    assert "announce" in refused(post(client, code, "draw", token=token), 409)
+    assert state(client, code, token)["version"] == st["version"]
+    r = post(client, code, "announce", token=token, tile=st["remaining"][0])  # the announcement draws
+    assert r.status_code == 200, r.text
+    assert len(r.json()["state"]["drawn"]) == 2
+
+
+def test_rounds_are_bounded_on_every_surface(client):
+    """A match of 10**30 rounds was accepted: every option surface checks Options, so the bound is there."""
+    from takeiteasy.core.rules import MAX_ROUNDS, RulesError
+
+    assert Options(rounds=MAX_ROUNDS).validate().rounds == MAX_ROUNDS
+    for rounds in (MAX_ROUNDS + 1, 10**30):
+        with pytest.raises(RulesError, match=f"expected 1 to {MAX_ROUNDS}"):
+            Options(rounds=rounds).validate()
+        error = refused(client.post("/api/rooms", json={"name": "ann", "mode": "solo", "options": {"rounds": rounds}}))
+        assert "rounds" in error
+    assert create(client, mode="solo", options={"rounds": MAX_ROUNDS})["state"]["rounds"] == MAX_ROUNDS
+
+
+def test_player_tokens_are_masked_in_the_server_logs():
+    """The WebSocket URL carries ``?token=...`` and uvicorn logs request paths with their query: a token in a
+    log lets whoever reads it play for that player."""
+    import logging
+
+    import uvicorn
+
+    names = ("uvicorn", "uvicorn.access", "uvicorn.error")
+    levels = {name: logging.getLogger(name).level for name in names}
+    app = create_app(MemoryStore(), rate_limits=UNLIMITED)
+    uvicorn.Config(app, log_level="info")  # as ``takeiteasy serve``: uvicorn configures its loggers after
+    lines = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+
+    keep = Keep()
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addHandler(keep)
+    try:
+        logging.getLogger("uvicorn.error").info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5000",
+                                                "/api/rooms/ABC234/ws?token=s3cr3t-Tok_en")
+        logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET",
+                                                 "/api/rooms/ABC234?since=3&token=s3cr3t-Tok_en", "1.1", 200)
+        logging.getLogger("uvicorn.access").info("GET /api/rooms/ABC234?token=s3cr3t-Tok_en")
+    finally:
+        for name in names:
+            logging.getLogger(name).removeHandler(keep)
+            logging.getLogger(name).setLevel(levels[name])
+    assert len(lines) == 3 and not any("s3cr3t" in line for line in lines), lines
+    assert "/ws?token=***" in lines[0] and "?since=3&token=*** HTTP/1.1" in lines[1] and "?token=***" in lines[2]
+
+
 def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
     """An AI weighs every order of the tiles in hand, on the server's event loop: with three at a time a best
     move took 40 s and with five even the fast agent took 30 s, while the whole server waited."""
@@ -407,6 +471,20 @@ def test_announce_hint_ranks_the_tiles_like_the_function(client):
     refused(client.post("/api/hint", json={"board": text, "announce": "yes"}))
     refused(client.post("/api/hint", json={"board": text, "announce": True, "previous_cell": 40,
                                             "options": {"placement": "sunmoon", "sunmoon_touch": "previous"}}))
+
+
+def test_hint_refuses_a_previous_cell_that_does_not_hold_the_previous_tile(client):
+    """The previous tile and cell steer the sun/moon placement: a cell holding another tile (or none) is
+    refused by the hint function itself, so the API's tile and announce paths and the CLI all refuse it."""
+    text = ". . . . . . . . . 574 . . . . . . . . ."
+    sunmoon = {"placement": "sunmoon", "sunmoon_touch": "previous"}
+    base = {"board": text, "agent": "fast", "options": sunmoon}
+    assert client.post("/api/hint", json={**base, "tile": "123", "previous_tile": "574",
+                                          "previous_cell": 9}).status_code == 200
+    for previous in ({"previous_tile": "963", "previous_cell": 9}, {"previous_tile": "574", "previous_cell": 3},
+                     {"previous_cell": 9}):
+        assert "previous" in refused(client.post("/api/hint", json={**base, "tile": "123", **previous}), 400)
+        assert "previous" in refused(client.post("/api/hint", json={**base, "announce": True, **previous}), 400)
 
 
 def test_hint_with_a_second_tile_in_hand(client):

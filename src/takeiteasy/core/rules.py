@@ -271,6 +271,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "match": ("total", "best-of"),
     "best_ray_ties": ("split", "next-best"),
 }
+MAX_ROUNDS = 100  # rounds in a match
 
 
 @dataclass(frozen=True)
@@ -331,8 +332,8 @@ class Options:
                                  f"{', '.join(CHOICES[f.name])}")
         if self.draw < 1:
             raise RulesError(f"option draw: {self.draw} tiles at a time; expected 1 or more")
-        if self.rounds < 1:
-            raise RulesError(f"option rounds: {self.rounds}; expected 1 or more")
+        if not 1 <= self.rounds <= MAX_ROUNDS:  # a match is stored and replayed whole: keep it bounded
+            raise RulesError(f"option rounds: {self.rounds}; expected 1 to {MAX_ROUNDS}")
         return self
 
 

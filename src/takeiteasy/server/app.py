@@ -11,7 +11,9 @@ the polling fallback.  See docs/WEB.md.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
+import re
 import weakref
 from collections import OrderedDict
 from importlib import resources
@@ -205,6 +207,30 @@ def analyse_round(rules: Ruleset, kind: str, data) -> dict:
     return analyse_called_round(rules, tiles, finals)
 
 
+class TokenFilter(logging.Filter):
+    """Masks ``token=...`` in log lines: a player's token is in the WebSocket URL, which uvicorn logs."""
+
+    TOKEN = re.compile(r"(?<=[?&;]token=)[^&;\s\"']+", re.IGNORECASE)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = self.TOKEN.sub("***", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(self.TOKEN.sub("***", a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+TOKEN_FILTER = TokenFilter()
+#: uvicorn logs requests to ``uvicorn.access`` and WebSocket handshakes to ``uvicorn.error``.
+LOGGERS_WITH_URLS = ("uvicorn.access", "uvicorn.error")
+
+
+def mask_tokens_in_logs() -> None:
+    """Install :data:`TOKEN_FILTER` on uvicorn's loggers (again is harmless; logging.config keeps filters)."""
+    for name in LOGGERS_WITH_URLS:
+        logging.getLogger(name).addFilter(TOKEN_FILTER)
+
+
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
                listeners_per_room: int = LISTENERS_PER_ROOM) -> FastAPI:
@@ -213,6 +239,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     ``rate_limits`` are per client address (default :class:`RateLimits()`;
     ``RateLimits.off()`` for none); see :class:`RoomMaster` for the others.
     """
+    mask_tokens_in_logs()
     store = store if store is not None else MemoryStore()
     master = RoomMaster(store, max_active_rooms, idle_hours, rooms_in_memory)
     limits = rate_limits if rate_limits is not None else RateLimits()

@@ -167,10 +167,14 @@ class Room:
 
     @property
     def awaiting_draw(self) -> bool:
-        """Solo with confirm: every drawn tile is placed and the next draw waits for the player to ask."""
+        """Solo with confirm: every drawn tile is placed and the next draw waits for the player to ask.
+
+        Not when a person announces the next tile (no caller): the announcement is the draw."""
         game = self.game
-        return (self.confirm and self.status == "playing" and game is not None and bool(game.drawn)
-                and not game.waiting and not game.all_drawn and not self._draw_asked)
+        if not (self.confirm and self.status == "playing" and game is not None and bool(game.drawn)
+                and not game.waiting and not game.all_drawn and not self._draw_asked):
+            return False
+        return self.options.caller or self.seats[game.chooser].kind == "ai"
 
     def summary(self) -> dict:
         """The public record the lobby lists."""
@@ -344,6 +348,10 @@ class Room:
             raise IllegalMove("place the drawn tiles first")
         if game.all_drawn:
             raise IllegalMove("every tile of the round has been drawn")
+        if not self.awaiting_draw:  # e.g. no caller: the player's announcement draws the next tile
+            if game.chooser == seat:
+                raise Conflict("nothing to draw: it is your turn to announce a tile")
+            raise Conflict("nothing to draw now")
         self._draw_asked = True
         out: list[dict] = []
         self._advance(out)

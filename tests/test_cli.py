@@ -63,6 +63,14 @@ def test_score_stream_reports_bad_lines_in_place(capsys, monkeypatch):
     assert "line 2" in err
 
 
+def test_score_stream_skips_blank_lines_as_solve_stream_does(capsys, monkeypatch):
+    status, out, err = run_cli(capsys, "score", "-", stdin=f"\n{EXAMPLE_178}\n  \n\n123 456\n\n",
+                               monkeypatch=monkeypatch)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 2 and len(records) == 2 and records[0]["score"] == 178
+    assert records[1]["line"] == 5 and err.count("\n") == 1 and "line 5" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["score", "123"], "wrong cell count: 1 tokens, but the standard board has 19 cells"),
     (["score", EXAMPLE_178.replace("574", "5x4")], "token 9 '5x4': unknown value 'x'"),

@@ -403,3 +403,17 @@ def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
 def test_an_empty_preset_or_options_value_is_refused_not_ignored(capsys, argv, message):
     status, out, err = run_cli(capsys, *argv)
     assert status == 2 and out == "" and err.startswith(f"takeiteasy {argv[0]}: error: {message}")
+
+
+@pytest.mark.parametrize("command", ["play", "serve"])
+def test_an_empty_database_path_is_refused_not_taken_for_the_default(capsys, monkeypatch, tmp_path, command):
+    import socket
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # a default database, if one is opened, stays here
+    monkeypatch.setenv("TAKEITEASY_DB", str(tmp_path / "scores.db"))
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # serve stops there even if --db '' is let through
+        port = str(busy.getsockname()[1])
+        extra = ["--port", port] if command == "serve" else ["--no-record"]
+        status, out, err = run_cli(capsys, command, "--db", "", *extra, stdin="", monkeypatch=monkeypatch)
+    assert status == 2 and "serving on" not in out
+    assert err == f"takeiteasy {command}: error: --db: give a file path (leave --db out for the default database)\n"

@@ -56,6 +56,8 @@ def run(args) -> int:
     from ..ai import make_agent  # imported here: agents may load weights
 
     rules = rules_from_args(args)
+    if args.db == "":  # Records would take '' for "no path given" and use the default database
+        raise InputError("--db: give a file path (leave --db out for the default database)")
     humans = [name.strip() for name in args.players.split(",") if name.strip()]
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")

@@ -71,8 +71,10 @@ def run(args) -> int:
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: expected 1..65535")
+    if args.db == "":  # not a silent fall back to the default database
+        raise InputError("--db: give a file path (leave --db out for the default database)")
     settings = app_settings(args)
-    store = SQLiteStore(args.db or default_db())
+    store = SQLiteStore(args.db if args.db is not None else default_db())
     try:
         sock = listen(args.host, args.port)
         print(f"takeiteasy: serving on http://{args.host}:{args.port}/ (rooms in {store.path})", flush=True)

@@ -417,3 +417,21 @@ def test_an_empty_database_path_is_refused_not_taken_for_the_default(capsys, mon
         status, out, err = run_cli(capsys, command, "--db", "", *extra, stdin="", monkeypatch=monkeypatch)
     assert status == 2 and "serving on" not in out
     assert err == f"takeiteasy {command}: error: --db: give a file path (leave --db out for the default database)\n"
+
+
+@pytest.mark.parametrize("host, shown", [("::1", "http://[::1]:{port}/"), ("127.0.0.1", "http://127.0.0.1:{port}/")])
+def test_serve_names_an_ipv6_address_in_brackets(capsys, monkeypatch, tmp_path, host, shown):
+    import socket
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family) as probe:
+            probe.bind((host, 0))
+            port = probe.getsockname()[1]
+    except OSError:
+        pytest.skip(f"cannot listen on {host} here")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # the banner only, no server
+    assert main(["serve", "--host", host, "--port", str(port), "--db", str(tmp_path / "rooms.db")]) == 0
+    assert capsys.readouterr().out.startswith(f"takeiteasy: serving on {shown.format(port=port)} ")

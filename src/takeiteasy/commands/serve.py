@@ -64,6 +64,11 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def url(host: str, port: int) -> str:
+    """The address to open in a browser; an IPv6 host goes in brackets (RFC 3986), else its colons read as a port."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def run(args) -> int:
     import uvicorn
 
@@ -77,7 +82,7 @@ def run(args) -> int:
     store = SQLiteStore(args.db if args.db is not None else default_db())
     try:
         sock = listen(args.host, args.port)
-        print(f"takeiteasy: serving on http://{args.host}:{args.port}/ (rooms in {store.path})", flush=True)
+        print(f"takeiteasy: serving on {url(args.host, args.port)} (rooms in {store.path})", flush=True)
         config = uvicorn.Config(create_app(store, **settings), log_level="warning")
         with sock:
             uvicorn.Server(config).run(sockets=[sock])

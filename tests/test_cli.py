@@ -435,3 +435,23 @@ def test_serve_names_an_ipv6_address_in_brackets(capsys, monkeypatch, tmp_path, 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # the banner only, no server
     assert main(["serve", "--host", host, "--port", str(port), "--db", str(tmp_path / "rooms.db")]) == 0
     assert capsys.readouterr().out.startswith(f"takeiteasy: serving on {shown.format(port=port)} ")
+
+
+@pytest.mark.parametrize("where, reason", [("missing/game.json", "No such file or directory"),
+                                           (".", "Is a directory")])
+def test_play_refuses_an_unwritable_save_path_before_the_game(capsys, monkeypatch, tmp_path, where, reason):
+    path = tmp_path / where
+    status, out, err = run_cli(capsys, "play", "--seed", "3", "--no-record", "--save", str(path), stdin="0\n",
+                               monkeypatch=monkeypatch)
+    assert status == 2 and "Take It Easy!" not in out
+    assert err == f"takeiteasy play: error: --save {path}: cannot write it ({reason})\n"
+
+
+def test_play_abandoned_leaves_no_save_file_and_an_old_one_as_it_was(capsys, monkeypatch, tmp_path):
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    old.write_text("kept\n")
+    for path in (new, old):
+        status, _, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", "--save", str(path), stdin="0\n",
+                               monkeypatch=monkeypatch)
+        assert status == 1
+    assert not new.exists() and old.read_text() == "kept\n"

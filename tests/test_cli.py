@@ -304,6 +304,8 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     (lambda g: g["deal"].__setitem__(0, 574), 'a tile is written as text, like "574", not 574'),
     (lambda g: g["players"][0]["moves"][0].update(tile=None), 'a tile is written as text, like "574", not None'),
     (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
+    (lambda g: g["players"][0]["moves"][0].update(cell=True),
+     "saved game: player 'ann' move 1: a cell is a whole number, like 3, not true"),
     (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),
      "saved game: player 'ann' lists 20 moves, but a round deals only 19 tiles"),
 ])

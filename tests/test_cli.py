@@ -63,6 +63,14 @@ def test_score_stream_reports_bad_lines_in_place(capsys, monkeypatch):
     assert "line 2" in err
 
 
+def test_score_stream_skips_blank_lines_as_solve_stream_does(capsys, monkeypatch):
+    status, out, err = run_cli(capsys, "score", "-", stdin=f"\n{EXAMPLE_178}\n  \n\n123 456\n\n",
+                               monkeypatch=monkeypatch)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 2 and len(records) == 2 and records[0]["score"] == 178
+    assert records[1]["line"] == 5 and err.count("\n") == 1 and "line 5" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["score", "123"], "wrong cell count: 1 tokens, but the standard board has 19 cells"),
     (["score", EXAMPLE_178.replace("574", "5x4")], "token 9 '5x4': unknown value 'x'"),
@@ -296,6 +304,8 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     (lambda g: g["deal"].__setitem__(0, 574), 'a tile is written as text, like "574", not 574'),
     (lambda g: g["players"][0]["moves"][0].update(tile=None), 'a tile is written as text, like "574", not None'),
     (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
+    (lambda g: g["players"][0]["moves"][0].update(cell=True),
+     "saved game: player 'ann' move 1: a cell is a whole number, like 3, not true"),
     (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),
      "saved game: player 'ann' lists 20 moves, but a round deals only 19 tiles"),
 ])
@@ -395,3 +405,55 @@ def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
 def test_an_empty_preset_or_options_value_is_refused_not_ignored(capsys, argv, message):
     status, out, err = run_cli(capsys, *argv)
     assert status == 2 and out == "" and err.startswith(f"takeiteasy {argv[0]}: error: {message}")
+
+
+@pytest.mark.parametrize("command", ["play", "serve"])
+def test_an_empty_database_path_is_refused_not_taken_for_the_default(capsys, monkeypatch, tmp_path, command):
+    import socket
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # a default database, if one is opened, stays here
+    monkeypatch.setenv("TAKEITEASY_DB", str(tmp_path / "scores.db"))
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # serve stops there even if --db '' is let through
+        port = str(busy.getsockname()[1])
+        extra = ["--port", port] if command == "serve" else ["--no-record"]
+        status, out, err = run_cli(capsys, command, "--db", "", *extra, stdin="", monkeypatch=monkeypatch)
+    assert status == 2 and "serving on" not in out
+    assert err == f"takeiteasy {command}: error: --db: give a file path (leave --db out for the default database)\n"
+
+
+@pytest.mark.parametrize("host, shown", [("::1", "http://[::1]:{port}/"), ("127.0.0.1", "http://127.0.0.1:{port}/")])
+def test_serve_names_an_ipv6_address_in_brackets(capsys, monkeypatch, tmp_path, host, shown):
+    import socket
+
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family) as probe:
+            probe.bind((host, 0))
+            port = probe.getsockname()[1]
+    except OSError:
+        pytest.skip(f"cannot listen on {host} here")
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # the banner only, no server
+    assert main(["serve", "--host", host, "--port", str(port), "--db", str(tmp_path / "rooms.db")]) == 0
+    assert capsys.readouterr().out.startswith(f"takeiteasy: serving on {shown.format(port=port)} ")
+
+
+@pytest.mark.parametrize("where, reason", [("missing/game.json", "No such file or directory"),
+                                           (".", "Is a directory")])
+def test_play_refuses_an_unwritable_save_path_before_the_game(capsys, monkeypatch, tmp_path, where, reason):
+    path = tmp_path / where
+    status, out, err = run_cli(capsys, "play", "--seed", "3", "--no-record", "--save", str(path), stdin="0\n",
+                               monkeypatch=monkeypatch)
+    assert status == 2 and "Take It Easy!" not in out
+    assert err == f"takeiteasy play: error: --save {path}: cannot write it ({reason})\n"
+
+
+def test_play_abandoned_leaves_no_save_file_and_an_old_one_as_it_was(capsys, monkeypatch, tmp_path):
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    old.write_text("kept\n")
+    for path in (new, old):
+        status, _, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", "--save", str(path), stdin="0\n",
+                               monkeypatch=monkeypatch)
+        assert status == 1
+    assert not new.exists() and old.read_text() == "kept\n"

@@ -110,6 +110,20 @@ def test_saved_games_replay_to_the_same_boards(seed, cells):
     assert again.to_json() == game.to_json()
 
 
+@pytest.mark.parametrize("cell, shown", [("3", '"3"'), (3.7, "3.7"), (True, "true"), (3.0, "3.0"), (None, "null")])
+def test_a_saved_cell_must_be_a_json_integer(cell, shown):
+    """int() took "3", 3.7 (as 3) and true (as 1) and replayed a different game."""
+    from takeiteasy.core.errors import InputError
+
+    game = Game(RULES, ["ann", "bob"], seed=4)
+    game.play([ScriptedPlayer("ann", list(range(19))), ScriptedPlayer("bob", list(range(19)))])
+    record = game.to_json()
+    record["players"][1]["moves"][2]["cell"] = cell
+    with pytest.raises(InputError) as info:
+        Game.from_json(record)
+    assert str(info.value) == f"saved game: player 'bob' move 3: a cell is a whole number, like 3, not {shown}"
+
+
 def test_rulebook_001_four_rounds_keep_running_totals():
     """Rulebook 001: four rounds make one game and the highest combined total wins."""
     match = Match(RULES, ["a", "b"], rounds=4, seed=9)

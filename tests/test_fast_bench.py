@@ -61,6 +61,20 @@ def test_vs_compares_on_the_same_deals(capsys, tmp_path):
     assert plot.stat().st_size > 0
 
 
+def test_plot_reports_the_file_it_wrote(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    report = bench(capsys, "--agent", "random", "--games", "5", "--plot", "hist")
+    assert report["plot"] == "hist.png" and (tmp_path / "hist.png").stat().st_size > 0
+    assert not (tmp_path / "hist").exists()
+    assert bench(capsys, "--agent", "random", "--games", "5", "--plot", "h.svg")["plot"] == "h.svg"
+
+
+def test_an_empty_plot_name_is_refused_before_any_game(capsys):
+    assert main(["bench", "--games", "5", "--plot", ""]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "takeiteasy bench: error: --plot: give a file name, e.g. scores.png\n"
+
+
 def test_deals_file_is_played_in_order(capsys, tmp_path):
     path = tmp_path / "deals.txt"
     lines = [" ".join(TOKENS[t] for t in deal(5, range(27), 19, index=i)) for i in range(3)]

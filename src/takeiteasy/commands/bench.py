@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -57,7 +58,8 @@ def register(sub) -> None:
     parser.add_argument("--weights", metavar="FILE", help="weights for --agent instead of the shipped ones "
                                                           "(a weights.npz from takeiteasy train)")
     parser.add_argument("--vs-weights", metavar="FILE", help="weights for --vs instead of the shipped ones")
-    parser.add_argument("--plot", metavar="FILE", help="write a score histogram (PNG, SVG, PDF...)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="write a score histogram (PNG, SVG, PDF... by the extension; no extension: FILE.png)")
     parser.add_argument("--no-batch", action="store_true",
                         help="play the random agent through the generic game loop too")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -255,7 +257,19 @@ def _check_agent(name: str) -> None:
 
 # --- output -------------------------------------------------------------------
 
-def write_plot(path: str, series: list[Series]) -> None:
+def plot_path(path: str) -> tuple[str, str]:
+    """The file a plot is written to and its format: a name without an extension gets '.png'."""
+    if path == "":
+        raise InputError("--plot: give a file name, e.g. scores.png")
+    extension = os.path.splitext(path)[1][1:]
+    if not extension:  # matplotlib would add its default extension; name it here so the report can say so
+        return path.rstrip(".") + ".png", "png"
+    return path, extension.lower()
+
+
+def write_plot(path: str, series: list[Series]) -> str:
+    """Write the histogram; returns the path actually written."""
+    path, fmt = plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -272,11 +286,12 @@ def write_plot(path: str, series: list[Series]) -> None:
     axes.legend()
     figure.tight_layout()
     try:
-        figure.savefig(path)
+        figure.savefig(path, format=fmt)
     except (OSError, ValueError) as exc:
         raise InputError(f"plot {path}: cannot write it ({exc})") from None
     finally:
         plt.close(figure)
+    return path
 
 
 def _line(report: dict) -> str:
@@ -292,6 +307,8 @@ def run(args) -> int:
     options = options_from_args(args)
     rules = Ruleset.from_options(options)
     _check_agent(args.agent)
+    if args.plot is not None:
+        plot_path(args.plot)  # refuse an empty name before any game is played
     if args.vs is not None:
         _check_agent(args.vs)
     elif args.vs_weights is not None:
@@ -344,9 +361,8 @@ def run(args) -> int:
                            "wins": float((difference > 0).mean()), "ties": float((difference == 0).mean())},
             "a": report, "b": second.report() | context | {"weights": args.vs_weights},
         }
-    if args.plot:
-        write_plot(args.plot, played)
-        report["plot"] = args.plot
+    if args.plot is not None:
+        report["plot"] = write_plot(args.plot, played)
     if args.json:
         print(json.dumps(report))
     elif args.vs is not None:

@@ -56,6 +56,10 @@ def run(args) -> int:
     from ..ai import make_agent  # imported here: agents may load weights
 
     rules = rules_from_args(args)
+    if args.db == "":  # Records would take '' for "no path given" and use the default database
+        raise InputError("--db: give a file path (leave --db out for the default database)")
+    if args.save is not None:
+        _check_writable(args.save)
     humans = [name.strip() for name in args.players.split(",") if name.strip()]
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
@@ -91,6 +95,21 @@ def _save_path(path: str, round_number: int) -> Path:
     if round_number > 1:
         target = target.with_name(f"{target.stem}-{round_number}{target.suffix}")
     return target
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a --save path that cannot be written now, not after a whole round has been played."""
+    if path == "":
+        raise InputError("--save: give a file name, e.g. game.json")
+    target = Path(path)
+    existed = target.exists()
+    try:
+        with target.open("a"):  # append mode: an existing file is left as it is
+            pass
+    except OSError as exc:
+        raise InputError(f"--save {path}: cannot write it ({exc.strerror})") from None
+    if not existed:
+        target.unlink(missing_ok=True)  # no empty file behind if the game is abandoned
 
 
 def _write_game(path: Path, game: Game) -> None:

@@ -17,7 +17,8 @@ from ._options import add_rules_arguments, rules_from_args
 def register(sub) -> None:
     parser = sub.add_parser("score", help="score a board (or '-' for one board per line on standard input)",
                             description="Score a board written in notation: one token per cell, columns left to "
-                                        "right, each top to bottom; '.' is an empty cell.")
+                                        "right, each top to bottom; '.' is an empty cell. With '-', each line of "
+                                        "standard input is a board and blank lines are skipped.")
     parser.add_argument("tokens", nargs="+", metavar="BOARD", help="the board's tokens (quoted or not), or '-'")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_rules_arguments(parser)
@@ -57,6 +58,8 @@ def _stream(rules: Ruleset) -> int:
     status = 0
     out = sys.stdout
     for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue  # as solve - does: a trailing or spacing blank line is not a board
         try:
             record = score_record(rules, line)
         except InputError as exc:

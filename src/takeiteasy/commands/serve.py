@@ -64,6 +64,11 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def url(host: str, port: int) -> str:
+    """The address to open in a browser; an IPv6 host goes in brackets (RFC 3986), else its colons read as a port."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def run(args) -> int:
     import uvicorn
 
@@ -71,11 +76,13 @@ def run(args) -> int:
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: expected 1..65535")
+    if args.db == "":  # not a silent fall back to the default database
+        raise InputError("--db: give a file path (leave --db out for the default database)")
     settings = app_settings(args)
-    store = SQLiteStore(args.db or default_db())
+    store = SQLiteStore(args.db if args.db is not None else default_db())
     try:
         sock = listen(args.host, args.port)
-        print(f"takeiteasy: serving on http://{args.host}:{args.port}/ (rooms in {store.path})", flush=True)
+        print(f"takeiteasy: serving on {url(args.host, args.port)} (rooms in {store.path})", flush=True)
         config = uvicorn.Config(create_app(store, **settings), log_level="warning")
         with sock:
             uvicorn.Server(config).run(sockets=[sock])

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from .errors import InputError
 
+import json
+import numbers
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -485,7 +487,8 @@ class Game:
             players = data["players"]
             caller = int(data.get("caller", 0))
             size = data.get("draw_size")
-            moves = [[(parse_tile(m["tile"]), int(m["cell"])) for m in p["moves"]] for p in players]
+            moves = [[(parse_tile(m["tile"]), _saved_cell(m["cell"], p["name"], f"move {n}"))
+                      for n, m in enumerate(p["moves"], start=1)] for p in players]
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, InputError):
                 raise
@@ -506,11 +509,21 @@ class Game:
                 raise InputError(f"saved game: player {game.players[p]!r} lists {len(player_moves)} moves, but a round "
                                  f"deals only {len(game.drawn)} tiles")
         for p, entry in enumerate(players):
-            for release in entry.get("releases", []):
-                game.release(p, parse_tile(release["tile"]), int(release["cell"]))
+            for n, release in enumerate(entry.get("releases", []), start=1):
+                game.release(p, parse_tile(release["tile"]), _saved_cell(release["cell"], game.players[p],
+                                                                         f"release {n}"))
             if entry.get("settled"):
                 game.settle(p)
         return game
+
+
+def _saved_cell(value, player, where: str) -> int:
+    """A saved cell number: a JSON integer only (int() would take "3", 3.7 and true)."""
+    # Integral also lets a record built in memory with numpy integers through; bool is an int in Python.
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise InputError(f"saved game: player {player!r} {where}: a cell is a whole number, like 3, "
+                         f"not {json.dumps(value, default=str)[:40]}")
+    return int(value)
 
 
 @dataclass

@@ -208,6 +208,7 @@ def test_rulebook_004_no_caller_hint_ranks_the_tiles_to_announce(server, browser
     page.click("#announce .ann-tile.hint-best svg")
     page.wait_for_selector("#board .legal")  # announced: now it is to be placed
     assert page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)") == [best]
+    assert page.locator("#announce").is_hidden()  # not offered again while placing (it showed, and 409'd)
     assert not errors
 
 
@@ -243,6 +244,7 @@ def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(ser
     errors: list[str] = []
     ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
     bob.wait_for_selector("#lobby-wait:not([hidden])")
+    assert bob.locator("#lobby-start").is_hidden() and bob.locator("#lobby-add").is_hidden()  # the host's only
     ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
     ann.click("#lobby-start")
     for page in (ann, bob):

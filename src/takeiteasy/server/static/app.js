@@ -49,10 +49,13 @@ async function api(method, path, body) {
 }
 
 async function act(action, body = {}) {
+  // one action at a time: a double click would send the move twice, and the second gets a puzzling refusal
+  if (act.busy) return;
+  act.busy = true;
   try {
     const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
     setState(data.state);
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(e.message); } finally { act.busy = false; }
 }
 
 // ---- tiles --------------------------------------------------------------------------------------

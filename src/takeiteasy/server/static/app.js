@@ -205,7 +205,9 @@ function statusText() {
     const names = st.winners.map((w) => st.players[w].name).join(" and ");
     return st.players.length > 1 ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
   }
-  if (st.status === "round_over") return `Round ${st.round + 1} over`;
+  if (st.status === "round_over") {
+    return `Round ${st.round + 1} over${isHost() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+  }
   if (!m) return "Watching";
   if (m.phase === "place") return S.moving ? `Move ${S.moving.split("").join("-")}: click an empty cell` : `Place ${(S.selected || m.pending[0]).split("").join("-")}`;
   if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
@@ -276,13 +278,17 @@ async function renderGame() {
   // players
   const over = st.status !== "playing";
   const head = el("tr");
-  for (const h of ["", "placed", over ? "round" : "", "total"]) head.appendChild(el("th", { class: h ? "num" : "" }, h));
+  const bestOf = st.options.match === "best-of";  // boards won decide, not the total
+  for (const h of ["", "placed", over ? "round" : "", "total", ...(bestOf ? ["boards"] : [])]) {
+    head.appendChild(el("th", { class: h ? "num" : "" }, h));
+  }
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     tr.appendChild(el("td", {}, `${p.name}${p.kind === "ai" ? " (AI)" : ""}${p.waiting ? " — placing" : ""}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${st.totals[p.index] ?? 0}`));
+    if (bestOf) tr.appendChild(el("td", { class: "num" }, `${st.standings[p.index] ?? 0}`));
     return tr;
   });
   $("players").replaceChildren(head, ...rows);
@@ -484,6 +490,8 @@ function renderCaller() {
   st.results.forEach((_, k) => head.appendChild(el("th", { class: "num" }, `R${k + 1}`)));
   if (st.status === "playing") head.appendChild(el("th", { class: "num" }, "now"));
   head.appendChild(el("th", { class: "num" }, "total"));
+  const bestOf = st.options.match === "best-of";  // boards won decide, not the total
+  if (bestOf) head.appendChild(el("th", { class: "num" }, "boards"));
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     tr.appendChild(el("td", {}, p.name));
@@ -493,6 +501,7 @@ function renderCaller() {
       tr.appendChild(el("td", { class: "num", title: e && e.board ? e.board : "" }, e ? `${e.score}${e.board ? " ▦" : ""}` : "–"));
     }
     tr.appendChild(el("td", { class: "num" }, st.totals[p.index]));
+    if (bestOf) tr.appendChild(el("td", { class: "num" }, st.standings[p.index]));
     return tr;
   });
   $("caller-table").replaceChildren(head, ...rows);

@@ -212,7 +212,10 @@ function statusText() {
   if (m.phase === "place") return S.moving ? `Move ${S.moving.split("").join("-")}: click an empty cell` : `Place ${(S.selected || m.pending[0]).split("").join("-")}`;
   if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
   if (m.phase === "announce") return "Your turn: announce a tile";
-  if (m.phase === "settle") return "Move held tiles onto the stamen, then finish";
+  if (m.phase === "settle") {
+    return S.holdPick ? `Put ${S.holdPick.split("").join("-")} on a highlighted stamen cell`
+      : "Move held tiles onto the stamen (click one), then finish";
+  }
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
   if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
@@ -227,7 +230,7 @@ async function renderGame() {
   let board = mine && mine.board ? mine.board.slice() : Array(st.board_size).fill(null);
   const opts = { numbers: false };
   if (m && m.phase === "place" && !S.moving) { opts.legal = m.legal[S.selected] || []; opts.ghost = S.selected; }
-  if (m && m.movable && m.movable.length && st.status === "playing") {
+  if (m && m.movable && m.movable.length && st.status === "playing" && m.phase !== "settle") {  // settling moves only held tiles
     opts.movable = board.map((t, i) => (m.movable.includes(t) ? i : -1)).filter((i) => i >= 0);
   }
   if (S.moving) opts.targets = board.map((t, i) => (t ? -1 : i)).filter((i) => i >= 0);
@@ -250,7 +253,8 @@ async function renderGame() {
   // current tiles
   const cur = $("current");
   cur.replaceChildren();
-  const showTiles = st.status !== "playing" ? [] : m && m.phase === "place" ? m.pending : st.current || [];
+  // settling: the last drawn tile is already on the board, showing it big looked like one more to place
+  const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
   for (const token of showTiles) {
     const icon = tileIcon(token, m && m.phase === "place" && token === S.selected && m.pending.length > 1 ? "selected" : "");
     icon.addEventListener("click", () => { S.selected = token; S.moving = null; render(); });

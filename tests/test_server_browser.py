@@ -354,3 +354,18 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round
     assert not errors
+
+
+def test_on_a_phone_the_side_panel_comes_before_the_other_boards(server, browser):
+    """No caller shows every board during play: on a phone the tile to place must not sit below them."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Phone")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option("#preset", "no-caller")
+    page.select_option(".ai-pick >> nth=0", "random")
+    page.click("#solo")
+    page.wait_for_selector("#others figure")
+    side, others = (page.eval_on_selector(sel, "e => e.getBoundingClientRect().top") for sel in ("#game .side", "#others"))
+    assert side < others < 2000
+    assert page.eval_on_selector("#game .side", "e => e.getBoundingClientRect().bottom") <= others
+    assert not errors

@@ -103,8 +103,9 @@ def shown_hints(page) -> dict[int, float]:
         "#board g.hinted", "gs => gs.map(g => [g.dataset.cell, g.querySelector('.hint-num').dataset.expected])")}
 
 
-def host_and_guest(browser, server, errors, create_button, host_name, guest_name, before_join=None):
-    """A host opens a room with ``create_button``; a guest on another device joins it by its code."""
+def host_and_guest(browser, server, errors, create_button, host_name, guest_name, before_join=None, by_enter=False):
+    """A host opens a room with ``create_button``; a guest on another device joins it by its code (typed, then
+    the Join button or the Enter key)."""
     host = open_page(browser, server, errors, host_name)
     host.click(create_button)
     host.wait_for_selector("#lobby:not([hidden])")
@@ -113,7 +114,10 @@ def host_and_guest(browser, server, errors, create_button, host_name, guest_name
         before_join(host)
     guest = open_page(browser, server, errors, guest_name)
     guest.fill("#join-code", code)
-    guest.click("#join")
+    if by_enter:
+        guest.press("#join-code", "Enter")
+    else:
+        guest.click("#join")
     return host, guest
 
 
@@ -274,7 +278,7 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     """Rulebook 001: the caller draws and announces each tile; players report their boards or scores."""
     errors: list[str] = []
     host, eve = host_and_guest(browser, server, errors, "#create-caller", "Caller", "Eve",
-                               before_join=add_table_player)
+                               before_join=add_table_player, by_enter=True)
     host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 3")
     host.click("#lobby-start")
     host.wait_for_selector("#caller:not([hidden])")

@@ -640,6 +640,7 @@ async function init() {
   $("create-room").addEventListener("click", () => create("room"));
   $("create-caller").addEventListener("click", () => create("caller"));
   $("join").addEventListener("click", () => join($("join-code").value));
+  $("join-code").addEventListener("keydown", (e) => { if (e.key === "Enter") join($("join-code").value); });  // no form to submit
   $("lobby-add").addEventListener("click", () => act("add", { agent: $("lobby-agent").value }));
   $("lobby-add-p").addEventListener("click", () => act("add", { name: $("lobby-person").value }));
   $("lobby-start").addEventListener("click", () => act("start"));

@@ -103,8 +103,9 @@ def shown_hints(page) -> dict[int, float]:
         "#board g.hinted", "gs => gs.map(g => [g.dataset.cell, g.querySelector('.hint-num').dataset.expected])")}
 
 
-def host_and_guest(browser, server, errors, create_button, host_name, guest_name, before_join=None):
-    """A host opens a room with ``create_button``; a guest on another device joins it by its code."""
+def host_and_guest(browser, server, errors, create_button, host_name, guest_name, before_join=None, by_enter=False):
+    """A host opens a room with ``create_button``; a guest on another device joins it by its code (typed, then
+    the Join button or the Enter key)."""
     host = open_page(browser, server, errors, host_name)
     host.click(create_button)
     host.wait_for_selector("#lobby:not([hidden])")
@@ -113,7 +114,10 @@ def host_and_guest(browser, server, errors, create_button, host_name, guest_name
         before_join(host)
     guest = open_page(browser, server, errors, guest_name)
     guest.fill("#join-code", code)
-    guest.click("#join")
+    if by_enter:
+        guest.press("#join-code", "Enter")
+    else:
+        guest.click("#join")
     return host, guest
 
 
@@ -208,6 +212,7 @@ def test_rulebook_004_no_caller_hint_ranks_the_tiles_to_announce(server, browser
     page.click("#announce .ann-tile.hint-best svg")
     page.wait_for_selector("#board .legal")  # announced: now it is to be placed
     assert page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)") == [best]
+    assert page.locator("#announce").is_hidden()  # not offered again while placing (it showed, and 409'd)
     assert not errors
 
 
@@ -243,6 +248,7 @@ def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(ser
     errors: list[str] = []
     ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
     bob.wait_for_selector("#lobby-wait:not([hidden])")
+    assert bob.locator("#lobby-start").is_hidden() and bob.locator("#lobby-add").is_hidden()  # the host's only
     ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
     ann.click("#lobby-start")
     for page in (ann, bob):
@@ -272,7 +278,7 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     """Rulebook 001: the caller draws and announces each tile; players report their boards or scores."""
     errors: list[str] = []
     host, eve = host_and_guest(browser, server, errors, "#create-caller", "Caller", "Eve",
-                               before_join=add_table_player)
+                               before_join=add_table_player, by_enter=True)
     host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 3")
     host.click("#lobby-start")
     host.wait_for_selector("#caller:not([hidden])")
@@ -326,7 +332,13 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
         cells = page.locator("#board .legal")
         count = cells.count()
         assert count == 19 - turn  # every empty cell is legal under the standard rules
-        cells.nth(turn * 7 % count).click()
+        if turn == 0:  # a double click places once, with no refusal shown for the second click
+            cells.first.dblclick()
+            wait_tiles(page, 1)
+            page.wait_for_timeout(300)
+            assert page.is_hidden("#toast")
+        else:
+            cells.nth(turn * 7 % count).click()
         wait_tiles(page, turn + 1)
     page.wait_for_selector("#result:not([hidden])")
     shown = int(page.text_content("#final-score"))
@@ -345,4 +357,19 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert page.locator("#analysis .best-board [data-tile]").count() == 19
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round
+    assert not errors
+
+
+def test_on_a_phone_the_side_panel_comes_before_the_other_boards(server, browser):
+    """No caller shows every board during play: on a phone the tile to place must not sit below them."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Phone")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option("#preset", "no-caller")
+    page.select_option(".ai-pick >> nth=0", "random")
+    page.click("#solo")
+    page.wait_for_selector("#others figure")
+    side, others = (page.eval_on_selector(sel, "e => e.getBoundingClientRect().top") for sel in ("#game .side", "#others"))
+    assert side < others < 2000
+    assert page.eval_on_selector("#game .side", "e => e.getBoundingClientRect().bottom") <= others
     assert not errors

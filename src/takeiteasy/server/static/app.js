@@ -49,10 +49,13 @@ async function api(method, path, body) {
 }
 
 async function act(action, body = {}) {
+  // one action at a time: a double click would send the move twice, and the second gets a puzzling refusal
+  if (act.busy) return;
+  act.busy = true;
   try {
     const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
     setState(data.state);
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(e.message); } finally { act.busy = false; }
 }
 
 // ---- tiles --------------------------------------------------------------------------------------
@@ -202,12 +205,17 @@ function statusText() {
     const names = st.winners.map((w) => st.players[w].name).join(" and ");
     return st.players.length > 1 ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
   }
-  if (st.status === "round_over") return `Round ${st.round + 1} over`;
+  if (st.status === "round_over") {
+    return `Round ${st.round + 1} over${isHost() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+  }
   if (!m) return "Watching";
   if (m.phase === "place") return S.moving ? `Move ${S.moving.split("").join("-")}: click an empty cell` : `Place ${(S.selected || m.pending[0]).split("").join("-")}`;
   if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
   if (m.phase === "announce") return "Your turn: announce a tile";
-  if (m.phase === "settle") return "Move held tiles onto the stamen, then finish";
+  if (m.phase === "settle") {
+    return S.holdPick ? `Put ${S.holdPick.split("").join("-")} on a highlighted stamen cell`
+      : "Move held tiles onto the stamen (click one), then finish";
+  }
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
   if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
@@ -222,7 +230,7 @@ async function renderGame() {
   let board = mine && mine.board ? mine.board.slice() : Array(st.board_size).fill(null);
   const opts = { numbers: false };
   if (m && m.phase === "place" && !S.moving) { opts.legal = m.legal[S.selected] || []; opts.ghost = S.selected; }
-  if (m && m.movable && m.movable.length && st.status === "playing") {
+  if (m && m.movable && m.movable.length && st.status === "playing" && m.phase !== "settle") {  // settling moves only held tiles
     opts.movable = board.map((t, i) => (m.movable.includes(t) ? i : -1)).filter((i) => i >= 0);
   }
   if (S.moving) opts.targets = board.map((t, i) => (t ? -1 : i)).filter((i) => i >= 0);
@@ -245,7 +253,8 @@ async function renderGame() {
   // current tiles
   const cur = $("current");
   cur.replaceChildren();
-  const showTiles = st.status !== "playing" ? [] : m && m.phase === "place" ? m.pending : st.current || [];
+  // settling: the last drawn tile is already on the board, showing it big looked like one more to place
+  const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
   for (const token of showTiles) {
     const icon = tileIcon(token, m && m.phase === "place" && token === S.selected && m.pending.length > 1 ? "selected" : "");
     icon.addEventListener("click", () => { S.selected = token; S.moving = null; render(); });
@@ -273,13 +282,17 @@ async function renderGame() {
   // players
   const over = st.status !== "playing";
   const head = el("tr");
-  for (const h of ["", "placed", over ? "round" : "", "total"]) head.appendChild(el("th", { class: h ? "num" : "" }, h));
+  const bestOf = st.options.match === "best-of";  // boards won decide, not the total
+  for (const h of ["", "placed", over ? "round" : "", "total", ...(bestOf ? ["boards"] : [])]) {
+    head.appendChild(el("th", { class: h ? "num" : "" }, h));
+  }
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     tr.appendChild(el("td", {}, `${p.name}${p.kind === "ai" ? " (AI)" : ""}${p.waiting ? " — placing" : ""}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${st.totals[p.index] ?? 0}`));
+    if (bestOf) tr.appendChild(el("td", { class: "num" }, `${st.standings[p.index] ?? 0}`));
     return tr;
   });
   $("players").replaceChildren(head, ...rows);
@@ -481,6 +494,8 @@ function renderCaller() {
   st.results.forEach((_, k) => head.appendChild(el("th", { class: "num" }, `R${k + 1}`)));
   if (st.status === "playing") head.appendChild(el("th", { class: "num" }, "now"));
   head.appendChild(el("th", { class: "num" }, "total"));
+  const bestOf = st.options.match === "best-of";  // boards won decide, not the total
+  if (bestOf) head.appendChild(el("th", { class: "num" }, "boards"));
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     tr.appendChild(el("td", {}, p.name));
@@ -490,6 +505,7 @@ function renderCaller() {
       tr.appendChild(el("td", { class: "num", title: e && e.board ? e.board : "" }, e ? `${e.score}${e.board ? " ▦" : ""}` : "–"));
     }
     tr.appendChild(el("td", { class: "num" }, st.totals[p.index]));
+    if (bestOf) tr.appendChild(el("td", { class: "num" }, st.standings[p.index]));
     return tr;
   });
   $("caller-table").replaceChildren(head, ...rows);
@@ -624,6 +640,7 @@ async function init() {
   $("create-room").addEventListener("click", () => create("room"));
   $("create-caller").addEventListener("click", () => create("caller"));
   $("join").addEventListener("click", () => join($("join-code").value));
+  $("join-code").addEventListener("keydown", (e) => { if (e.key === "Enter") join($("join-code").value); });  // no form to submit
   $("lobby-add").addEventListener("click", () => act("add", { agent: $("lobby-agent").value }));
   $("lobby-add-p").addEventListener("click", () => act("add", { name: $("lobby-person").value }));
   $("lobby-start").addEventListener("click", () => act("start"));

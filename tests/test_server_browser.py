@@ -373,3 +373,26 @@ def test_on_a_phone_the_side_panel_comes_before_the_other_boards(server, browser
     assert side < others < 2000
     assert page.eval_on_selector("#game .side", "e => e.getBoundingClientRect().bottom") <= others
     assert not errors
+
+
+def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
+    """Tab reaches the allowed cells, Enter or Space acts on one, and the focus stays on the board after the move."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Keys")
+    page.check("#confirm")  # the tile just placed stays movable until Enter draws the next
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    assert page.locator("#board .legal[tabindex='0'][role='button']").count() == 19
+    page.focus("#board .legal[data-cell='4']")
+    page.keyboard.press("Enter")
+    wait_tiles(page, 1)
+    assert board_tokens(page)[4] != "."
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    page.focus("#board [data-cell='4']")  # the placed tile: pick it up, then put it on cell 5
+    page.keyboard.press(" ")
+    page.wait_for_selector("#board .target")
+    page.focus("#board .target[data-cell='5']")
+    page.keyboard.press(" ")
+    page.wait_for_function("document.querySelector('#board [data-cell=\"5\"]').dataset.tile !== undefined")
+    assert board_tokens(page)[4] == "."
+    assert not errors

@@ -20,6 +20,7 @@ const S = {
   hint: null,             // {key, status: "loading" | "ready" | "error", announce, hints, error}: one board and tile,
                           // or (announce) one board's tiles to announce
   analysis: null,         // {key, status, report, error}: the analysis of one room's round, once it is over
+  keyboard: false,        // the last input was a key, not a pointer
 };
 
 const $ = (id) => document.getElementById(id);
@@ -89,6 +90,20 @@ function drawTile(group, token, cx, cy, r = R) {
   }
 }
 
+// Something clicked can also be reached with Tab and used with Enter or Space.
+function pressable(node, label, handler) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", handler);
+  node.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    e.stopPropagation();  // Enter on a cell is not the page's "draw the next tile"
+    handler();
+  });
+}
+
 function tileIcon(token, cls = "") {
   const svg = el("svg:svg", { viewBox: `${-R - 2} ${-APOTHEM - 2} ${2 * R + 4} ${2 * APOTHEM + 4}`, class: cls });
   svg.dataset.tile = token;
@@ -113,6 +128,8 @@ function positions(layout, boardSize) {
 }
 
 function drawBoard(svg, layout, board, opts = {}) {
+  // keep the keyboard's place on the board as it is redrawn (not after a click: Enter then draws the next tile)
+  const focused = S.keyboard && svg.contains(document.activeElement) ? document.activeElement.getAttribute("data-cell") : null;
   svg.replaceChildren();
   const pos = positions(layout, board.length);
   const xs = pos.map((p) => p[0]), ys = pos.map((p) => p[1]);
@@ -156,9 +173,18 @@ function drawBoard(svg, layout, board, opts = {}) {
         g.addEventListener("mouseleave", () => { ghost.style.display = "none"; });
       }
     }
-    if (opts.onClick) g.addEventListener("click", () => opts.onClick(i, token));
+    const actionable = token ? movable.has(i) || (opts.pickable || []).includes(i) : legal.has(i) || targets.has(i);
+    if (opts.onClick && actionable) {
+      pressable(g, token ? `cell ${i}, ${token.split("").join("-")}` : `cell ${i}`, () => opts.onClick(i, token));
+    } else if (opts.onClick) {
+      g.addEventListener("click", () => opts.onClick(i, token));
+    }
     svg.appendChild(g);
   });
+  if (focused !== null) {
+    const again = svg.querySelector(`[data-cell="${focused}"][tabindex]`) || svg.querySelector("[tabindex]");
+    if (again) again.focus();
+  }
   for (const line of opts.scoring || []) {  // at the end: mark each scoring line
     const pts = line.cells.map((c) => pos[c].join(",")).join(" ");
     svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-shadow" }));
@@ -237,6 +263,7 @@ async function renderGame() {
   if (m && m.phase === "settle") {
     for (const [tile, cell] of S.releases) { const from = board.indexOf(tile); board[from] = null; board[cell] = tile; }
     if (S.holdPick) opts.legal = (m.release[S.holdPick] || []).filter((c) => !board[c]);
+    opts.pickable = st.holding.filter((c) => board[c] && (m.release[board[c]] || []).length);
   }
   if (mine && mine.lines) opts.scoring = mine.lines.filter((l) => l.points > 0);
   const key = hintKey();
@@ -257,7 +284,7 @@ async function renderGame() {
   const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
   for (const token of showTiles) {
     const icon = tileIcon(token, m && m.phase === "place" && token === S.selected && m.pending.length > 1 ? "selected" : "");
-    icon.addEventListener("click", () => { S.selected = token; S.moving = null; render(); });
+    pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
     cur.appendChild(icon);
   }
   // announcing (no caller)
@@ -270,7 +297,7 @@ async function renderGame() {
     const top = ready && ready.hints.length ? ready.hints[0].tile : null;
     ann.replaceChildren(...announceable().map((token) => {
       const icon = tileIcon(token);
-      icon.addEventListener("click", () => act("announce", { tile: token }));
+      pressable(icon, `announce ${token.split("").join("-")}`, () => act("announce", { tile: token }));
       if (!expected.has(token)) return icon;
       const label = el("small", { class: "ann-hint" }, expected.get(token).toFixed(1));
       const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
@@ -336,6 +363,7 @@ async function renderGame() {
     others.appendChild(fig);
   }
   $("next-round").hidden = !(st.status === "round_over" && isHost());
+  $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
 }
 
@@ -487,6 +515,7 @@ function renderCaller() {
   $("call-btn").disabled = st.status !== "playing" || st.left === 0;
   $("end-round").hidden = !host || st.status !== "playing";
   $("end-round").disabled = st.left !== 0;
+  $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
   $("caller-next").hidden = !host || st.status !== "round_over";
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
@@ -656,6 +685,8 @@ async function init() {
   $("draw-btn").addEventListener("click", () => act("draw"));
   $("analyse-btn").addEventListener("click", requestAnalysis);
   $("caller-analyse-btn").addEventListener("click", requestAnalysis);
+  document.addEventListener("keydown", () => { S.keyboard = true; }, true);
+  document.addEventListener("pointerdown", () => { S.keyboard = false; }, true);
   document.addEventListener("keydown", (e) => {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
     if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName) || $("game").hidden) return;

@@ -396,3 +396,20 @@ def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
     page.wait_for_function("document.querySelector('#board [data-cell=\"5\"]').dataset.tile !== undefined")
     assert board_tokens(page)[4] == "."
     assert not errors
+
+
+def test_a_room_link_opened_in_a_tab_already_on_the_page_fills_in_its_code(server, browser):
+    """The hash changes without a page load (a link pasted into an open tab): the code is filled in for joining."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Host")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    guest = open_page(browser, server, errors, "Guest")
+    guest.evaluate(f"location.hash = '#join={code.lower()}'")
+    guest.wait_for_function(f"document.getElementById('join-code').value === '{code}'")
+    assert guest.evaluate("document.activeElement.id") == "name"
+    guest.click("#join")
+    guest.wait_for_selector("#lobby:not([hidden])")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert not errors

@@ -508,7 +508,8 @@ function renderCaller() {
   const cur = $("caller-current");
   cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
   $("caller-say").textContent = (st.current || []).map((t) => t.split("").join(" - ")).join("   ");
-  $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}`;
+  $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}` +
+    (st.status === "round_over" && !isHost() ? ` — waiting for ${st.players[st.host].name} to start the next` : "");
   $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
   const host = isHost();
   $("call-btn").hidden = !host;
@@ -656,7 +657,20 @@ async function loadRooms() {
   } catch (e) { /* the lobby list is optional */ }
 }
 
+// A room named in the address (#room=CODE or #join=CODE): resumed if this browser has a seat there, else its
+// code is filled in for joining.
+async function openFromAddress() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const code = (hash.get("room") || hash.get("join") || "").toUpperCase();
+  if (!code || (S.session && S.session.code === code)) return;
+  if (S.session) leave();
+  $("join-code").value = code;
+  if (localStorage.getItem(`tie-${code}`)) await join(code);
+  else { render(); $("name").focus(); }
+}
+
 async function init() {
+  window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
   const [{ presets }, { agents }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
   S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
@@ -706,10 +720,7 @@ async function init() {
       $("score-out").textContent = `score ${r.score}`;
     } catch (e) { toast(e.message); }
   });
-  // resume a room from the address (#room=CODE or #join=CODE) or the last one played
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const code = hash.get("room") || hash.get("join");
-  if (code) { $("join-code").value = code; if (localStorage.getItem(`tie-${code.toUpperCase()}`)) await join(code); }
+  await openFromAddress();
   render();
   loadRooms();
   setInterval(() => { if (!S.session) loadRooms(); }, 5000);

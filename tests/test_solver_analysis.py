@@ -93,3 +93,30 @@ def test_best_sunray_games_are_analysed_on_the_boards_own_scores():
     standard = solve(Ruleset.from_options(), game.deal)
     assert solve(rules, game.deal).score == standard.score == report["best_possible"]["score"]
     assert [p["score"] for p in report["players"]] == [rules.score(b) for b in game.boards]
+
+
+def test_analyse_command_draws_the_best_board_and_the_players(saved_game, tmp_path, capsys):
+    """The text report draws the best board and each player's board, tile by tile, as `play` does."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(saved_game))
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    report = analyse_game(saved_game)
+    for board in (report["best_possible"]["board"], report["players"][0]["board"]):
+        assert all(f"[{t[0]} {t[1]} {t[2]}]" in out for t in board.split())
+    assert f"best possible with these tiles: {report['best_possible']['score']}" in out
+
+
+def test_analyse_command_draws_boards_with_a_holding_area(tmp_path, capsys):
+    """Daffodil variant 4: a saved board goes on with the holding slots; the drawing shows the board's cells."""
+    from takeiteasy.core.presets import preset
+
+    rules = Ruleset.from_options(preset("daffodil-holding"))
+    game = Game(rules, ["ann"], seed=5)
+    game.play([make_agent("greedy", rules, 1)])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_json()))
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    placed = [t for t in game.to_json()["players"][0]["board"].split()[:rules.layout.num_cells] if t != "."]
+    assert all(f"[{t[0]} {t[1]} {t[2]}]" in out for t in placed)

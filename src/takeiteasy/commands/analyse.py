@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
+from rich.console import Console
+
 from ..core.errors import InputError
+from ..core.notation import parse_board
+from ..core.rules import Options, Ruleset
 from ..solve.analysis import analyse_game
+from ..terminal import board_text
 
 
 def register(sub) -> None:
@@ -37,17 +42,26 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
+    rules = Ruleset.from_options(Options.from_json(report["options"]))
+    console = Console(highlight=False)
+
+    def draw(board: str, highlight=frozenset()) -> None:
+        cells = " ".join(board.split()[:rules.layout.num_cells])  # without the holding area's slots, if any
+        console.print(board_text(parse_board(cells, rules.layout, rules.tile_set), rules.layout, highlight=highlight))
+
     best = report["best_possible"]
     agent = report["agent"]
-    print(f"best possible with these tiles: {best['score']}  ({best['board']})")
+    console.print(f"best possible with these tiles: {best['score']}  ({best['board']})")
+    draw(best["board"])
     if agent and agent["agent"]:
-        print(f"agent '{agent['agent']}' on the same deal: {agent['score']}")
-    print(f"move values by: {report['evaluator']}")
+        console.print(f"agent '{agent['agent']}' on the same deal: {agent['score']}")
+    console.print(f"move values by: {report['evaluator']}")
     for player in report["players"]:
-        print(f"\n{player['name']}: {player['score']} ({player['missed']} below the best possible)")
+        console.print(f"\n{player['name']}: {player['score']} ({player['missed']} below the best possible)")
+        draw(player["board"], {m["cell"] for m in player["worst_moves"]})  # underlined in a terminal
         for move in player["moves"]:
-            print(f"  {move['move']:2d}. {move['tile']} -> cell {move['cell']:2d}   "
-                  f"best cell {move['best_cell']:2d}   loss {move['loss']}")
+            console.print(f"  {move['move']:2d}. {move['tile']} -> cell {move['cell']:2d}   "
+                          f"best cell {move['best_cell']:2d}   loss {move['loss']}")
         worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, -{m['loss']})" for m in player["worst_moves"])
-        print(f"  worst moves: {worst}")
+        console.print(f"  worst moves: {worst}")
     return 0

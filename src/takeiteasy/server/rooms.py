@@ -753,7 +753,7 @@ class RoomMaster:
 
         One action at a time per room; other rooms act meanwhile (an AI player's move may take a while).
         """
-        with self._room_lock(self.get(code).code):
+        with self._room_lock(self.get(code).code):  # get first: locks only for rooms that exist
             room = self.get(code)  # as it is now that nobody else acts on it
             before = room.version
             try:

@@ -421,7 +421,8 @@ def test_an_empty_database_path_is_refused_not_taken_for_the_default(capsys, mon
     assert err == f"takeiteasy {command}: error: --db: give a file path (leave --db out for the default database)\n"
 
 
-@pytest.mark.parametrize("host, shown", [("::1", "http://[::1]:{port}/"), ("127.0.0.1", "http://127.0.0.1:{port}/")])
+@pytest.mark.parametrize("host, shown", [("::1", "http://[::1]:{port}/"), ("[::1]", "http://[::1]:{port}/"),
+                                         ("127.0.0.1", "http://127.0.0.1:{port}/")])
 def test_serve_names_an_ipv6_address_in_brackets(capsys, monkeypatch, tmp_path, host, shown):
     import socket
 
@@ -430,7 +431,7 @@ def test_serve_names_an_ipv6_address_in_brackets(capsys, monkeypatch, tmp_path, 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family) as probe:
-            probe.bind((host, 0))
+            probe.bind((host.strip("[]"), 0))
             port = probe.getsockname()[1]
     except OSError:
         pytest.skip(f"cannot listen on {host} here")

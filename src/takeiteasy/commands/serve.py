@@ -51,8 +51,14 @@ def app_settings(args) -> dict:
     return settings
 
 
+def bare_host(host: str) -> str:
+    """``[::1]`` as ``::1``: an IPv6 address may be given as it is written in a URL."""
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
+
+
 def listen(host: str, port: int) -> socket.socket:
     """The listening socket, opened here: uvicorn would log a bad address or a busy port and exit with 3."""
+    host = bare_host(host)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # restart at once after a stop
@@ -66,6 +72,7 @@ def listen(host: str, port: int) -> socket.socket:
 
 def url(host: str, port: int) -> str:
     """The address to open in a browser; an IPv6 host goes in brackets (RFC 3986), else its colons read as a port."""
+    host = bare_host(host)
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 

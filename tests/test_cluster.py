@@ -10,18 +10,35 @@ import pytest
 from takeiteasy.cli import main
 
 
-def test_bench_over_ray_plays_exactly_the_local_games(capsys):
+@pytest.fixture(scope="module")
+def local_ray():
+    """One private Ray for the tests of this module (starting it takes seconds)."""
     ray = pytest.importorskip("ray")
     try:
-        args = ["bench", "--agent", "fast", "--games", "24", "--seed", "11", "--json"]
-        assert main(args) == 0
-        local = json.loads(capsys.readouterr().out)
-        assert main(args + ["--ray", "local", "--jobs", "3"]) == 0
-        spread = json.loads(capsys.readouterr().out)
+        yield ray
     finally:
         ray.shutdown()
+
+
+def test_bench_over_ray_plays_exactly_the_local_games(capsys, local_ray):
+    args = ["bench", "--agent", "fast", "--games", "24", "--seed", "11", "--json"]
+    assert main(args) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(args + ["--ray", "local", "--jobs", "3"]) == 0
+    spread = json.loads(capsys.readouterr().out)
     assert spread["ray"] == "local" and spread["jobs"] == 3
     for key in ("games", "mean", "median", "min", "max", "share_150", "share_200"):
+        assert spread[key] == local[key], key
+
+
+def test_solve_over_ray_solves_exactly_the_local_draws(capsys, local_ray):
+    args = ["solve", "--random", "9", "--seed", "4", "--json"]
+    assert main(args) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(args + ["--ray", "local", "--jobs", "2"]) == 0
+    spread = json.loads(capsys.readouterr().out)
+    assert spread["ray"] == "local" and spread["jobs"] == 2
+    for key in ("games", "mean", "sd", "median", "min", "max"):
         assert spread[key] == local[key], key
 
 
@@ -33,7 +50,7 @@ def test_bench_over_ray_without_ray_installed_is_a_one_line_error(monkeypatch, c
 
 
 def test_bench_over_ray_refuses_an_address_nothing_listens_on(capsys):
-    pytest.importorskip("ray")
+    pytest.importorskip("ray").shutdown()  # a process already in Ray keeps using it, whatever the address
     import socket
 
     with socket.socket() as unused:  # a port that was free a moment ago: nobody listens there

@@ -105,3 +105,50 @@ def test_a_bad_fixed_board_is_refused_once_before_any_line_is_read(capsys, monke
 def test_max_refuses_tiles_or_a_fixed_board_even_when_empty(capsys, argv):
     assert main(["solve", "--max", *argv]) == 2
     assert "--max takes the whole tile set" in capsys.readouterr().err
+
+
+# --- many draws: the best score on a benchmark's deals -----------------------------
+
+def test_solve_random_sums_up_the_best_scores_of_bench_series_draws(capsys):
+    """Draw i of --random is the tile set bench deals in game i of the same series; the summary is of their optima."""
+    from takeiteasy.solve import solve
+
+    assert main(["solve", "--random", "6", "--seed", "9", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    optima = [solve(RULES, deal(9, range(27), 19, index=i)).score for i in range(6)]
+    assert report["games"] == 6 and report["seed"] == 9
+    assert report["mean"] == pytest.approx(sum(optima) / 6)
+    assert (report["min"], report["max"]) == (min(optima), max(optima))
+    assert report["ms_per_draw"] > 0
+    assert main(["solve", "--random", "6", "--seed", "9", "--jobs", "2", "--json"]) == 0
+    split = json.loads(capsys.readouterr().out)
+    assert (split["mean"], split["sd"], split["jobs"]) == (report["mean"], report["sd"], 2)
+
+
+def test_solve_deals_file_solves_each_line(capsys, tmp_path):
+    """--deals takes bench's deals format (draw order, '#' comments); each line is solved."""
+    from takeiteasy.solve import solve
+
+    draws = [deal(5, range(27), 19, index=i) for i in range(3)]
+    path = tmp_path / "deals.txt"
+    path.write_text("# three deals\n" + "\n".join(" ".join(TOKENS[t] for t in d) for d in draws) + "\n")
+    assert main(["solve", "--deals", str(path)]) == 0
+    line = capsys.readouterr().out
+    mean = sum(solve(RULES, d).score for d in draws) / 3
+    assert line.startswith(f"best arrangement of 3 draws (deals file {path}): mean {mean:.2f} ± ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--random", "0"], "--random 0: expected 1..10,000,000 draws"),
+    (["--random", "3", "--deals", "x.txt"], "give either --random N or --deals FILE, not both"),
+    (["--random", "3", "--tiles", DRAW], "--random and --deals solve whole draws: do not give --tiles"),
+    (["--random", "3", "--jobs", "0"], "--jobs must be at least 1, got 0"),
+    (["--random", "3", "--no-caller"], "with no caller the players choose the tiles"),
+    (["--jobs", "2", "--tiles", DRAW], "--jobs spreads --random or --deals draws; give one of those too"),
+    (["--deals", "/nonexistent/deals.txt"], "deals file /nonexistent/deals.txt: cannot read it"),
+])
+def test_solve_many_draws_bad_input_is_one_line(capsys, args, message):
+    assert main(["solve", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("takeiteasy solve: error: ") and message in err and err.count("\n") == 1
+

@@ -1,10 +1,11 @@
-"""Independent jobs spread over a Ray cluster (the optional ``[ray]`` extra).
+"""Independent jobs spread over local processes or a Ray cluster (the optional ``[ray]`` extra).
 
 Work that outgrows one machine here is embarrassingly parallel: thousands of
-benchmark games, each dealt and seeded from (series, game index) alone, so
-the results do not depend on where or in what order the games run.  This
-module only maps a function over argument tuples with Ray and gives the
-results back in order; what runs is the same code as in local processes.
+benchmark games or solved draws, each dealt and seeded from (series, game
+index) alone, so the results do not depend on where or in what order the
+work runs.  This module only maps a function over argument tuples, in local
+processes or with Ray, and gives the results back in order; what runs is the
+same code either way.
 
 ``address`` is ``"local"`` to start a private Ray on this machine (handy for
 trying it out and in tests), or anything ``ray.init(address=...)`` accepts to
@@ -71,3 +72,24 @@ def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) 
     ray = connect(address)
     task = ray.remote(num_cpus=1)(function)
     return ray.get([task.remote(*arguments) for arguments in argument_tuples])
+
+
+def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None) -> list[Any]:
+    """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else one
+    local process (``spawn``) per tuple or, with ``ray`` (an address), one Ray task per tuple; in order."""
+    if ray is not None:
+        return ray_map(function, argument_tuples, ray)
+    if len(argument_tuples) == 1:
+        return [function(*argument_tuples[0])]
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    with ProcessPoolExecutor(max_workers=len(argument_tuples), mp_context=get_context("spawn")) as pool:
+        return [f.result() for f in [pool.submit(function, *arguments) for arguments in argument_tuples]]
+
+
+def chunks(indices: Sequence[int], parts: int) -> list[Sequence[int]]:
+    """``indices`` cut into at most ``parts`` runs of nearly equal length, in order."""
+    size = max(1, -(-len(indices) // max(1, parts)))
+    return [indices[k:k + size] for k in range(0, len(indices), size)]
+

@@ -17,9 +17,7 @@ import math
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -198,25 +196,15 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
         seconds = time.perf_counter() - start
         return Series(agent_name, scores, seconds, path="batch", moves=games * rules.tiles_per_round)
 
-    options = rules.options.to_json()
-    indices = list(range(games))
-    if jobs <= 1 and ray is None:
-        scores, times, seconds = _play_chunk(options, agent_name, seed, indices, deals, weights)
-    else:
-        size = math.ceil(games / jobs)
-        chunks = [indices[k:k + size] for k in range(0, games, size)]
-        work = [(options, agent_name, seed, chunk, None if deals is None else deals[chunk[0]:chunk[-1] + 1],
-                 weights) for chunk in chunks]
-        if ray is not None:
-            from ..cluster import ray_map
+    from ..cluster import chunks, spread
 
-            results = ray_map(_play_chunk, work, ray)
-        else:
-            with ProcessPoolExecutor(max_workers=len(chunks), mp_context=get_context("spawn")) as pool:
-                results = [f.result() for f in [pool.submit(_play_chunk, *arguments) for arguments in work]]
-        scores = [s for part, _, _ in results for s in part]
-        times = [t for _, part, _ in results for t in part]
-        seconds = max(spent for _, _, spent in results)  # the chunks play side by side
+    options = rules.options.to_json()
+    work = [(options, agent_name, seed, list(chunk), None if deals is None else deals[chunk[0]:chunk[-1] + 1],
+             weights) for chunk in chunks(range(games), 1 if ray is None and jobs <= 1 else jobs)]
+    results = spread(_play_chunk, work, ray)
+    scores = [s for part, _, _ in results for s in part]
+    times = [t for _, part, _ in results for t in part]
+    seconds = max(spent for _, _, spent in results)  # the chunks play side by side
     return Series(agent_name, np.asarray(scores, dtype=np.int64), seconds, times)
 
 

@@ -4,16 +4,22 @@
 * ``solve --fixed BOARD --tiles "..."``: keep a partly filled board and complete it as well as possible.
 * ``solve -``: one tile set per line on standard input, one JSON line out each.
 * ``solve --max``: the maximum over the whole tile set, with every board that reaches it.
+* ``solve --random N --seed S`` (or ``--deals FILE``): the best score of each of the N draws that
+  ``takeiteasy bench`` deals in series S (or of each deal in the file), summed up like a benchmark: the
+  score of a player who knew every tile in advance, on the very deals the agents played.  ``--jobs J``
+  or ``--ray ADDRESS`` spread the draws over processes or a Ray cluster.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 
+from ..core.deal import deal
 from ..core.errors import InputError
 from ..core.notation import format_board, parse_board, parse_tiles
-from ..core.rules import Ruleset
+from ..core.rules import Options, Ruleset
 from ..solve import maximum, solve
 from ..solve.solver import SolveError
 from ._options import add_rules_arguments, rules_from_args
@@ -29,6 +35,14 @@ def register(sub) -> None:
     parser.add_argument("--max", action="store_true", help="the maximum over the whole tile set, with every board")
     parser.add_argument("--all", action="store_true", help="list every optimal board, not just one")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    many = parser.add_argument_group("many draws (the best score a player knowing every tile could reach)")
+    many.add_argument("--random", type=int, metavar="N",
+                      help="solve the draws of games 0..N-1 of bench's series --seed and sum up their best scores")
+    many.add_argument("--seed", type=int, default=0, metavar="S", help="series seed for --random (default: 0)")
+    many.add_argument("--deals", metavar="FILE", help="solve these deals instead (bench's format: one line each)")
+    many.add_argument("--jobs", type=int, default=None, metavar="J", help="processes (default: 1)")
+    many.add_argument("--ray", metavar="ADDRESS", help="solve the draws as Ray tasks ('local', 'auto' or HOST:6379; "
+                                                        "needs the [ray] extra); --jobs then counts tasks")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -68,6 +82,11 @@ def max_record(rules: Ruleset) -> dict:
 
 def run(args) -> int:
     rules = rules_from_args(args)
+    if args.random is not None or args.deals is not None:
+        return _many(args, rules)
+    for name in ("jobs", "ray"):
+        if getattr(args, name) is not None:
+            raise InputError(f"--{name} spreads --random or --deals draws; give one of those too")
     if args.source not in (None, "-"):
         raise InputError(f"unexpected argument {args.source!r}; give tiles with --tiles, or '-' to read standard input")
     if args.max:
@@ -117,3 +136,60 @@ def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
         sys.stdout.write(json.dumps(record) + "\n")
         sys.stdout.flush()
     return status
+
+
+# --- many draws: the clairvoyant's score on a benchmark's deals ------------------
+
+MAX_DRAWS = 10**7  # every score is kept in memory
+
+
+def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[int]] | None):
+    """Best scores of draws ``indices`` of series ``seed`` (or of ``deals``); worker entry point.
+    Returns (scores, seconds spent solving, compilation and loading excluded)."""
+    rules = Ruleset.from_options(Options.from_json(options))
+    solve(rules, deal(seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))  # compile or load before timing
+    start, scores = time.perf_counter(), []
+    for position, index in enumerate(indices):
+        tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
+                                                               index=index)
+        scores.append(solve(rules, tiles).score)
+    return scores, time.perf_counter() - start
+
+
+def _many(args, rules: Ruleset) -> int:
+    from ..cluster import chunks, cluster_cpus, spread
+    from .bench import read_deals, summarise
+
+    if args.tiles is not None or args.fixed is not None or args.source or args.max or args.all:
+        raise InputError("--random and --deals solve whole draws: do not give --tiles, --fixed, '-', --max or --all")
+    if args.random is not None and args.deals is not None:
+        raise InputError("give either --random N or --deals FILE, not both")
+    if not rules.options.caller:
+        raise InputError("with no caller the players choose the tiles, so there are no draws to solve "
+                         "(--max gives the best board of the whole set)")
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    deals = read_deals(args.deals, rules) if args.deals is not None else None
+    count = len(deals) if deals is not None else args.random
+    if not 1 <= count <= MAX_DRAWS:
+        raise InputError(f"--random {count}: expected 1..{MAX_DRAWS:,} draws")
+    jobs = args.jobs or (cluster_cpus(args.ray) if args.ray is not None else 1)
+    options = rules.options.to_json()
+    work = [(options, args.seed, list(part), None if deals is None else deals[part[0]:part[-1] + 1])
+            for part in chunks(range(count), jobs)]
+    start = time.perf_counter()
+    results = spread(_solve_chunk, work, args.ray)
+    scores = [s for part, _ in results for s in part]
+    report = summarise(scores) | {
+        "seed": None if deals is not None else args.seed, "deals": args.deals, "jobs": jobs, "ray": args.ray,
+        "options": options, "seconds": time.perf_counter() - start,
+        "ms_per_draw": 1000 * sum(spent for _, spent in results) / count}
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    where = f"deals file {args.deals}" if deals is not None else f"series {args.seed}"
+    print(f"best arrangement of {count} draws ({where}): mean {report['mean']:.2f} ± {report['ci95']:.2f} "
+          f"(95% CI), sd {report['sd']:.1f}, median {report['median']:g}, min {report['min']}, "
+          f"max {report['max']}; {report['ms_per_draw']:.1f} ms per draw")
+    return 0
+

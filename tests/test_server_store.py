@@ -168,15 +168,20 @@ def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(po
     for code in codes:
         ours.create(code, {"code": code}, LOBBY)
     outcomes: dict[str, list] = {code: [] for code in codes}
+    errors: list[BaseException] = []
 
     def race(store, name, barrier):
-        for code in codes:
-            barrier.wait()
-            try:
-                store.append(code, 0, [{"t": name}, {"t": name}], LOBBY)
-                outcomes[code].append(name)
-            except StoreConflict:
-                pass
+        try:
+            for code in codes:
+                barrier.wait()  # both appends start together
+                try:
+                    store.append(code, 0, [{"t": name}, {"t": name}], LOBBY)
+                    outcomes[code].append(name)
+                except StoreConflict:
+                    pass
+        except BaseException as exc:  # anything else: let the other thread stop too, and fail below
+            errors.append(exc)
+            barrier.abort()
 
     barrier = threading.Barrier(2)
     threads = [threading.Thread(target=race, args=(store, name, barrier)) for store, name in
@@ -185,6 +190,7 @@ def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(po
         thread.start()
     for thread in threads:
         thread.join()
+    assert not [e for e in errors if not isinstance(e, threading.BrokenBarrierError)], errors
     for code in codes:
         assert len(outcomes[code]) == 1, outcomes[code]
         assert ours.load(code)[1] == [{"t": outcomes[code][0]}] * 2
@@ -194,7 +200,7 @@ def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(po
 
 def terminate(postgres_server, application_name: str) -> int:
     """End the server processes of the connections named ``application_name`` (as a database restart or a
-    network failure would), waiting until they are gone; how many were ended."""
+    network failure would), waiting until they are gone (PostgreSQL 14 or newer); how many were ended."""
     import psycopg
 
     with psycopg.connect(postgres_server, autocommit=True) as admin:

@@ -421,6 +421,56 @@ def test_an_empty_database_path_is_refused_not_taken_for_the_default(capsys, mon
     assert err == f"takeiteasy {command}: error: --db: give a file path (leave --db out for the default database)\n"
 
 
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
+def test_serve_on_an_unreachable_postgres_database_is_one_line_without_the_password(capsys, psycopg, scheme):
+    import socket
+
+    with socket.socket() as closed, socket.create_server(("127.0.0.1", 0)) as busy:
+        closed.bind(("127.0.0.1", 0))  # bound, not listening: a connection there is refused
+        db = f"{scheme}://ann:s3cret-pw@127.0.0.1:{closed.getsockname()[1]}/rooms"
+        status, out, err = run_cli(capsys, "serve", "--port", str(busy.getsockname()[1]), "--db", db)
+    shown = db.replace(":s3cret-pw@", ":***@")
+    assert status == 2 and out == "" and "s3cret" not in err and "Traceback" not in err
+    assert err.startswith(f"takeiteasy serve: error: server database {shown}: cannot open it (connection")
+    assert err.endswith(")\n") and err.count("\n") == 1
+
+
+def test_serve_on_postgres_without_psycopg_says_which_extra_to_install(capsys, monkeypatch):
+    import socket
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed: importing it fails
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        status, out, err = run_cli(capsys, "serve", "--port", str(busy.getsockname()[1]),
+                                   "--db", "postgresql://ann:s3cret-pw@db.example/rooms")
+    assert status == 2 and out == ""
+    assert err == "takeiteasy serve: error: a PostgreSQL database needs psycopg: pip install 'takeiteasy[postgres]'\n"
+
+
+def test_serve_names_its_postgres_database_with_the_password_masked(capsys, monkeypatch, postgres_url):
+    """The throwaway test server trusts local connections, so any password does.  A URL from
+    TAKEITEASY_TEST_POSTGRES is used as it is: if it has no password, it is shown whole (the test for an
+    unreachable database checks the masking without a server)."""
+    import os
+    import socket
+
+    import uvicorn
+
+    head, _, rest = postgres_url.partition("@")
+    password = head.partition("://")[2].partition(":")[2]
+    url = postgres_url
+    if not password and not os.environ.get("TAKEITEASY_TEST_POSTGRES"):
+        url, password = f"{head}:sekrit-pw@{rest}", "sekrit-pw"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # the banner only, no server
+    assert main(["serve", "--port", str(port), "--db", url]) == 0
+    out = capsys.readouterr().out
+    shown = url.replace(f":{password}@", ":***@") if password else url
+    assert out == f"takeiteasy: serving on http://127.0.0.1:{port}/ (rooms in {shown})\n"
+    assert not password or password not in out
+
+
 @pytest.mark.parametrize("host, shown", [("::1", "http://[::1]:{port}/"), ("[::1]", "http://[::1]:{port}/"),
                                          ("127.0.0.1", "http://127.0.0.1:{port}/")])
 def test_serve_names_an_ipv6_address_in_brackets(capsys, monkeypatch, tmp_path, host, shown):

@@ -541,6 +541,40 @@ def test_a_storage_failure_loses_nothing():
         place_first_legal(client, code, token, again)
 
 
+def test_a_storage_failure_while_reading_is_a_503_saying_so():
+    """A store that cannot read (a database connection lost, say) used to surface as a 500 'server bug'."""
+    class UnreadableStore(MemoryStore):
+        fail = False
+
+        def _check(self):
+            if self.fail:
+                raise StoreError("database connection lost")
+
+        def load(self, code):
+            self._check()
+            return super().load(code)
+
+        def listed(self, limit, since=0.0):
+            self._check()
+            return super().listed(limit, since)
+
+        def count(self, statuses, since=0.0):
+            self._check()
+            return super().count(statuses, since)
+
+    store = UnreadableStore()
+    with TestClient(create_app(store, rooms_in_memory=1, rate_limits=UNLIMITED)) as client:
+        first = create(client, mode="room")
+        create(client, mode="room")  # the first room leaves memory: reading it needs the store
+        store.fail = True
+        for r in (client.get("/api/rooms"), client.post("/api/rooms", json={"mode": "solo", "name": "bo"}),
+                  client.get(f"/api/rooms/{first['code']}", headers={"x-player-token": first["token"]})):
+            assert r.status_code == 503 and r.json()["error"] == "storage failed (database connection lost)"
+        store.fail = False
+        assert state(client, first["code"], first["token"]) == first["state"]
+        assert client.get("/api/rooms").status_code == 200
+
+
 def test_serve_command_refuses_a_bad_port(capsys):
     from takeiteasy.cli import main
 

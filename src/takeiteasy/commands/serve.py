@@ -17,11 +17,12 @@ def default_db() -> Path:
 def register(sub) -> None:
     parser = sub.add_parser("serve", help="run the web app and its API server",
                             description="Run the web app: open http://HOST:PORT/ in a browser.  Rooms are kept in "
-                                        "a SQLite file and survive restarts.")
+                                        "a SQLite file (or a PostgreSQL database) and survive restarts.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help=f"room database (default: {default_db()})")
+    parser.add_argument("--db", default=None, metavar="PATH|URL",
+                        help=f"room database: a SQLite file, or a postgresql:// URL (needs the postgres extra) "
+                             f"(default: {default_db()})")
     parser.add_argument("--max-rooms", type=int, default=None, metavar="N",
                         help="open rooms allowed at once (default: 500)")
     parser.add_argument("--idle-hours", type=float, default=None, metavar="H",
@@ -76,20 +77,32 @@ def url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
+def open_store(db: str | None):
+    """The store ``--db`` names, and how to name it in messages (a URL with its password masked)."""
+    from ..server import PostgresStore, SQLiteStore
+    from ..server.store_postgres import is_postgres_url
+
+    if db is not None and is_postgres_url(db):
+        store = PostgresStore(db)
+        return store, store.shown
+    store = SQLiteStore(db if db is not None else default_db())
+    return store, str(store.path)
+
+
 def run(args) -> int:
     import uvicorn
 
-    from ..server import SQLiteStore, create_app
+    from ..server import create_app
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: expected 1..65535")
     if args.db == "":  # not a silent fall back to the default database
         raise InputError("--db: give a file path (leave --db out for the default database)")
     settings = app_settings(args)
-    store = SQLiteStore(args.db if args.db is not None else default_db())
+    store, where = open_store(args.db)
     try:
         sock = listen(args.host, args.port)
-        print(f"takeiteasy: serving on {url(args.host, args.port)} (rooms in {store.path})", flush=True)
+        print(f"takeiteasy: serving on {url(args.host, args.port)} (rooms in {where})", flush=True)
         config = uvicorn.Config(create_app(store, **settings), log_level="warning")
         with sock:
             uvicorn.Server(config).run(sockets=[sock])

@@ -6,5 +6,6 @@ app; ``takeiteasy serve`` runs it.  See docs/WEB.md.
 
 from .app import create_app
 from .store import MemoryStore, SQLiteStore, Store
+from .store_postgres import PostgresStore
 
-__all__ = ["MemoryStore", "SQLiteStore", "Store", "create_app"]
+__all__ = ["MemoryStore", "PostgresStore", "SQLiteStore", "Store", "create_app"]

@@ -1,7 +1,7 @@
 """The web server: a FastAPI app over the room master, with the single-page front end.
 
 ``create_app(store=...)`` builds the app; ``takeiteasy serve`` runs it with a
-SQLite store.  Every error is a JSON object ``{"error": "one line"}`` with a
+SQLite or PostgreSQL store.  Every error is a JSON object ``{"error": "one line"}`` with a
 4xx status (5xx only for a storage failure or a bug); a refused request
 changes nothing.  Live updates go out over a WebSocket per player
 (``/api/rooms/{code}/ws?token=...``); ``GET /api/rooms/{code}?since=N`` is
@@ -234,7 +234,8 @@ def mask_tokens_in_logs() -> None:
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
                listeners_per_room: int = LISTENERS_PER_ROOM) -> FastAPI:
-    """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes SQLite).
+    """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes a SQLite or PostgreSQL
+    store).
 
     ``rate_limits`` are per client address (default :class:`RateLimits()`;
     ``RateLimits.off()`` for none); see :class:`RoomMaster` for the others.

@@ -692,7 +692,7 @@ class RoomMaster:
         with self._lock:
             room = self._rooms.get(code)
             if room is None:
-                loaded = self.store.load(code)
+                loaded = self._read(self.store.load, code)
                 if loaded is None:
                     raise NotFound(f"no room {code}")
                 room = Room(*loaded)
@@ -725,7 +725,7 @@ class RoomMaster:
                   "confirm": bool(confirm)}
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self._rooms and self.store.load(code) is None:
+            if code not in self._rooms and self._read(self.store.load, code) is None:
                 break
         record["code"] = code
         room = Room(record)
@@ -745,7 +745,7 @@ class RoomMaster:
 
     def _check_room_limit(self) -> None:
         with self._lock:
-            if self.store.count(ACTIVE, self._recent()) >= self.max_active_rooms:
+            if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:
                 raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
 
     def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
@@ -776,4 +776,12 @@ class RoomMaster:
             raise Busy(f"storage failed, nothing was changed ({exc})") from None
 
     def listed(self, limit: int = 50) -> list[dict]:
-        return self.store.listed(limit, self._recent())
+        return self._read(self.store.listed, limit, self._recent())
+
+    @staticmethod
+    def _read(method, *args):
+        """A store read; a storage failure is a 503 saying so, like a failed write (not a 500 'server bug')."""
+        try:
+            return method(*args)
+        except StoreError as exc:
+            raise Busy(f"storage failed ({exc})") from None

@@ -10,6 +10,8 @@ the server acknowledges a move only after ``append`` has returned.
 
 The SQLite store uses the standard library's ``sqlite3`` in WAL mode with
 ``synchronous=FULL``, so a committed move survives a crash or power loss.
+The PostgreSQL store, for a database on another machine or shared by several
+servers, is in :mod:`takeiteasy.server.store_postgres`.
 
 >>> store = MemoryStore()
 >>> store.create("ABC", {"mode": "solo"}, {"status": "lobby", "listed": False})
@@ -100,9 +102,9 @@ class MemoryStore(Store):
 
     def append(self, code, version, events, summary):
         with self._lock:
-            entry = self._rooms[code]
-            if len(entry.events) != version:
-                raise StoreConflict(f"room {code} changed (version {len(entry.events)}, expected {version})")
+            entry = self._rooms.get(code)
+            if entry is None or len(entry.events) != version:  # no such room: a conflict, as in the databases
+                raise StoreConflict(f"room {code} changed (expected version {version})")
             entry.events.extend(json.loads(json.dumps(events)))
             entry.summary, entry.updated = dict(summary), time.time()
 

@@ -1,5 +1,5 @@
 """The web API: solo and multi-player games played to the end, every illegal or cheating action refused
-with the room intact, caller rooms, and the reference endpoints."""
+with the room intact, caller rooms, the reference endpoints, and AI players moving after the answer."""
 
 from __future__ import annotations
 

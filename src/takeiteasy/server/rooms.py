@@ -41,7 +41,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..ai import AGENTS, make_agent
-from ..core.deal import MASK64, deal as seeded_deal, game_seed
+from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
 from ..core.game import Game, IllegalMove, Match, View, group_sizes
 from ..core.layouts import LAYOUT_NAMES
@@ -596,7 +596,11 @@ class Room:
         seat, what = position[-1]
         agent = self._agent(seat)
         if what == "draw":
-            return AITurn(seat, what, position, agent, game=self._trial())
+            game = self._trial()
+            # an agent without an announce hook announces at random from the game's generator, which this copy
+            # would always start from the same state: give each draw its own stream
+            game._rng = SplitMix64(game_seed(self.seed ^ 0xA770, 100 * self.round + len(game.drawn)))
+            return AITurn(seat, what, position, agent, game=game)
         return AITurn(seat, what, position, agent, view=self.game.view(seat))
 
     def ai_move(self, turn: AITurn, event: dict) -> list[dict]:

@@ -15,7 +15,7 @@ from takeiteasy.server import MemoryStore, create_app  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.solve import solve  # noqa: E402
 
-from test_server_api import create, place_first_legal, post, refused  # noqa: E402
+from test_server_api import create, place_then_wait_for_ais, post, refused  # noqa: E402
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def test_solo_round_is_analysed_once_it_is_over(client):
     code, token, st = joined["code"], joined["token"], joined["state"]
     refused(client.get(f"/api/rooms/{code}/analysis"), 409)  # the deal is still secret
     while st["status"] == "playing":
-        st = place_first_legal(client, code, token, st)
+        st = place_then_wait_for_ais(client, code, token, st)
     report = analysis(client, code)
     rules = Ruleset.from_options(Options())
     tiles = [parse_tile(t) for t in st["drawn"]]

@@ -1,10 +1,12 @@
 """The web API: solo and multi-player games played to the end, every illegal or cheating action refused
-with the room intact, caller rooms, and the reference endpoints."""
+with the room intact, caller rooms, the reference endpoints, and AI players moving after the answer."""
 
 from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 
 import pytest
 
@@ -62,6 +64,35 @@ def place_first_legal(client, code, token, st):
     return r.json()["state"]
 
 
+def ai_busy(st) -> bool:
+    """An AI seat still owes a move: it is placing or settling (``waiting``), or, with no caller, it has to
+    announce the next tiles."""
+    if st["status"] != "playing":
+        return False
+    players, chooser = st["players"], st.get("chooser")
+    if any(p["waiting"] for p in players if p["kind"] == "ai"):
+        return True
+    return (chooser is not None and players[chooser]["kind"] == "ai" and not any(p["waiting"] for p in players)
+            and not st["awaiting_draw"])
+
+
+def after_ais(client, code, token=None, seconds=60.0):
+    """The room's state once its AI players have nothing left to do: they move in the background after an
+    action is answered.  The bound only keeps a broken server from hanging the tests."""
+    deadline = time.monotonic() + seconds
+    while True:
+        st = state(client, code, token)
+        if not ai_busy(st):
+            return st
+        assert time.monotonic() < deadline, f"the AI players of room {code} did not move"
+        time.sleep(0.01)
+
+
+def place_then_wait_for_ais(client, code, token, st):
+    place_first_legal(client, code, token, st)
+    return after_ais(client, code, token)
+
+
 def board_of(player, rules):
     text = " ".join(t or "." for t in player["board"][: rules.layout.num_cells])
     return parse_board(text, rules.layout, rules.tile_set)
@@ -85,7 +116,7 @@ def test_solo_game_against_an_ai_to_the_end(client):
     code, token, st = joined["code"], joined["token"], joined["state"]
     assert st["status"] == "playing" and len(st["players"]) == 2
     while st["status"] == "playing":
-        st = place_first_legal(client, code, token, st)
+        st = place_then_wait_for_ais(client, code, token, st)
     assert st["status"] == "finished"
     rules = Ruleset.from_options(Options())
     for player in st["players"]:
@@ -106,7 +137,7 @@ def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player
         code, token, st = joined["code"], joined["token"], joined["state"]
         assert "place the drawn tiles first" in refused(post(client, code, "draw", token=token))
         first = st["current"]
-        st = place_first_legal(client, code, token, st)
+        st = place_then_wait_for_ais(client, code, token, st)
         assert st["awaiting_draw"] and st["current"] == first and len(st["drawn"]) == 1
         tile = first[0]
         empty = [c for c, t in enumerate(st["players"][0]["board"]) if t is None]
@@ -123,7 +154,7 @@ def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player
         assert "place the drawn tiles first" in refused(post(client, code, "draw", token=token))
         refused(post(client, code, "move", token=token, cell=0, tile=tile))  # drawn past it: fixed now
         while st["status"] == "playing":
-            st = place_first_legal(client, code, token, st)
+            st = place_then_wait_for_ais(client, code, token, st)
             if st["awaiting_draw"]:
                 st = post(client, code, "draw", token=token).json()["state"]
         assert st["status"] == "finished" and len(st["drawn"]) == 19
@@ -234,9 +265,9 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
         if st["me"]["phase"] == "announce":
             r = post(client, code, "announce", token=token, tile=st["remaining"][-1])
             assert r.status_code == 200, r.text
-            st = r.json()["state"]
         else:
-            st = place_first_legal(client, code, token, st)
+            place_first_legal(client, code, token, st)
+        st = after_ais(client, code, token)  # the AI places, and announces every other draw
         assert "board" in st["players"][1]  # rulebook 004: with no caller, players see each other's boards
     assert st["status"] == "finished" and len(st["drawn"]) == 19
 
@@ -350,14 +381,15 @@ def test_daffodil_holding_area_is_settled_at_the_end(client):
     code, token, st = joined["code"], joined["token"], joined["state"]
     assert st["board_size"] == 24 and st["holding"] == [21, 22, 23]
     while st["me"]["phase"] == "place":
-        st = place_first_legal(client, code, token, st)
+        st = place_then_wait_for_ais(client, code, token, st)
     assert st["me"]["phase"] == "settle"
     refused(post(client, code, "settle", token=token, releases=[{"tile": "***", "cell": 3}]))
     assert state(client, code, token)["me"]["phase"] == "settle"  # a refused settle changes nothing
     releases = [{"tile": t, "cell": cells[0]} for t, cells in st["me"]["release"].items() if cells][:1]
     r = post(client, code, "settle", token=token, releases=releases)
     assert r.status_code == 200, r.text
-    assert r.json()["state"]["status"] == "finished"
+    assert r.json()["state"]["me"]["phase"] == "done"
+    assert after_ais(client, code, token)["status"] == "finished"  # once the AI has settled too
 
 
 def test_caller_room_calls_tiles_and_keeps_running_totals(client):
@@ -628,14 +660,23 @@ def test_hint_board_may_carry_the_holding_slots(client):
     assert "twice" in refused(client.post("/api/hint", json={"board": twice, "tile": "123", "options": options}))
 
 
-def test_a_slow_ai_move_holds_up_its_own_room_only(client, monkeypatch):
-    """The engine and the AI players run in a worker thread under the room's lock: while one room's AI is
-    thinking, other rooms are read and played (before, the whole server waited for the move)."""
-    import threading
+# -- AI players move in the background, after the answer ------------------------------------------------------
 
+
+class SlowAI:
+    """AI players that, once ``on``, wait before each move until ``release`` is set: a search that takes long."""
+
+    def __init__(self):
+        self.on = False
+        self.thinking = threading.Event()  # set once an AI is waiting inside its move
+        self.release = threading.Event()
+
+
+@pytest.fixture
+def slow_ai(monkeypatch):
     from takeiteasy.server import rooms
 
-    slow, thinking, release = {"on": False}, threading.Event(), threading.Event()
+    slow = SlowAI()
     real_agent = rooms.Room._agent
 
     class Thinking:
@@ -643,29 +684,141 @@ def test_a_slow_ai_move_holds_up_its_own_room_only(client, monkeypatch):
             self.agent = agent
 
         def choose(self, view):
-            if slow["on"]:
-                thinking.set()
-                release.wait(60)
+            if slow.on:
+                slow.thinking.set()
+                slow.release.wait(60)
             return self.agent.choose(view)
 
     monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Thinking(real_agent(room, seat)))
+    yield slow
+    slow.release.set()  # never leave a worker thread waiting
+
+
+def next_state(socket, seconds=60.0):
+    """The next state the server sends over ``socket``.  Read in a thread so that a server that never sends
+    fails the test instead of hanging it (the bound is not a speed check)."""
+    got = []
+    reader = threading.Thread(target=lambda: got.append(socket.receive_json()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert got, "no update came over the WebSocket"
+    assert got[0]["type"] == "state", got[0]
+    return got[0]["state"]
+
+
+def test_the_answer_comes_before_the_ai_moves_and_everyone_sees_the_ai_move_live(client, slow_ai):
+    """AI players move in a background job after the person's action is answered: with an AI that waits to be
+    told, the creation and the person's move are answered, this room and other rooms are read and played, all
+    while the AI is still thinking; its move then reaches every WebSocket listener."""
     other = create(client, mode="solo")
-    joined = create(client, mode="solo", agents=["greedy"])
-    slow["on"] = True
-    answers = []
-    placing = threading.Thread(target=lambda: answers.append(
-        place_first_legal(client, joined["code"], joined["token"], joined["state"])))
-    placing.start()
-    safety = threading.Timer(60, release.set)  # a server that waited for the AI would answer only after this
-    safety.start()
-    try:
-        assert thinking.wait(60)
-        assert state(client, other["code"], other["token"])["status"] == "playing"
-        moved = place_first_legal(client, other["code"], other["token"], other["state"])
+    slow_ai.on = True
+    joined = create(client, mode="solo", agents=["greedy"])  # answered while the AI thinks about its first move
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert slow_ai.thinking.wait(60)  # the background job is running: the AI is inside its move
+    assert st["players"][1]["waiting"] and st["players"][1]["placed"] == 0
+    with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as mine, \
+            client.websocket_connect(f"/api/rooms/{code}/ws") as onlooker:
+        assert next_state(mine)["players"][1]["placed"] == 0 and next_state(onlooker)["players"][1]["placed"] == 0
+        st = place_first_legal(client, code, token, st)
+        assert [p["placed"] for p in st["players"]] == [1, 0] and st["players"][1]["waiting"]
+        assert st["me"]["phase"] == "wait" and len(st["drawn"]) == 1
+        for socket in (mine, onlooker):  # the person's move, sent to everyone at once
+            assert [p["placed"] for p in next_state(socket)["players"]] == [1, 0]
+        assert state(client, code, token)["version"] == st["version"]  # the room is read meanwhile
+        moved = place_first_legal(client, other["code"], other["token"], other["state"])  # and other rooms play
         assert moved["players"][0]["placed"] == 1
-        assert not release.is_set()  # all of that while the AI was still thinking
-    finally:
-        release.set()
-        safety.cancel()
-        placing.join(60)
-    assert answers and [p["placed"] for p in answers[0]["players"]] == [1, 2]  # the AI placed the next tile too
+        assert not slow_ai.release.is_set()  # all of that while the AI was still thinking
+        slow_ai.release.set()
+        for socket in (mine, onlooker):  # then the AI's move, and the next draw it made possible
+            update = next_state(socket)
+            assert [p["placed"] for p in update["players"]] == [1, 1] and len(update["drawn"]) == 2
+            assert update["version"] > st["version"]
+        assert next_state(mine)["me"]["phase"] == "place"
+
+
+def test_a_person_acting_while_an_ai_thinks_gets_a_sensible_answer(client, slow_ai):
+    """Players place at the same time: a person's own moves are taken while an AI thinks; drawing the next tile
+    must wait for the AI, and says so; the game stays whole."""
+    slow_ai.on = True
+    joined = create(client, mode="solo", agents=["greedy"], confirm=True)
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert slow_ai.thinking.wait(60)
+    st = place_first_legal(client, code, token, st)
+    empty = [c for c, t in enumerate(st["players"][0]["board"]) if t is None]
+    r = post(client, code, "move", token=token, cell=empty[-1])  # rulebook 001: still movable before the draw
+    assert r.status_code == 200, r.text
+    st = r.json()["state"]
+    assert "waiting for greedy 1" in refused(post(client, code, "draw", token=token), 409)
+    assert state(client, code, token)["version"] == st["version"]  # the refusal changed nothing
+    assert not slow_ai.release.is_set()
+    slow_ai.release.set()
+    st = after_ais(client, code, token)
+    assert st["awaiting_draw"] and st["players"][0]["board"][empty[-1]] is not None
+    assert [p["placed"] for p in st["players"]] == [1, 1]
+    st = post(client, code, "draw", token=token).json()["state"]
+    assert len(st["drawn"]) == 2 and st["me"]["phase"] == "place"
+
+
+def test_an_ai_move_owed_when_the_server_stopped_is_made_when_the_room_is_next_used(tmp_path, slow_ai):
+    db = tmp_path / "rooms.db"
+    slow_ai.on = True
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as first:
+        joined = create(first, mode="solo", agents=["greedy"])
+        code, token = joined["code"], joined["token"]
+        place_first_legal(first, code, token, joined["state"])
+        assert slow_ai.thinking.wait(60)
+        stored = state(first, code, token)["version"]
+    # the server stopped while the AI was thinking: its move was never stored
+    slow_ai.on = False
+    slow_ai.release.set()
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as second:
+        st = state(second, code, token)  # using the room gets its AI moving again
+        assert st["version"] == stored and [p["placed"] for p in st["players"]] == [1, 0]
+        st = after_ais(second, code, token)  # the owed move, the next draw, and the AI's move on it
+        assert [p["placed"] for p in st["players"]] == [1, 2] and st["me"]["phase"] == "place"
+        while st["status"] == "playing":
+            st = place_then_wait_for_ais(second, code, token, st)
+        assert st["status"] == "finished" and [p["placed"] for p in st["players"]] == [19, 19]
+
+
+@pytest.mark.parametrize("failure", ["agent", "store"])
+def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure, monkeypatch, caplog):
+    """An agent's exception or a storage failure in the background must not lose the game or stop the server:
+    it is logged, the room stays as stored, and the next request on the room tries again."""
+    from takeiteasy.server import rooms
+
+    broken = {"on": True}
+
+    class FlakyStore(MemoryStore):
+        def append(self, *args, **kwargs):
+            if failure == "store" and broken["on"]:
+                raise StoreError("disk full")
+            return super().append(*args, **kwargs)
+
+    real_agent = rooms.Room._agent
+
+    class Failing:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def choose(self, view):
+            if failure == "agent" and broken["on"]:
+                raise RuntimeError("the agent crashed")
+            return self.agent.choose(view)
+
+    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Failing(real_agent(room, seat)))
+    caplog.set_level("ERROR", logger="takeiteasy.server")
+    with TestClient(create_app(FlakyStore(), rate_limits=UNLIMITED)) as client:
+        joined = create(client, mode="solo", agents=["greedy"])
+        code, token = joined["code"], joined["token"]
+        deadline = time.monotonic() + 60
+        while not any("AI player's move failed" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "the failure was not logged"
+            time.sleep(0.01)
+        st = state(client, code, token)  # the server goes on, with the room as stored
+        assert st["version"] == joined["state"]["version"] and st["players"][1]["placed"] == 0
+        broken["on"] = False
+        st = after_ais(client, code, token)  # each request on the room tries again
+        assert [p["placed"] for p in st["players"]] == [0, 1]
+        st = place_then_wait_for_ais(client, code, token, st)
+        assert [p["placed"] for p in st["players"]] == [1, 2]

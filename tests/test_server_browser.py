@@ -329,6 +329,7 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     page.wait_for_selector("#board .legal")
     page.screenshot(path=str(tmp_path / "start.png"))
     for turn in range(19):
+        page.wait_for_selector("#board .legal")  # the next tile comes once the AI, moving after the answer, has placed
         cells = page.locator("#board .legal")
         count = cells.count()
         assert count == 19 - turn  # every empty cell is legal under the standard rules

@@ -19,6 +19,8 @@ from takeiteasy.server import MemoryStore, PostgresStore, SQLiteStore, create_ap
 from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.server.store import StoreConflict, StoreError  # noqa: E402
 
+from test_server_api import after_ais  # noqa: E402
+
 UNLIMITED = RateLimits.off()  # these tests act faster than people; tests/test_server_limits.py checks the limits
 LOBBY = {"status": "lobby", "listed": True}
 
@@ -268,9 +270,8 @@ def test_rooms_survive_a_server_restart(open_store):
         first.post(f"/api/rooms/{code}/start", json={"token": ann})
         for _ in range(6):
             for token in (ann, bob):
-                st = first.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
-                place_first_legal(first, code, token, st)
-        before = {t: first.get(f"/api/rooms/{code}", headers={"x-player-token": t}).json()["state"] for t in (ann, bob)}
+                place_first_legal(first, code, token, after_ais(first, code, token))  # the AI moves in between
+        before = {t: after_ais(first, code, t) for t in (ann, bob)}
     first.app.state.master.store.close()
 
     with TestClient(create_app(open_store(), rate_limits=UNLIMITED)) as second:  # a new server on the same database
@@ -281,9 +282,10 @@ def test_rooms_survive_a_server_restart(open_store):
         st = after
         while st["status"] == "playing":
             for token in (ann, bob):
-                st = second.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+                st = after_ais(second, code, token)
                 if st["status"] == "playing":
-                    st = place_first_legal(second, code, token, st)
+                    place_first_legal(second, code, token, st)
+        st = after_ais(second, code, ann)
         assert st["status"] == "finished"
         assert all(p["placed"] == 19 for p in st["players"])
 

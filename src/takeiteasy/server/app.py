@@ -11,6 +11,7 @@ the polling fallback.  See docs/WEB.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import re
@@ -20,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+from anyio import to_thread
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -48,6 +50,7 @@ MAX_BODY = 16 * 1024
 LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
 SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
+LOG = logging.getLogger("takeiteasy.server")
 
 
 def _error(status: int, text: str) -> JSONResponse:
@@ -247,8 +250,16 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     buckets = {kind: Buckets(limit) for kind in ("requests", "rooms", "hints")
                if (limit := getattr(limits, kind)) is not None}
     hub = Hub()
+    ai_jobs: dict[str, asyncio.Task] = {}  # room code -> the job letting its AI seats act (at most one per room)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        for job in list(ai_jobs.values()):  # a stopped server leaves the rooms as stored; see ai_job
+            job.cancel()
+
     app = FastAPI(title="takeiteasy", version=__version__, docs_url="/api/docs", redoc_url=None,
-                  openapi_url="/api/openapi.json")
+                  openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.master = master
     app.state.hub = hub
 
@@ -290,8 +301,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                     return response
         return await call_next(request)
 
-    # A room is read and changed one request at a time (its lock); the engine and AI players run in a worker
-    # thread, so a slow AI move holds up its own room only, not the server.
+    # A room is read and changed one request at a time (its lock); the engine runs in a worker thread, and AI
+    # players think in a worker thread without holding the lock (see ai_job), so a slow AI holds up nobody.
     room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def room_lock(code: str) -> asyncio.Lock:
@@ -303,14 +314,54 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     async def changed(code: str, work, seat_of_result=None):
         """Run ``work()`` (it changes the room) in a worker thread under the room's lock, then answer with the
-        asking player's state and send every listener theirs."""
+        asking player's state and send every listener theirs.  AI seats the change made due act afterwards."""
         async with room_lock(code):
             result = await run_in_threadpool(work)
             room = master.get(code)
             seat = seat_of_result(result) if seat_of_result else result
             answer, views = room.state(seat), hub.snapshot(room)
+            wake_ais(room)
         await hub.deliver(room.code, views)
         return room, result, answer
+
+    # AI seats act in a background job per room, after the request that made them due has been answered: the
+    # person's move is acknowledged at once, and each AI step reaches everyone over the WebSocket as it is made.
+    def wake_ais(room: Room) -> None:
+        """Start the room's AI job if an AI seat owes a move and no job runs.  Call it holding the room's lock:
+        a running job then either sees the change or has already left ``ai_jobs`` (it leaves under the lock),
+        so no AI move is ever left waiting.  Every request that loads a room calls it, so a room whose AI
+        owed a move when the server stopped carries on when next used."""
+        if room.ai_due is not None and room.code not in ai_jobs:
+            ai_jobs[room.code] = asyncio.ensure_future(ai_job(room.code))
+
+    async def ai_job(code: str) -> None:
+        """Let the room's AI seats act, one step at a time, until none has anything to do.
+
+        Each step: take the turn under the room's lock, let the agent think without it (people play and read
+        the room meanwhile), then apply and store the event under the lock and send every listener the new
+        state.  A failure (an agent's exception, storage) is logged and ends the job with the room as stored;
+        the next request on the room starts a new one."""
+        try:
+            while True:
+                async with room_lock(code):
+                    turn = await run_in_threadpool(master.ai_turn, code)
+                    if turn is None:
+                        del ai_jobs[code]  # under the lock: see wake_ais
+                        return
+                # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
+                event = await to_thread.run_sync(turn.think, abandon_on_cancel=True)
+                async with room_lock(code):
+                    room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
+                    views = hub.snapshot(room) if events else []
+                await hub.deliver(code, views)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            LOG.exception("room %s: an AI player's move failed; the room stays as stored, the next request "
+                          "on it tries again", code)
+        finally:
+            if ai_jobs.get(code) is asyncio.current_task():
+                del ai_jobs[code]
 
     def seat_of(room: Room, token: str | None) -> int | None:
         return None if token is None else room.authenticate(token)
@@ -379,6 +430,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         room, token = await run_in_threadpool(master.create, body.mode, body.name, body.preset, body.options,
                                               body.agents, body.public, body.confirm)
         async with room_lock(room.code):
+            wake_ais(room)  # the AI players' first moves follow the answer
             return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
 
     @app.get("/api/rooms/{code}")
@@ -387,6 +439,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                        x_player_token: str | None = Header(default=None, max_length=200)):
         async with room_lock(code):
             room = master.get(code)
+            wake_ais(room)
             seat = seat_of(room, x_player_token or token)
             if since is not None and since >= room.version:
                 return {"ok": True, "changed": False, "version": room.version}
@@ -503,7 +556,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         hub.add(room.code, socket, seat)
         try:
             async with room_lock(code):
-                state = master.get(code).state(seat)
+                room = master.get(code)
+                wake_ais(room)
+                state = room.state(seat)
             await socket.send_json({"type": "state", "state": state})
             while True:  # clients only ping; actions go over HTTP
                 message = await socket.receive()

@@ -20,6 +20,12 @@ Anti-cheat model:
 :class:`RoomMaster` keeps rooms in memory, loads them from a
 :class:`~takeiteasy.server.store.Store` on first use, and persists the events
 of each accepted action before it returns.
+
+AI seats never act inside a person's action: an action stores only its own
+events (and a caller's draw, which needs nobody's decision).  The server then
+asks :meth:`Room.ai_turn` for each step an AI seat owes, lets the agent think
+on copies, and applies the result with :meth:`Room.ai_move` (see
+``create_app``'s AI jobs).
 """
 
 from __future__ import annotations
@@ -35,9 +41,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..ai import AGENTS, make_agent
-from ..core.deal import MASK64, deal as seeded_deal, game_seed
+from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
-from ..core.game import Game, IllegalMove, Match, group_sizes
+from ..core.game import Game, IllegalMove, Match, View, group_sizes
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
@@ -125,6 +131,40 @@ class Seat:
 
     def public(self, index: int) -> dict:
         return {"index": index, "name": self.name, "kind": self.kind, "agent": self.agent}
+
+
+@dataclass
+class AITurn:
+    """One step an AI seat owes a room, with copies of what the agent needs.
+
+    The agent thinks (:meth:`think`, in a worker thread) without holding the room, so people keep playing
+    and reading the room meanwhile; :meth:`Room.ai_move` then applies the chosen event under the room's
+    lock, through the engine like any other.
+    """
+
+    seat: int
+    what: str  # place | settle | draw (no caller: announce the next tiles)
+    position: tuple  # the room's position the step is decided on (Room._ai_position)
+    agent: object
+    view: View | None = None  # place, settle: the seat's view (boards copied)
+    game: Game | None = None  # draw: a copy of the game to draw on
+
+    def think(self) -> dict:
+        """The event this step makes (may take seconds; touches only copies)."""
+        agent, view = self.agent, self.view
+        if self.what == "place":
+            if hasattr(agent, "choose_move") and len(view.pending) > 1:
+                tile, cell = agent.choose_move(view)
+            else:
+                tile, cell = view.tile, agent.choose(view)
+            return {"t": "place", "p": self.seat, "cell": int(cell), "tile": int(tile)}
+        if self.what == "settle":
+            releases = agent.settle(view) if hasattr(agent, "settle") else view.rules.best_release(view.board)
+            return {"t": "settle", "p": self.seat, "releases": [[int(t), int(c)] for t, c in releases]}
+        agents = [agent if p == self.seat else None for p in range(len(self.game.players))]
+        before = len(self.game.drawn)
+        self.game.draw_next(agents)  # the agent's announce hook picks the tiles
+        return {"t": "draw", "tiles": [int(t) for t in self.game.drawn[before:]]}
 
 
 class Room:
@@ -349,6 +389,9 @@ class Room:
         if game.all_drawn:
             raise IllegalMove("every tile of the round has been drawn")
         if not self.awaiting_draw:  # e.g. no caller: the player's announcement draws the next tile
+            if game.waiting:  # AI players still thinking (only they can place while this player waits)
+                names = ", ".join(self.seats[p].name for p in game.waiting)
+                raise Conflict(f"nothing to draw yet: waiting for {names} to place")
             if game.chooser == seat:
                 raise Conflict("nothing to draw: it is your turn to announce a tile")
             raise Conflict("nothing to draw now")
@@ -511,50 +554,67 @@ class Room:
         return self._agents[seat]
 
     def _advance(self, out: list[dict]) -> None:
-        """Let AI players act and draw the next tiles while nobody else has to act."""
-        if not self.digital:
+        """Draw the next tiles once nobody has anything left to do, if the draw needs nobody's choice (a caller
+        draws from the secret deal).  AI seats never act here: they move afterwards, see :meth:`ai_turn`."""
+        game = self.game
+        if not (self.digital and self.status == "playing" and self.options.caller):
+            return  # with no caller a player announces the next tiles: a person by an action, an AI in ai_turn
+        if game.waiting or game.all_drawn or self.awaiting_draw:
             return
-        for _ in range(10_000):  # bounded: each pass either emits an event or returns
-            game = self.game
-            if self.status != "playing":
-                return
-            acted = False
-            for p in game.waiting:
-                if self.seats[p].kind != "ai":
-                    continue
-                agent, view = self._agent(p), game.view(p)
-                if game.pending[p]:
-                    if hasattr(agent, "choose_move") and len(view.pending) > 1:
-                        tile, cell = agent.choose_move(view)
-                    else:
-                        tile, cell = view.tile, agent.choose(view)
-                    self._emit(out, {"t": "place", "p": p, "cell": int(cell), "tile": int(tile)})
-                else:
-                    releases = agent.settle(view) if hasattr(agent, "settle") else self.rules.best_release(view.board)
-                    self._emit(out, {"t": "settle", "p": p, "releases": [[int(t), int(c)] for t, c in releases]})
-                acted = True
-                break
-            if acted:
-                continue
-            if game.waiting or game.all_drawn:
-                return
-            if self.awaiting_draw:
-                return  # the player may still move the last tile
+        self._draw_asked = False
+        start = len(game.drawn)
+        self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
+
+    # -- AI seats: they act after the action that made them due, one step at a time (see AITurn) ----
+    @property
+    def ai_due(self) -> tuple[int, str] | None:
+        """``(seat, what)`` when an AI seat has to act now: ``place`` a drawn tile, ``settle`` its holding
+        area, or ``draw`` (no caller: announce the next tiles); None when no AI seat has anything to do."""
+        if not self.digital or self.status != "playing":
+            return None
+        game = self.game
+        for p in game.waiting:
+            if self.seats[p].kind == "ai":
+                return p, "place" if game.pending[p] else "settle"
+        if game.waiting or game.all_drawn or self.awaiting_draw or self.options.caller:
+            return None
+        chooser = game.chooser
+        return (chooser, "draw") if self.seats[chooser].kind == "ai" else None
+
+    def _ai_position(self) -> tuple | None:
+        """What an AI step is decided on: it still fits if this has not changed since."""
+        due = self.ai_due
+        if due is None:
+            return None
+        return self.round, len(self.game.drawn), tuple(self.game.pending[due[0]]), due
+
+    def ai_turn(self) -> AITurn | None:
+        """The next step an AI seat owes, with copies of what it needs to decide (None: nothing to do)."""
+        position = self._ai_position()
+        if position is None:
+            return None
+        seat, what = position[-1]
+        agent = self._agent(seat)
+        if what == "draw":
+            game = self._trial()
+            # an agent without an announce hook announces at random from the game's generator, which this copy
+            # would always start from the same state: give each draw its own stream
+            game._rng = SplitMix64(game_seed(self.seed ^ 0xA770, 100 * self.round + len(game.drawn)))
+            return AITurn(seat, what, position, agent, game=game)
+        return AITurn(seat, what, position, agent, view=self.game.view(seat))
+
+    def ai_move(self, turn: AITurn, event: dict) -> list[dict]:
+        """Apply the event ``turn.think()`` chose, then draw if that needs nobody's choice.  Returns no events
+        if the room is no longer where the AI decided (e.g. rebuilt from storage without an unstored
+        request to draw): the caller asks :meth:`ai_turn` again."""
+        if self._ai_position() != turn.position:
+            return []
+        out: list[dict] = []
+        if event["t"] == "draw":
             self._draw_asked = False
-            if self.options.caller:
-                start = len(game.drawn)
-                self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
-                continue
-            chooser = game.chooser
-            if self.seats[chooser].kind != "ai":
-                return  # a person announces
-            agents = [self._agent(p) if s.kind == "ai" else None for p, s in enumerate(self.seats)]
-            before = len(game.drawn)
-            self.last_group = game.draw_next(agents)
-            event = {"t": "draw", "tiles": game.drawn[before:]}
-            self.events.append(event)
-            out.append(event)
-        raise RuntimeError("room did not settle")
+        self._emit(out, event)
+        self._advance(out)
+        return out
 
     # -- what a player sees --------------------------------------------------
     def state(self, viewer: int | None = None) -> dict:
@@ -719,7 +779,7 @@ class RoomMaster:
         for agent in agents:
             if agent not in AGENTS:
                 raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
-        self._check_room_limit()  # early, before the AI players' first moves
+        self._check_room_limit()  # early, before building the room
         record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
                   "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
                   "confirm": bool(confirm)}
@@ -733,7 +793,7 @@ class RoomMaster:
         for k, agent in enumerate(agents):
             events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
         if mode == "solo":
-            events += room.start(0)  # AI players' first moves: outside the table lock
+            events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turn)
         with self._lock:
             self._check_room_limit()  # again: with the store write, one step for every creator
             try:
@@ -751,7 +811,7 @@ class RoomMaster:
     def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
         """Run ``room.<action>(*args)``; persist its events before returning (room, events, result).
 
-        One action at a time per room; other rooms act meanwhile (an AI player's move may take a while).
+        One action at a time per room; other rooms act meanwhile.
         """
         with self._room_lock(self.get(code).code):  # get first: locks only for rooms that exist
             room = self.get(code)  # as it is now that nobody else acts on it
@@ -765,6 +825,12 @@ class RoomMaster:
             events = result[2] if action == "join" else result
             self._persist(room, before, events)
             return room, events, result
+
+    def ai_turn(self, code) -> AITurn | None:
+        """The next step an AI seat owes in room ``code`` (see :class:`AITurn`); apply its event with
+        ``act(code, "ai_move", turn, turn.think())``."""
+        with self._room_lock(self.get(code).code):
+            return self.get(code).ai_turn()
 
     def _persist(self, room: Room, before: int, events: list[dict]) -> None:
         if not events:

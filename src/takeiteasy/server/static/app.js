@@ -55,7 +55,8 @@ async function act(action, body = {}) {
   act.busy = true;
   try {
     const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
-    setState(data.state);
+    // AI players move right after the answer: their move may come over the WebSocket before it
+    if (isCurrent(data.state)) setState(data.state);
   } catch (e) { toast(e.message); } finally { act.busy = false; }
 }
 
@@ -315,7 +316,8 @@ async function renderGame() {
   }
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
-    tr.appendChild(el("td", {}, `${p.name}${p.kind === "ai" ? " (AI)" : ""}${p.waiting ? " — placing" : ""}`));
+    const busy = p.waiting ? (p.kind === "ai" ? " — thinking" : " — placing") : "";  // AI players move in the background
+    tr.appendChild(el("td", {}, `${p.name}${p.kind === "ai" ? " (AI)" : ""}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${st.totals[p.index] ?? 0}`));
@@ -548,6 +550,11 @@ function renderCaller() {
 }
 
 // ---- live updates ----------------------------------------------------------------------------------
+// not older than the state shown (answers and live updates may arrive in either order)
+function isCurrent(state) {
+  return !S.state || state.code !== S.state.code || state.version >= S.state.version;
+}
+
 function setState(state) {
   if (!state) return;
   if (S.state && S.state.round !== state.round) { S.releases = []; S.holdPick = null; }
@@ -566,7 +573,7 @@ function connect() {
   ws.onopen = () => { $("conn").className = "live"; S.wsRetry = 0; stopPolling(); };
   ws.onmessage = (ev) => {
     const data = JSON.parse(ev.data);
-    if (data.type === "state" && (!S.state || data.state.version >= S.state.version || data.state.code !== S.state.code)) setState(data.state);
+    if (data.type === "state" && isCurrent(data.state)) setState(data.state);
     if (data.type === "error") toast(data.error);
   };
   ws.onclose = () => {

@@ -118,6 +118,31 @@ def test_rulebook_003_variant_4_end_moves_and_empty_stamen_lines():
         game.release(0, 1, 12)
 
 
+def test_rulebook_003_variant_4_end_moves_close_the_play():
+    """Rulebook 003, Daffodil variant 4, with rulebook 001's moving the last tile: the end moves come once play
+    is over, so after a held tile has moved onto the stamen, or the player has settled, no placed tile moves
+    again. (A move then could put a released tile on the board twice, or leave a hole in the petals.)"""
+    last = DEAL[-1]
+    game = play_holding(DEAL, {TRIPLE, 0, last})  # the last tile drawn goes to the third holding slot
+    assert game.movable[0] == [last] and game.boards[0][23] == last
+    game.release(0, last, 3)
+    with pytest.raises(IllegalMove, match="^holding area: .*no placed tile moves"):
+        game.move(0, 23, last)
+    assert list(game.boards[0]).count(last) == 1 and game.movable[0] == []
+
+    game = play_holding(DEAL, {TRIPLE, 0, 1})  # the last tile lies on a petal
+    ring_cell = game.moves[0][-1][1]
+    game.release(0, 0, 12)  # frees holding slot 22
+    with pytest.raises(IllegalMove, match="^holding area: .*no placed tile moves"):
+        game.move(0, 22)
+    game.settle(0)
+    with pytest.raises(IllegalMove, match="^holding area: .*no placed tile moves"):
+        game.move(0, 22)
+    assert game.boards[0][ring_cell] == DEAL[-1]
+    again = Game.from_json(game.to_json())
+    assert np.array_equal(again.boards[0], game.boards[0]) and again.scores() == game.scores()
+
+
 def test_rulebook_003_variant_4_default_end_moves_score_the_most():
     """Rulebook 003, Daffodil variant 4: the default end moves (for agents without a settle hook) are the best."""
     game = play_holding(DEAL, {TRIPLE, 0, 1})

@@ -36,6 +36,22 @@ def test_rulebook_003_all_wildcard_row_scores_its_best_colour():
     assert DAFFODIL.score(board) == 3 * 9
 
 
+def test_rulebook_003_an_all_wildcard_row_is_at_most_3_long():
+    """Rulebook 003, wildcards: a scoring row of wildcards alone is never longer than 3 tiles, because in each
+    direction three of the four wildcard tiles are wild; on the daffodil such a row of 3 scores 3 x 9, 3 x 7
+    or 3 x 8 by direction."""
+    from takeiteasy.core.tiles import TILE_VALUES
+
+    for direction, best in enumerate((9, 7, 8)):
+        wild = [t for t in DAFFODIL.tile_set if TILE_VALUES[t, direction] == 0]
+        assert len(wild) == 3
+        line = next(l for l in range(DAFFODIL.layout.num_lines)
+                    if DAFFODIL.layout.line_dir[l] == direction and DAFFODIL.layout.line_len[l] == 3)
+        board = DAFFODIL.empty_board()
+        board[list(DAFFODIL.layout.line(line))] = wild
+        assert DAFFODIL.lines(board)[line].points == 3 * best
+
+
 def test_rulebook_003_wildcard_stripe_joins_a_coloured_row():
     """Rulebook 003, wildcards: a wildcard stripe takes the colour of the row it lies in."""
     board = DAFFODIL.empty_board()

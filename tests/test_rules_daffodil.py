@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
+import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from takeiteasy import Game, IllegalMove, Options, Ruleset
 from takeiteasy.ai import make_agent
@@ -190,3 +193,38 @@ def test_rulebook_003_placement_and_scoring_variants_apply_to_the_daffodil(stame
     scores = game.play([make_agent("greedy", rules, 1), make_agent("random", rules, 2)])
     assert game.finished and len(scores) == 2
     assert Game.from_json(game.to_json()).scores() == scores
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["adjacent", "free", "sunmoon"]), st.integers(1, 3), st.integers(0, 2**32))
+def test_variant_4_any_order_of_actions_keeps_each_tile_once_and_replays(placement, draw, seed):
+    """Daffodil variant 4 with moves (rulebook 001): whatever a player tries in whatever order -- place, move,
+    release, settle -- no tile is ever on the board twice and the finished round replays from its record."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding", placement=placement, draw=draw))
+    game = Game(rules, ["a", "b"], seed=seed)
+    rng = random.Random(seed)  # the many small choices come from one seed (hypothesis would shrink each)
+    while not game.finished:
+        p = rng.randrange(2)
+        try:
+            if not game.waiting:
+                game.draw()
+            elif game.pending[p]:
+                tile = rng.choice(game.pending[p])
+                game.place(p, rng.choice(game.view(p, tile).legal_cells()), tile)
+            elif game.waiting.count(p):  # every tile placed: try the end moves, and moves of the last tile
+                held = [int(game.boards[p][s]) for s in rules.holding_cells if game.boards[p][s] >= 0]
+                action = rng.choice(["move", "move", "release", "settle"])
+                if action == "move" and game.movable[p]:
+                    game.move(p, rng.randrange(rules.board_size), rng.choice(game.movable[p]))
+                elif action == "release" and held:
+                    game.release(p, rng.choice(held), rng.choice(sorted(STAMEN)))
+                elif action == "settle":
+                    game.settle(p)
+        except IllegalMove:
+            pass
+        for board in game.boards:
+            placed = [int(t) for t in board if t >= 0]
+            assert len(placed) == len(set(placed))
+    again = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert again.scores() == game.scores()
+    assert all(np.array_equal(x, y) for x, y in zip(again.boards, game.boards))

@@ -71,3 +71,48 @@ def test_format_parse_round_trip(tokens, dashed):
     board = parse_board(text)
     assert format_board(board) == " ".join(tokens)
     assert (parse_board(format_board(board)) == board).all()
+
+
+def test_facts_directions_run_vertical_rising_falling_on_screen_with_their_values():
+    """FACTS.md, Geometry: flat-topped hexes at x = 1.5 q, y = sqrt(3) (r + q/2), y downward; a line of 1/5/9
+    stripes runs vertically, of 2/6/7 from lower left to upper right, of 3/4/8 from upper left to lower right.
+    (The reference scorers share the engine's step vectors, so only screen positions can catch a swap.)"""
+    import math
+
+    from takeiteasy.core import Options, Ruleset, layout
+    from takeiteasy.core.tiles import DIRECTION_NAMES
+
+    # one step along a line, left to right (top to bottom for a vertical line); y grows downward
+    step = {"vertical": (0.0, math.sqrt(3)), "rising": (1.5, -math.sqrt(3) / 2), "falling": (1.5, math.sqrt(3) / 2)}
+    values = {"vertical": (1, 5, 9), "rising": (2, 6, 7), "falling": (3, 4, 8)}
+    for name in ("standard", "daffodil"):
+        shape = layout(name)
+        for line in range(shape.num_lines):
+            direction = DIRECTION_NAMES[int(shape.line_dir[line])]
+            points = sorted(shape.screen_position(c) for c in shape.line(line))
+            for (x0, y0), (x1, y1) in zip(points, points[1:]):
+                assert math.isclose(x1 - x0, step[direction][0], abs_tol=1e-9), (name, line)
+                assert math.isclose(y1 - y0, step[direction][1], abs_tol=1e-9), (name, line)
+            # the line is scored on the stripes of its direction: tiles sharing the top value there score it
+            top = values[direction][-1]
+            rules = Ruleset.from_options(Options(board=name))
+            board = rules.empty_board()
+            cells = list(shape.line(line))
+            board[cells] = [t for t in range(27) if Tile(t).values[int(shape.line_dir[line])] == top][:len(cells)]
+            assert rules.lines(board)[line].points == top * len(cells)
+    assert layout("standard").screen_position(9) == (0.0, 0.0)
+
+
+def test_facts_standard_board_has_15_lines_of_3_4_5_4_3_and_columns_of_3_4_5_4_3():
+    """FACTS.md, Standard board: 19 cells, columns of 3, 4, 5, 4, 3 cells, and in each direction 5 lines of
+    lengths 3, 4, 5, 4, 3 (15 lines)."""
+    from collections import Counter
+
+    from takeiteasy.core import layout
+
+    shape = layout("standard")
+    assert shape.num_cells == 19 and shape.num_lines == 15
+    columns = Counter(q for q, _ in shape.cells)
+    assert [columns[q] for q in sorted(columns)] == [3, 4, 5, 4, 3]
+    for direction in range(3):
+        assert shape.line_lengths(direction) == [3, 4, 5, 4, 3]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
+import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from takeiteasy import Game, IllegalMove, Options, Ruleset
 from takeiteasy.ai import make_agent
@@ -34,6 +37,22 @@ def test_rulebook_003_all_wildcard_row_scores_its_best_colour():
     board = DAFFODIL.empty_board()
     board[[2, 3, 4]] = [TRIPLE, TWO_WILD, THREE_WILD]  # the vertical line of length 3
     assert DAFFODIL.score(board) == 3 * 9
+
+
+def test_rulebook_003_an_all_wildcard_row_is_at_most_3_long():
+    """Rulebook 003, wildcards: a scoring row of wildcards alone is never longer than 3 tiles, because in each
+    direction three of the four wildcard tiles are wild; on the daffodil such a row of 3 scores 3 x 9, 3 x 7
+    or 3 x 8 by direction."""
+    from takeiteasy.core.tiles import TILE_VALUES
+
+    for direction, best in enumerate((9, 7, 8)):
+        wild = [t for t in DAFFODIL.tile_set if TILE_VALUES[t, direction] == 0]
+        assert len(wild) == 3
+        line = next(l for l in range(DAFFODIL.layout.num_lines)
+                    if DAFFODIL.layout.line_dir[l] == direction and DAFFODIL.layout.line_len[l] == 3)
+        board = DAFFODIL.empty_board()
+        board[list(DAFFODIL.layout.line(line))] = wild
+        assert DAFFODIL.lines(board)[line].points == 3 * best
 
 
 def test_rulebook_003_wildcard_stripe_joins_a_coloured_row():
@@ -118,6 +137,31 @@ def test_rulebook_003_variant_4_end_moves_and_empty_stamen_lines():
         game.release(0, 1, 12)
 
 
+def test_rulebook_003_variant_4_end_moves_close_the_play():
+    """Rulebook 003, Daffodil variant 4, with rulebook 001's moving the last tile: the end moves come once play
+    is over, so after a held tile has moved onto the stamen, or the player has settled, no placed tile moves
+    again. (A move then could put a released tile on the board twice, or leave a hole in the petals.)"""
+    last = DEAL[-1]
+    game = play_holding(DEAL, {TRIPLE, 0, last})  # the last tile drawn goes to the third holding slot
+    assert game.movable[0] == [last] and game.boards[0][23] == last
+    game.release(0, last, 3)
+    with pytest.raises(IllegalMove, match="^holding area: .*no placed tile moves"):
+        game.move(0, 23, last)
+    assert list(game.boards[0]).count(last) == 1 and game.movable[0] == []
+
+    game = play_holding(DEAL, {TRIPLE, 0, 1})  # the last tile lies on a petal
+    ring_cell = game.moves[0][-1][1]
+    game.release(0, 0, 12)  # frees holding slot 22
+    with pytest.raises(IllegalMove, match="^holding area: .*no placed tile moves"):
+        game.move(0, 22)
+    game.settle(0)
+    with pytest.raises(IllegalMove, match="^holding area: .*no placed tile moves"):
+        game.move(0, 22)
+    assert game.boards[0][ring_cell] == DEAL[-1]
+    again = Game.from_json(game.to_json())
+    assert np.array_equal(again.boards[0], game.boards[0]) and again.scores() == game.scores()
+
+
 def test_rulebook_003_variant_4_default_end_moves_score_the_most():
     """Rulebook 003, Daffodil variant 4: the default end moves (for agents without a settle hook) are the best."""
     game = play_holding(DEAL, {TRIPLE, 0, 1})
@@ -149,3 +193,38 @@ def test_rulebook_003_placement_and_scoring_variants_apply_to_the_daffodil(stame
     scores = game.play([make_agent("greedy", rules, 1), make_agent("random", rules, 2)])
     assert game.finished and len(scores) == 2
     assert Game.from_json(game.to_json()).scores() == scores
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["adjacent", "free", "sunmoon"]), st.integers(1, 3), st.integers(0, 2**32))
+def test_variant_4_any_order_of_actions_keeps_each_tile_once_and_replays(placement, draw, seed):
+    """Daffodil variant 4 with moves (rulebook 001): whatever a player tries in whatever order -- place, move,
+    release, settle -- no tile is ever on the board twice and the finished round replays from its record."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding", placement=placement, draw=draw))
+    game = Game(rules, ["a", "b"], seed=seed)
+    rng = random.Random(seed)  # the many small choices come from one seed (hypothesis would shrink each)
+    while not game.finished:
+        p = rng.randrange(2)
+        try:
+            if not game.waiting:
+                game.draw()
+            elif game.pending[p]:
+                tile = rng.choice(game.pending[p])
+                game.place(p, rng.choice(game.view(p, tile).legal_cells()), tile)
+            elif game.waiting.count(p):  # every tile placed: try the end moves, and moves of the last tile
+                held = [int(game.boards[p][s]) for s in rules.holding_cells if game.boards[p][s] >= 0]
+                action = rng.choice(["move", "move", "release", "settle"])
+                if action == "move" and game.movable[p]:
+                    game.move(p, rng.randrange(rules.board_size), rng.choice(game.movable[p]))
+                elif action == "release" and held:
+                    game.release(p, rng.choice(held), rng.choice(sorted(STAMEN)))
+                elif action == "settle":
+                    game.settle(p)
+        except IllegalMove:
+            pass
+        for board in game.boards:
+            placed = [int(t) for t in board if t >= 0]
+            assert len(placed) == len(set(placed))
+    again = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert again.scores() == game.scores()
+    assert all(np.array_equal(x, y) for x, y in zip(again.boards, game.boards))

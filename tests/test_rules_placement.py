@@ -122,25 +122,35 @@ def test_rulebook_002_sunmoon_touch_previous_option():
 
 
 def test_no_legal_cell_the_placement_variant_gives_way():
-    """When no legal cell: adjacent placement with daffodil variant 2 cannot put a second tile on a stamen cell
-    touching the first (stamen cells never touch), so the placement variant gives way to the board rule."""
+    """When no legal cell: the placement variant gives way to the board rule. Adjacent placement with daffodil
+    variant 2 cannot put a second tile on a stamen cell touching the first (stamen cells never touch); sun/moon
+    placement touching the previous tile finds no neighbour when that tile lies in the holding area (variant 4)."""
     rules = Ruleset.from_options(Options(board="daffodil", placement="adjacent", stamen="first"))
     board = rules.empty_board()
     board[3] = 0
     assert legal(rules, board, 1) == {12, 15}
     assert rules.refusal(board, 1, 2).startswith("stamen first (daffodil variant 2)")
 
-
-def test_no_legal_cell_any_empty_cell_as_last_resort():
-    """When no legal cell: if even the board rule leaves none, any empty cell will do (sun/moon, touch previous,
-    previous tile in the holding area of daffodil variant 4)."""
     rules = Ruleset.from_options(Options(board="daffodil", placement="sunmoon", sunmoon_touch="previous",
                                          stamen="holding"))
     suns = tiles_with(rules, SUN)
     board = rules.empty_board()
     board[0], board[21] = suns[0], suns[1]
-    # the previous tile lies in the holding area: nothing on the board touches it
+    # every empty cell the board rule allows: not the stamen (3, 12, 15) during play
     assert legal(rules, board, suns[2], suns[1], 21) == {c for c in range(24) if board[c] < 0 and c not in (3, 12, 15)}
+
+
+def test_no_legal_cell_any_empty_cell_as_last_resort():
+    """When no legal cell: if even the board rule leaves none, any empty cell will do. In daffodil variant 4
+    the board rule keeps the stamen empty during play; on a board whose petals and holding slots are full
+    (which a round never reaches while tiles remain), the stamen cells are what is left."""
+    rules = Ruleset.from_options(Options(board="daffodil", placement="adjacent", stamen="holding"))
+    board = rules.empty_board()
+    others = [c for c in range(24) if c not in (3, 12, 15)]
+    board[others] = range(len(others))
+    assert not rules.stamen_rule.mask(board, rules.layout).any()
+    assert legal(rules, board, 30) == {3, 12, 15}
+    assert rules.refusal(board, 30, 12) is None
 
 
 ALL_OPTIONS = [Options(board=b, placement=p, stamen=s, sunmoon_touch=t)

@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from takeiteasy import Game, Options, Ruleset
+from takeiteasy.core import parse_board
 from takeiteasy.core.tiles import MOON, SUN, TOKENS
 
 import variants_reference as ref
@@ -62,6 +63,25 @@ def test_rulebook_000_sunrays_mixed_or_unfinished_rows_add_nothing():
     assert SUNRAYS.score(board) == STANDARD.score(board) == 45
     board[11] = -1
     assert SUNRAYS.score(board) == 0
+
+
+# Rulebook 000's Sunrays example rebuilt (its picture and the printed sun/moon map are lost): under the
+# default map this board has 228 points of scoring rows, two moonbeams (4 and 3 tiles) and two sunrays (4 and 3).
+EXAMPLE_319 = "174 968 168 178 164 163 128 573 563 564 528 578 963 964 924 974 568 524 574"
+
+
+def test_rulebook_000_sunrays_example_228_plus_rays_is_319():
+    """Rulebook 000, Sunrays and Moonbeams example: 228 + 24 (moonbeam) + 28 (sunray) + 21 (sunray)
+    + 18 (moonbeam) = 319; each ray adds 7 (sun) or 6 (moon) per tile to the standard score."""
+    board = parse_board(EXAMPLE_319)
+    assert STANDARD.score(board) == 228
+    rays = []
+    for line in SUNRAYS.lines(board):
+        if line.bonus:
+            (symbol,) = {int(SUNRAYS.symbols[board[c]]) for c in line.cells}
+            rays.append(("sun" if symbol == SUN else "moon", line.bonus))
+    assert sorted(rays) == sorted([("moon", 24), ("sun", 28), ("sun", 21), ("moon", 18)])
+    assert SUNRAYS.score(board) == 228 + 24 + 28 + 21 + 18 == 319
 
 
 @settings(max_examples=150, deadline=None)

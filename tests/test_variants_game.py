@@ -134,6 +134,21 @@ def test_rulebook_004_no_caller_a_game_given_its_tiles_replays_them():
     assert partial.finished and partial.drawn[:5] == first.deal[:5] and len(set(partial.drawn)) == 19
 
 
+def test_rulebook_000_highest_score_wins_the_round_and_equal_scores_share_it():
+    """Rulebook 000, The Winner: the highest final score wins the round; players with equal top scores share it."""
+    rules = Ruleset.from_options()
+    match = Match(rules, ["a", "b", "c"], rounds=1)
+    match.results = [[120, 150, 90]]
+    assert match.finished and match.winners == [1]
+    match.results = [[150, 150, 90]]
+    assert match.winners == [0, 1]
+    game = Game(rules, ["a", "b"], seed=5)
+    scores = game.play([ScriptedPlayer("a", list(range(19))), ScriptedPlayer("b", list(range(18, -1, -1)))])
+    played = Match(rules, ["a", "b"], rounds=1)
+    played.record(game)
+    assert played.winners == [p for p in range(2) if scores[p] == max(scores)]
+
+
 def test_rulebook_001_four_rounds_caller_rotates_and_totals_run():
     """Rulebook 001: four rounds, the caller rotating each round, running totals decide."""
     rules = Ruleset.from_options(preset("four-rounds"))

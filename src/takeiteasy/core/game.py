@@ -337,6 +337,10 @@ class Game:
         self._check_player(player)
         if not self.rules.options.takeback:
             raise IllegalMove("no takeback: a placed tile may not be moved in this game")
+        if self.rules.holding_cells and self.all_drawn and (self.releases[player] or self.settled[player]):
+            # the end moves start once play is over: a move now could lay a released tile down twice
+            raise IllegalMove("holding area: once a held tile has moved onto the stamen, or the player has "
+                              "settled, no placed tile moves again")
         if not self.movable[player]:
             raise IllegalMove("only a tile placed since the last draw may be moved")
         tile = self.movable[player][-1] if tile is None else tile
@@ -380,6 +384,7 @@ class Game:
             raise IllegalMove(f"holding area: cell {cell} is not an empty stamen cell")
         board[slots[0]], board[cell] = -1, tile
         self.releases[player].append((tile, cell))
+        self.movable[player] = []  # play is over for this player: see move()
 
     def settle(self, player: int, releases: list[tuple[int, int]] = ()) -> None:
         """Daffodil variant 4: make the given (tile, stamen cell) moves, and finish the round for ``player``."""
@@ -388,6 +393,7 @@ class Game:
         if not self.all_drawn or self.pending[player]:
             raise IllegalMove("the round is not over: tiles are still to be placed")
         self.settled[player] = True
+        self.movable[player] = []
 
     def _check_player(self, player: int) -> None:
         if not 0 <= player < len(self.players):

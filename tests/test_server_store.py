@@ -140,6 +140,18 @@ def test_sqlite_store_is_in_wal_mode(tmp_path):
     store.close()
 
 
+def test_a_failing_sqlite_database_is_a_store_error_for_every_call(tmp_path):
+    """The server answers a StoreError with 503 and keeps the room; any other exception would be a 500."""
+    store = SQLiteStore(tmp_path / "rooms.db")
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY)
+    store._db.execute("DROP TABLE rooms")  # as if the file had been damaged under the server
+    for call in (lambda: store.load("ROOM01"), lambda: store.listed(10), lambda: store.count(("lobby",)),
+                 lambda: store.append("ROOM01", 0, [{"t": "x"}], LOBBY), lambda: store.create("ROOM02", {}, LOBBY)):
+        with pytest.raises(StoreError):
+            call()
+    store.close()
+
+
 def test_postgres_rooms_survive_closing_the_store_and_opening_a_new_one(postgres_url):
     first = PostgresStore(postgres_url)
     first.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])

@@ -219,15 +219,21 @@ class SQLiteStore(Store):
 
     def listed(self, limit, since=0.0):
         with self._lock:
-            rows = self._db.execute("SELECT summary FROM rooms WHERE listed = 1 AND updated >= ? "
-                                    "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
+            try:
+                rows = self._db.execute("SELECT summary FROM rooms WHERE listed = 1 AND updated >= ? "
+                                        "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
         return [json.loads(r[0]) for r in rows]
 
     def count(self, statuses, since=0.0):
         marks = ",".join("?" * len(statuses))
         with self._lock:
-            return self._db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ?",
-                                    (*statuses, since)).fetchone()[0]
+            try:
+                return self._db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ?",
+                                        (*statuses, since)).fetchone()[0]
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
 
     def close(self) -> None:
         with self._lock:

@@ -50,14 +50,17 @@ async function api(method, path, body) {
 }
 
 async function act(action, body = {}) {
-  // one action at a time: a double click would send the move twice, and the second gets a puzzling refusal
-  if (act.busy) return;
-  act.busy = true;
+  // One action per state shown: a double click would send the move twice, and the second gets a puzzling
+  // refusal.  The live update of this very move may arrive before its answer; the newer state it shows can
+  // be acted on at once.
+  const from = S.state ? S.state.version : -1;
+  if (act.from !== undefined && act.from >= from) return;
+  act.from = from;
   try {
     const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
     // AI players move right after the answer: their move may come over the WebSocket before it
     if (isCurrent(data.state)) setState(data.state);
-  } catch (e) { toast(e.message); } finally { act.busy = false; }
+  } catch (e) { toast(e.message); } finally { if (act.from === from) act.from = undefined; }
 }
 
 // ---- tiles --------------------------------------------------------------------------------------

@@ -137,3 +137,40 @@ def test_live_connections_per_room_are_capped_and_polling_still_works():
         with client.websocket_connect(url) as again:  # the closed ones no longer count
             assert again.receive_json()["type"] == "state"
         assert app.state.hub.count(code) == 0
+
+
+def test_a_room_slow_to_load_does_not_hold_up_the_other_rooms():
+    """A room read from a slow database (or replayed at length) is read outside the room table's lock, so
+    rooms already in memory, and rooms being created, are served meanwhile."""
+    import threading
+
+    from takeiteasy.server.rooms import RoomMaster
+
+    store = MemoryStore()
+    master = RoomMaster(store)
+    slow, _ = master.create("solo", "ann", None, None, [], False)
+    quick, _ = master.create("solo", "bob", None, None, [], False)
+    master._forget(slow.code)  # its next use reads it from storage
+    reading, release = threading.Event(), threading.Event()
+    load = store.load
+
+    def held_load(code):
+        if code == slow.code:
+            reading.set()
+            release.wait(30)
+        return load(code)
+
+    store.load = held_load
+    loader = threading.Thread(target=master.get, args=(slow.code,))
+    loader.start()
+    try:
+        assert reading.wait(30)
+        served = threading.Event()
+        other = threading.Thread(target=lambda: (master.get(quick.code), master.create("solo", "cy", None, None,
+                                                                                       [], False), served.set()))
+        other.start()
+        assert served.wait(30), "another room waited for the slow one"
+    finally:
+        release.set()
+        loader.join(30)
+    assert master.get(slow.code).code == slow.code and master.get(slow.code) is master.get(slow.code)

@@ -751,11 +751,16 @@ class RoomMaster:
         code = code.upper()
         with self._lock:
             room = self._rooms.get(code)
-            if room is None:
-                loaded = self._read(self.store.load, code)
-                if loaded is None:
-                    raise NotFound(f"no room {code}")
-                room = Room(*loaded)
+            if room is not None:
+                self._keep(room)
+                return room
+        # Read and replay outside the table's lock: a slow database or a long replay holds up this room only.
+        loaded = self._read(self.store.load, code)
+        if loaded is None:
+            raise NotFound(f"no room {code}")
+        fresh = Room(*loaded)
+        with self._lock:
+            room = self._rooms.get(code, fresh)  # another request may have loaded it meanwhile: keep one copy
             self._keep(room)
             return room
 

@@ -228,3 +228,50 @@ def test_variant_4_any_order_of_actions_keeps_each_tile_once_and_replays(placeme
     again = Game.from_json(json.loads(json.dumps(game.to_json())))
     assert again.scores() == game.scores()
     assert all(np.array_equal(x, y) for x, y in zip(again.boards, game.boards))
+
+
+# --- the best board in hindsight keeps to the stamen rule (the analysis's "best possible") ---------------------
+
+def play_to(rules, deal, target):
+    """Play ``deal`` so that every tile ends where ``target`` (a full board) has it, through the engine's own
+    rules: tiles bound for the stamen under variant 4 wait in the holding area and move on at the end."""
+    game = Game(rules, ["solo"], deal=deal)
+    where = {int(t): c for c, t in enumerate(target) if t >= 0}
+    slots = iter(rules.holding_cells)
+    held = []
+    while not game.all_drawn:
+        for tile in game.draw():
+            cell = where.get(tile)
+            if rules.holding_cells and (cell is None or cell in STAMEN):
+                cell = next(slots)
+                held.append(tile)
+            game.place(0, cell, tile)
+    if rules.holding_cells:
+        game.settle(0, [(t, where[t]) for t in held if t in where])
+    return game
+
+
+@pytest.mark.parametrize("rules", [FIRST, LAST, HOLDING], ids=["variant-2", "variant-3", "variant-4"])
+def test_rulebook_003_best_board_in_hindsight_is_one_the_stamen_rule_can_reach(rules):
+    """Rulebook 003, Daffodil variants 2 to 4: the best board a round's tiles allowed (solve_round, as the
+    analysis reports it) puts on the stamen only what the variant lets reach it -- the first three tiles
+    drawn, the last three, or no wildcard -- and the engine plays the deal to exactly that board."""
+    from takeiteasy.core import deal as dealt
+    from takeiteasy.solve import solve, solve_round
+
+    kept, unbound = [], []
+    for index in range(4):  # deal 0 has the best board without the rule put a wildcard on the stamen
+        tiles = dealt(3, rules.tile_set, rules.tiles_per_round, index=index)
+        best = solve_round(rules, tiles)
+        on_stamen = {int(best.board[c]) for c in STAMEN}
+        if rules is FIRST:
+            assert on_stamen == set(tiles[:3])
+        elif rules is LAST:
+            assert on_stamen == set(tiles[-3:])
+        else:
+            assert all(t < 27 for t in on_stamen)
+        game = play_to(rules, tiles, best.board)
+        assert game.finished and game.scores()[0] == best.score
+        kept.append(best.score)
+        unbound.append(solve(rules, tiles).score)  # the same tiles with no stamen rule
+    assert all(a <= b for a, b in zip(kept, unbound)) and kept != unbound

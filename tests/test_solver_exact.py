@@ -46,6 +46,28 @@ def test_more_tiles_than_cells_chooses_the_best_subset(seed):
     assert result.score == brute_force(fixed, tiles, STANDARD.layout)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_allowed_tiles_per_cell_match_brute_force(seed):
+    """``allowed``: a cell that may take only some of the tiles (how the daffodil stamen rules are kept in
+    hindsight); the optimum is brute force's over the arrangements that respect it, the same with --all."""
+    import itertools
+
+    fixed, tiles = _partial(STANDARD, 200 + seed, 6)
+    empty = [c for c in range(19) if fixed[c] < 0]
+    allowed = {empty[0]: tuple(tiles[-2:]), empty[1]: tuple(tiles[-2:])}  # these two tiles, in these two cells
+    best = -1
+    for chosen in itertools.permutations(tiles):
+        if all(chosen[empty.index(c)] in permitted for c, permitted in allowed.items()):
+            board = fixed.copy()
+            board[empty] = chosen
+            best = max(best, reference_score(board, STANDARD.layout))
+    result = solve(STANDARD, tiles, fixed=fixed, allowed=allowed)
+    assert result.score == best and {int(result.board[c]) for c in allowed} == set(tiles[-2:])
+    listed = solve(STANDARD, tiles, fixed=fixed, allowed=allowed, all=True)
+    assert listed.score == best and all({int(b[c]) for c in allowed} == set(tiles[-2:]) for b in listed.boards)
+    assert solve(STANDARD, tiles, fixed=fixed).score >= best
+
+
 def test_fewer_tiles_than_cells_leaves_cells_empty():
     """Standard scoring (rulebook 000): a line through an empty cell scores nothing."""
     fixed, tiles = _partial(STANDARD, 7, 7)

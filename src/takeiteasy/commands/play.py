@@ -317,9 +317,9 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
 
 def _best_possible(game: Game) -> int | None:
     """The exact solver's best board of the round's tiles, or None where it does not know the scoring rule."""
-    from ..solve.solver import SolveError, solve
+    from ..solve.solver import SolveError, solve_round
 
     try:
-        return solve(game.rules, game.deal).score
+        return solve_round(game.rules, game.deal).score
     except SolveError:
         return None

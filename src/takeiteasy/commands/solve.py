@@ -20,7 +20,7 @@ from ..core.deal import deal
 from ..core.errors import InputError
 from ..core.notation import format_board, parse_board, parse_tiles
 from ..core.rules import Options, Ruleset
-from ..solve import maximum, solve
+from ..solve import maximum, solve, solve_round
 from ..solve.solver import SolveError
 from ._options import add_rules_arguments, rules_from_args
 
@@ -152,7 +152,7 @@ def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[
     for position, index in enumerate(indices):
         tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
                                                                index=index)
-        scores.append(solve(rules, tiles).score)
+        scores.append(solve_round(rules, tiles).score)
     return scores, time.perf_counter() - start
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .errors import InputError
 
 from dataclasses import dataclass, field, fields, replace
-from typing import ClassVar
+from typing import ClassVar, Sequence
 
 import numpy as np
 
@@ -126,6 +126,11 @@ class StamenRule:
     def refusal(self, board: np.ndarray, shape: Layout, cell: int) -> str:
         return "that cell is not allowed"
 
+    def stamen_tiles(self, shape: Layout, drawn: Sequence[int]) -> tuple[int, ...] | None:
+        """The tiles of a round drawn in this order that can end on the stamen cells (None: any of them).
+        The solver's best board in hindsight keeps to it (``takeiteasy.solve.solve_round``)."""
+        return None
+
     @staticmethod
     def _stamen_list(shape: Layout) -> str:
         return ", ".join(map(str, shape.stamen_cells))
@@ -141,6 +146,9 @@ class StamenFirst(StamenRule):
     variant = 2
     summary = "the first tiles must go on the stamen cells (daffodil variant 2)"
 
+    def stamen_tiles(self, shape, drawn):
+        return tuple(drawn[:len(shape.stamen_cells)])
+
     def refusal(self, board, shape, cell):
         n = len(shape.stamen_cells)
         return (f"stamen first (daffodil variant 2): the first {n} tiles go on the stamen cells "
@@ -152,6 +160,9 @@ class StamenLast(StamenRule):
     code = kernels.STAMEN_LAST
     variant = 3
     summary = "the stamen cells stay empty until every other cell is full (daffodil variant 3)"
+
+    def stamen_tiles(self, shape, drawn):
+        return tuple(drawn[len(drawn) - len(shape.stamen_cells):])
 
     def refusal(self, board, shape, cell):
         others = shape.num_cells - len(shape.stamen_cells)
@@ -168,6 +179,9 @@ class StamenHolding(StamenRule):
 
     def holding_slots(self, shape: Layout) -> int:
         return len(shape.stamen_cells)
+
+    def stamen_tiles(self, shape, drawn):
+        return tuple(t for t in drawn if t < NUM_STANDARD)  # any tile can be held, but a wildcard never moves on
 
     def refusal(self, board, shape, cell):
         slots = ", ".join(str(shape.num_cells + k) for k in range(self.holding_slots(shape)))

@@ -1,5 +1,5 @@
 """The exact solver (best arrangement of known tiles, the 307 maximum) and post-game analysis."""
 
-from .solver import Solution, SolveError, maximum, solve
+from .solver import Solution, SolveError, maximum, solve, solve_round
 
-__all__ = ["Solution", "SolveError", "maximum", "solve"]
+__all__ = ["Solution", "SolveError", "maximum", "solve", "solve_round"]

@@ -4,8 +4,9 @@
 ``docs/FORMATS.md``) and, for every player, reports:
 
 * the score, and the best score the same tiles could have made on that board
-  (the exact solver; placement order and placement rules are ignored, so under
-  adjacent placement it is an upper bound);
+  (the exact solver, :func:`solve_round`: the stamen rules of daffodil variants
+  2 to 4 are kept, other placement rules and the order of placing are not, so
+  under adjacent placement it is an upper bound);
 * the score of the strongest registered agent playing the same deal;
 * move by move, the evaluator's expected final score of the chosen cell and
   of the best legal cell, their difference (the move's *loss*), and the three
@@ -35,7 +36,7 @@ from ..core.game import FORMAT_NAME, Game, View, group_sizes
 from ..core.notation import format_board
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
-from .solver import solve
+from .solver import solve, solve_round
 
 ANALYSIS_FORMAT = "takeiteasy-analysis"
 #: Agents tried, strongest first, for "the agent's score on the same deal".
@@ -127,7 +128,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
 
 def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool) -> dict:
     """The part of a report that depends only on the tiles: the best board and the agent's game."""
-    best = solve(rules, deal)
+    best = solve_round(rules, deal)
     return {
         "format": ANALYSIS_FORMAT,
         "options": rules.options.to_json(),

@@ -141,12 +141,23 @@ def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
                          f"{rules.layout.num_cells}")
 
 
+def solve_round(rules: Ruleset, drawn, all: bool = False) -> Solution:
+    """The best board a round's tiles allowed, given the order they were drawn in: :func:`solve` within
+    what the stamen rule lets end on the stamen (the first or last tiles drawn, or no wildcard; daffodil
+    variants 2 to 4), the same as :func:`solve` under every other rule."""
+    drawn = [int(t) for t in drawn]
+    permitted = rules.stamen_rule.stamen_tiles(rules.layout, drawn)
+    allowed = None if permitted is None else dict.fromkeys(rules.layout.stamen_cells, permitted)
+    return solve(rules, drawn, all=all, allowed=allowed)
+
+
 def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
-          max_boards: int = MAX_BOARDS) -> Solution:
+          max_boards: int = MAX_BOARDS, allowed: dict[int, tuple[int, ...]] | None = None) -> Solution:
     """The best score for ``tiles`` (tile ids) on the ruleset's board, with one or every optimal board.
 
     ``fixed`` is a board (tile ids, -1 empty) whose tiles stay where they are;
-    ``tiles`` are then the tiles still to place.
+    ``tiles`` are then the tiles still to place.  ``allowed`` maps cells to the
+    only tiles that may go there (a cell may still stay empty if tiles run short).
     """
     shape = rules.layout
     tiles = [int(t) for t in tiles]
@@ -186,6 +197,11 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
             kept |= 1 << i
         for cell in np.flatnonzero(fixed < 0):
             cell_base[cell] = everything & ~kept
+    if allowed:
+        position = {tile: i for i, tile in enumerate(local)}
+        blanks_only = everything & ~((1 << len(local)) - 1)
+        for cell, permitted in allowed.items():
+            cell_base[cell] &= blanks_only | sum(1 << position[t] for t in set(permitted) if t in position)
 
     line_slot = np.zeros(shape.num_lines, dtype=np.int64)
     lengths_by_direction: list[list[int]] = [[], [], []]
@@ -201,10 +217,10 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     start, floor = None, -1
     if num_channels > 3 and not all:
         plain = Ruleset.from_options(rules.options.but(scoring="standard"))
-        start = solve(plain, tiles, fixed=fixed).board
+        start = solve(plain, tiles, fixed=fixed, allowed=allowed).board
         floor = rules.score(start)
 
-    rotation = shape.rotation180() if fixed is None else None
+    rotation = shape.rotation180() if fixed is None and not allowed else None
     mirror = _mirror_lines(shape, rotation)
     dec_line, dec_channel, dec_partner = [], [], []
     for line in _line_order(shape):
@@ -223,7 +239,7 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     global last_nodes
     last_nodes = nodes
     if best < 0:
-        raise SolveError("the fixed tiles cannot all stay where they are")
+        raise SolveError("no board keeps the fixed tiles where they are and the allowed tiles in their cells")
     ids = np.array(local + [-1] * blanks, dtype=np.int64)
 
     if not all:

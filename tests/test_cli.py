@@ -418,7 +418,8 @@ def test_an_empty_database_path_is_refused_not_taken_for_the_default(capsys, mon
         extra = ["--port", port] if command == "serve" else ["--no-record"]
         status, out, err = run_cli(capsys, command, "--db", "", *extra, stdin="", monkeypatch=monkeypatch)
     assert status == 2 and "serving on" not in out
-    assert err == f"takeiteasy {command}: error: --db: give a file path (leave --db out for the default database)\n"
+    what = "a file path or a postgresql:// URL" if command == "serve" else "a file path"
+    assert err == f"takeiteasy {command}: error: --db: give {what} (leave --db out for the default database)\n"
 
 
 @pytest.mark.parametrize("scheme", ["postgresql", "postgres"])

@@ -97,7 +97,7 @@ def run(args) -> int:
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: expected 1..65535")
     if args.db == "":  # not a silent fall back to the default database
-        raise InputError("--db: give a file path (leave --db out for the default database)")
+        raise InputError("--db: give a file path or a postgresql:// URL (leave --db out for the default database)")
     settings = app_settings(args)
     store, where = open_store(args.db)
     try:

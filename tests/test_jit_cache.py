@@ -40,3 +40,31 @@ def test_cache_files_in_numba_cache_dir_are_dropped_too(tmp_path):
     assert drop_stale_caches(package, cache_dir=str(tmp_path / "cache"))
     assert not (mirror / "search.best-3.py311.nbi").exists()
     assert (other / "theirs-1.py311.nbi").exists()  # another project's cache is not ours to drop
+
+
+def test_every_compiled_kernel_releases_the_gil():
+    """A compiled kernel holding the GIL stops every other thread for the whole call: in the web server, an AI
+    player's search stalled all rooms' requests for up to 0.7 s a call (docs/BENCHMARKS.md, "The server while
+    AI players think").  Every kernel of the package is compiled with ``nogil``."""
+    import importlib
+    import pkgutil
+
+    import pytest
+
+    import takeiteasy
+    from takeiteasy._jit import COMPILED
+
+    if not COMPILED:
+        pytest.skip("kernels are interpreted (NUMBA_DISABLE_JIT=1)")
+    from numba.core.registry import CPUDispatcher
+
+    kernels = {}
+    for module_info in pkgutil.walk_packages(takeiteasy.__path__, "takeiteasy."):
+        if module_info.name.startswith(("takeiteasy.envs", "takeiteasy.server")) or \
+                module_info.name.endswith("__main__"):
+            continue  # optional extras and the command line's entry point; they define no kernels
+        module = importlib.import_module(module_info.name)
+        kernels.update({f"{module.__name__}.{name}": value for name, value in vars(module).items()
+                        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__})
+    assert len(kernels) >= 20
+    assert [name for name, dispatcher in kernels.items() if not dispatcher.targetoptions.get("nogil")] == []

@@ -670,6 +670,9 @@ class SlowAI:
         self.on = False
         self.thinking = threading.Event()  # set once an AI is waiting inside its move
         self.release = threading.Event()
+        self.inside = 0  # AIs waiting inside their moves right now
+        self.together = threading.Event()  # set once two AIs were inside their moves at once
+        self.lock = threading.Lock()
 
 
 @pytest.fixture
@@ -685,8 +688,14 @@ def slow_ai(monkeypatch):
 
         def choose(self, view):
             if slow.on:
+                with slow.lock:
+                    slow.inside += 1
+                    if slow.inside >= 2:
+                        slow.together.set()
                 slow.thinking.set()
                 slow.release.wait(60)
+                with slow.lock:
+                    slow.inside -= 1
             return self.agent.choose(view)
 
     monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Thinking(real_agent(room, seat)))
@@ -734,6 +743,19 @@ def test_the_answer_comes_before_the_ai_moves_and_everyone_sees_the_ai_move_live
             assert [p["placed"] for p in update["players"]] == [1, 1] and len(update["drawn"]) == 2
             assert update["version"] > st["version"]
         assert next_state(mine)["me"]["phase"] == "place"
+
+
+def test_the_ai_players_of_a_room_think_about_a_tile_at_the_same_time(client, slow_ai):
+    """Players place each tile at the same time, so a room's AI seats think side by side (in worker threads;
+    the search kernels release the GIL): both AIs are inside their first moves before either is let go, and
+    each move then reaches the room."""
+    slow_ai.on = True
+    joined = create(client, mode="solo", agents=["greedy", "greedy"])
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    assert slow_ai.together.wait(60), "the second AI waited for the first"
+    slow_ai.release.set()
+    st = place_then_wait_for_ais(client, code, token, st)
+    assert [p["placed"] for p in st["players"]] == [1, 2, 2] and len(st["drawn"]) == 2  # the AIs are on tile 2
 
 
 def test_a_person_acting_while_an_ai_thinks_gets_a_sensible_answer(client, slow_ai):

@@ -78,12 +78,15 @@ if _numba is None:  # pragma: no cover
 
 
 def kernel(function=None, **options):
-    """Compile ``function`` in nopython mode with an on-disk cache, when possible."""
+    """Compile ``function`` in nopython mode with an on-disk cache, when possible.
+
+    Compiled kernels release the GIL (``nogil``): they touch no Python objects, and a long search (an AI
+    player thinking in the web server's worker thread) must not stop the server's other threads."""
     if function is None:
         return lambda f: kernel(f, **options)
     if _numba is None:  # pragma: no cover
         return function
-    return _numba.njit(cache=True, **options)(function)
+    return _numba.njit(cache=True, nogil=True, **options)(function)
 
 
 if _numba is not None:

@@ -335,31 +335,41 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             ai_jobs[room.code] = asyncio.ensure_future(ai_job(room.code))
 
     async def ai_job(code: str) -> None:
-        """Let the room's AI seats act, one step at a time, until none has anything to do.
+        """Let the room's AI seats act until none has anything to do.
 
-        Each step: take the turn under the room's lock, let the agent think without it (people play and read
-        the room meanwhile), then apply and store the event under the lock and send every listener the new
-        state.  A failure (an agent's exception, storage) is logged and ends the job with the room as stored;
-        the next request on the room starts a new one."""
+        Each round of steps: take the turns under the room's lock, let the agents think at the same time
+        without it (in worker threads; the search kernels release the GIL, so they share the cores and
+        people play and read rooms meanwhile), then, as each agent finishes, apply and store its event
+        under the lock and send every listener the new state.  A failure (an agent's exception, storage) is
+        logged and ends the job with the room as stored; the next request on the room starts a new one."""
+
+        async def think(turn):
+            # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
+            return turn, await to_thread.run_sync(turn.think, abandon_on_cancel=True)
+
+        thinking: list[asyncio.Task] = []
         try:
             while True:
                 async with room_lock(code):
-                    turn = await run_in_threadpool(master.ai_turn, code)
-                    if turn is None:
+                    turns = await run_in_threadpool(master.ai_turns, code)
+                    if not turns:
                         del ai_jobs[code]  # under the lock: see wake_ais
                         return
-                # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
-                event = await to_thread.run_sync(turn.think, abandon_on_cancel=True)
-                async with room_lock(code):
-                    room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
-                    views = hub.snapshot(room) if events else []
-                await hub.deliver(code, views)
+                thinking = [asyncio.ensure_future(think(turn)) for turn in turns]
+                for finished in asyncio.as_completed(thinking):
+                    turn, event = await finished
+                    async with room_lock(code):
+                        room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
+                        views = hub.snapshot(room) if events else []
+                    await hub.deliver(code, views)
         except asyncio.CancelledError:
             raise
         except Exception:
             LOG.exception("room %s: an AI player's move failed; the room stays as stored, the next request "
                           "on it tries again", code)
         finally:
+            for task in thinking:
+                task.cancel()
             if ai_jobs.get(code) is asyncio.current_task():
                 del ai_jobs[code]
 

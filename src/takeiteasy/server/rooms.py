@@ -23,9 +23,9 @@ of each accepted action before it returns.
 
 AI seats never act inside a person's action: an action stores only its own
 events (and a caller's draw, which needs nobody's decision).  The server then
-asks :meth:`Room.ai_turn` for each step an AI seat owes, lets the agent think
-on copies, and applies the result with :meth:`Room.ai_move` (see
-``create_app``'s AI jobs).
+asks :meth:`Room.ai_turns` for the steps the AI seats owe, lets their agents
+think on copies (at the same time: players place at once), and applies each
+result with :meth:`Room.ai_move` (see ``create_app``'s AI jobs).
 """
 
 from __future__ import annotations
@@ -555,10 +555,10 @@ class Room:
 
     def _advance(self, out: list[dict]) -> None:
         """Draw the next tiles once nobody has anything left to do, if the draw needs nobody's choice (a caller
-        draws from the secret deal).  AI seats never act here: they move afterwards, see :meth:`ai_turn`."""
+        draws from the secret deal).  AI seats never act here: they move afterwards, see :meth:`ai_turns`."""
         game = self.game
         if not (self.digital and self.status == "playing" and self.options.caller):
-            return  # with no caller a player announces the next tiles: a person by an action, an AI in ai_turn
+            return  # with no caller a player announces the next tiles: a person by an action, an AI in ai_turns
         if game.waiting or game.all_drawn or self.awaiting_draw:
             return
         self._draw_asked = False
@@ -566,48 +566,53 @@ class Room:
         self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
 
     # -- AI seats: they act after the action that made them due, one step at a time (see AITurn) ----
+    def _ai_steps(self) -> list[tuple[int, str]]:
+        """Every ``(seat, what)`` the AI seats owe now: each waiting AI seat must ``place`` a drawn tile or
+        ``settle`` its holding area (players act at the same time, so these steps are independent), or, with
+        no caller and nobody waiting, an AI chooser must ``draw`` (announce the next tiles)."""
+        if not self.digital or self.status != "playing":
+            return []
+        game = self.game
+        steps = [(p, "place" if game.pending[p] else "settle") for p in game.waiting if self.seats[p].kind == "ai"]
+        if steps or game.waiting or game.all_drawn or self.awaiting_draw or self.options.caller:
+            return steps
+        chooser = game.chooser
+        return [(chooser, "draw")] if self.seats[chooser].kind == "ai" else []
+
     @property
     def ai_due(self) -> tuple[int, str] | None:
-        """``(seat, what)`` when an AI seat has to act now: ``place`` a drawn tile, ``settle`` its holding
-        area, or ``draw`` (no caller: announce the next tiles); None when no AI seat has anything to do."""
-        if not self.digital or self.status != "playing":
-            return None
-        game = self.game
-        for p in game.waiting:
-            if self.seats[p].kind == "ai":
-                return p, "place" if game.pending[p] else "settle"
-        if game.waiting or game.all_drawn or self.awaiting_draw or self.options.caller:
-            return None
-        chooser = game.chooser
-        return (chooser, "draw") if self.seats[chooser].kind == "ai" else None
+        """The first step an AI seat owes now (see :meth:`_ai_steps`); None when no AI seat has anything to do."""
+        steps = self._ai_steps()
+        return steps[0] if steps else None
 
-    def _ai_position(self) -> tuple | None:
+    def _ai_position(self, step: tuple[int, str]) -> tuple | None:
         """What an AI step is decided on: it still fits if this has not changed since."""
-        due = self.ai_due
-        if due is None:
+        if step not in self._ai_steps():
             return None
-        return self.round, len(self.game.drawn), tuple(self.game.pending[due[0]]), due
+        return self.round, len(self.game.drawn), tuple(self.game.pending[step[0]]), step
 
-    def ai_turn(self) -> AITurn | None:
-        """The next step an AI seat owes, with copies of what it needs to decide (None: nothing to do)."""
-        position = self._ai_position()
-        if position is None:
-            return None
-        seat, what = position[-1]
-        agent = self._agent(seat)
-        if what == "draw":
-            game = self._trial()
-            # an agent without an announce hook announces at random from the game's generator, which this copy
-            # would always start from the same state: give each draw its own stream
-            game._rng = SplitMix64(game_seed(self.seed ^ 0xA770, 100 * self.round + len(game.drawn)))
-            return AITurn(seat, what, position, agent, game=game)
-        return AITurn(seat, what, position, agent, view=self.game.view(seat))
+    def ai_turns(self) -> list[AITurn]:
+        """The steps the AI seats owe now, each with copies of what its agent needs to decide: they can be
+        thought out at the same time (see :meth:`_ai_steps`)."""
+        turns = []
+        for step in self._ai_steps():
+            seat, what = step
+            agent, position = self._agent(seat), self._ai_position(step)
+            if what == "draw":
+                game = self._trial()
+                # an agent without an announce hook announces at random from the game's generator, which this
+                # copy would always start from the same state: give each draw its own stream
+                game._rng = SplitMix64(game_seed(self.seed ^ 0xA770, 100 * self.round + len(game.drawn)))
+                turns.append(AITurn(seat, what, position, agent, game=game))
+            else:
+                turns.append(AITurn(seat, what, position, agent, view=self.game.view(seat)))
+        return turns
 
     def ai_move(self, turn: AITurn, event: dict) -> list[dict]:
         """Apply the event ``turn.think()`` chose, then draw if that needs nobody's choice.  Returns no events
         if the room is no longer where the AI decided (e.g. rebuilt from storage without an unstored
-        request to draw): the caller asks :meth:`ai_turn` again."""
-        if self._ai_position() != turn.position:
+        request to draw): the caller asks :meth:`ai_turns` again."""
+        if self._ai_position(turn.position[-1]) != turn.position:
             return []
         out: list[dict] = []
         if event["t"] == "draw":
@@ -798,7 +803,7 @@ class RoomMaster:
         for k, agent in enumerate(agents):
             events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
         if mode == "solo":
-            events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turn)
+            events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turns)
         with self._lock:
             self._check_room_limit()  # again: with the store write, one step for every creator
             try:
@@ -831,11 +836,11 @@ class RoomMaster:
             self._persist(room, before, events)
             return room, events, result
 
-    def ai_turn(self, code) -> AITurn | None:
-        """The next step an AI seat owes in room ``code`` (see :class:`AITurn`); apply its event with
+    def ai_turns(self, code) -> list[AITurn]:
+        """The steps the AI seats owe in room ``code`` now (see :class:`AITurn`); apply each one's event with
         ``act(code, "ai_move", turn, turn.think())``."""
         with self._room_lock(self.get(code).code):
-            return self.get(code).ai_turn()
+            return self.get(code).ai_turns()
 
     def _persist(self, room: Room, before: int, events: list[dict]) -> None:
         if not events:

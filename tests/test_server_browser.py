@@ -156,9 +156,10 @@ def test_hints_in_a_solo_game_are_the_hint_function_on_the_shown_board_and_tile(
     page.keyboard.press("h")
     page.wait_for_selector("#board .hint-best")
     assert page.locator("#board .hint-num").count() == 15
-    place(page)
-    # a refused hint is a message; the game goes on
+    # a refused hint is a message; the game goes on (refused from here on, whenever the page asks)
     page.route("**/api/hint", lambda route: route.fulfill(status=400, json={"error": "no hints today"}))
+    place(page)
+    page.wait_for_function("document.getElementById('hint-info').textContent === ''")  # the old hint is gone
     page.keyboard.press("h")
     page.wait_for_selector("#hint-info.error")
     assert "no hints today" in page.text_content("#hint-info")

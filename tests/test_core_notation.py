@@ -116,3 +116,12 @@ def test_facts_standard_board_has_15_lines_of_3_4_5_4_3_and_columns_of_3_4_5_4_3
     assert [columns[q] for q in sorted(columns)] == [3, 4, 5, 4, 3]
     for direction in range(3):
         assert shape.line_lengths(direction) == [3, 4, 5, 4, 3]
+
+
+def test_rulebook_003_the_caller_names_the_wildcard_tiles():
+    """Rulebook 003, Daffodil tiles: the caller says "triple wildcard" for the all-wildcard tile and names a
+    double wildcard by its one plain stripe; a plain tile is called by its three numbers."""
+    from takeiteasy.core.notation import call_words
+
+    assert [call_words(parse_tile(t)) for t in ("***", "1**", "*2*", "**3", "9-6-4")] == [
+        "triple wildcard", "double wildcard with 1", "double wildcard with 2", "double wildcard with 3", "9-6-4"]

@@ -376,6 +376,20 @@ def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(c
     assert state(client, code, ann)["entries"]["0"]["score"] == MAX_REPEATS - 1
 
 
+def test_a_daffodil_caller_room_says_every_called_tile_including_the_wildcards(client):
+    """Rulebook 003: the caller room gives the words to call each tile; the wildcards go by name."""
+    from takeiteasy.core.notation import call_words, parse_tile
+
+    host = create(client, mode="caller", preset="daffodil")
+    code, token = host["code"], host["token"]
+    st = post(client, code, "start", token=token).json()["state"]
+    said = list(st["call"])
+    while st["left"]:
+        st = post(client, code, "call", token=token).json()["state"]
+        said += st["call"]
+    assert said == [call_words(parse_tile(t)) for t in st["drawn"]] and len(said) == 21
+
+
 def test_daffodil_holding_area_is_settled_at_the_end(client):
     joined = create(client, mode="solo", preset="daffodil-holding", agents=["greedy"])
     code, token, st = joined["code"], joined["token"], joined["state"]

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ..core.errors import InputError
 from ..core.game import Game, IllegalMove, Match
-from ..core.notation import format_board, format_tile
+from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records
 from ..terminal import board_text, tile_text
@@ -139,7 +139,7 @@ def _play_round(console: Console, game: Game, bots: dict, args) -> None:
         else:
             tiles = game.draw_next(agents)
         number = len(game.drawn)
-        shown = "  ".join(f"{format_tile(t, dashed=True)} ({rules.symbol_name(t)})" for t in tiles)
+        shown = "  ".join(f"{call_words(t)} ({rules.symbol_name(t)})" for t in tiles)
         who = f" announced by {game.players[chooser]}" if chooser is not None else ""
         console.rule(f"Tile {number}/{rules.tiles_per_round}{who}: {shown}")
         for player, name in enumerate(game.players):

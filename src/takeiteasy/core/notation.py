@@ -112,6 +112,21 @@ def format_tile(tile: int, dashed: bool = False) -> str:
     return "-".join(TOKENS[tile]) if dashed else TOKENS[tile]
 
 
+def call_words(tile: int) -> str:
+    """What a caller says for a tile: its values (``5-7-4``), or a wildcard tile's name (rulebook 003:
+    the triple wildcard, and a double wildcard by its one plain stripe).
+
+    >>> [call_words(parse_tile(t)) for t in ("5-7-4", "***", "*2*")]
+    ['5-7-4', 'triple wildcard', 'double wildcard with 2']
+    """
+    plain = [value for value in TOKENS[tile] if value != "*"]
+    if not plain:
+        return "triple wildcard"
+    if len(plain) == 1:
+        return f"double wildcard with {plain[0]}"
+    return format_tile(tile, dashed=True)
+
+
 def format_board(cells) -> str:
     """Board text for an array of tile ids (-1 empty)."""
     return " ".join(format_tile(int(t)) for t in cells)

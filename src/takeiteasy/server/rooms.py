@@ -45,7 +45,7 @@ from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
 from ..core.game import Game, IllegalMove, Match, View, group_sizes
 from ..core.layouts import LAYOUT_NAMES
-from ..core.notation import format_board, parse_board, parse_tile
+from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
@@ -665,6 +665,7 @@ class Room:
                 entry["lines"] = [line.to_json() for line in rules.lines(game.boards[p])]
         state["drawn"] = [TOKENS[t] for t in game.drawn]
         state["current"] = [TOKENS[t] for t in self.last_group]
+        state["call"] = [call_words(t) for t in self.last_group]  # what the caller says, wildcards by name
         state["left"] = rules.tiles_per_round - len(game.drawn)
         state["awaiting_draw"] = self.awaiting_draw
         if not self.options.caller:
@@ -701,6 +702,7 @@ class Room:
             return
         state["drawn"] = [TOKENS[t] for t in self.caller_deal[: self.called]]
         state["current"] = [TOKENS[t] for t in self.last_group]
+        state["call"] = [call_words(t) for t in self.last_group]  # what the caller says, wildcards by name
         state["left"] = self.rules.tiles_per_round - self.called
         state["entries"] = {str(p): e for p, e in self.entries.items()}
 

@@ -508,20 +508,11 @@ function onCellClick(cell, token) {
   if (m.phase === "place" && (m.legal[S.selected] || []).includes(cell)) act("place", { cell, tile: S.selected });
 }
 
-// What the caller says for a tile: its numbers, or for the daffodil edition's wildcards their names
-// (rulebook 003: "triple wildcard", a double wildcard by its one plain stripe).
-function sayTile(token) {
-  const plain = token.split("").filter((c) => c !== "*");
-  if (plain.length === 0) return "triple wildcard";
-  if (plain.length === 1) return `double wildcard with ${plain[0]}`;
-  return token.split("").join(" - ");
-}
-
 function renderCaller() {
   const st = S.state;
   const cur = $("caller-current");
   cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
-  $("caller-say").textContent = (st.current || []).map(sayTile).join("   ");
+  $("caller-say").textContent = (st.call || []).join("   ");  // the server's words: wildcards by name
   $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}` +
     (st.status === "round_over" && !isHost() ? ` — waiting for ${st.players[st.host].name} to start the next` : "");
   $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));

@@ -128,6 +128,31 @@ def test_solo_game_against_an_ai_to_the_end(client):
     refused(post(client, code, "place", token=token, cell=0), 409)
 
 
+def test_finished_rounds_fill_the_best_scores_of_their_preset(client):
+    """People's scores of rounds played on the server go on their preset's best-scores list; AI players' do
+    not, nor do a caller room's, which the players at the table report themselves."""
+    assert client.get("/api/scores").json() == {"preset": "standard", "scores": []}
+    joined = create(client, mode="solo", agents=["greedy"], name="Åsa")
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    while st["status"] == "playing":
+        st = place_then_wait_for_ais(client, code, token, st)
+    listed = client.get("/api/scores", params={"preset": "standard"}).json()["scores"]
+    assert [(s["name"], s["score"], s["mode"]) for s in listed] == [("Åsa", st["players"][0]["round_score"], "solo")]
+    assert state(client, code, token)["status"] == "finished"  # reading the room again records nothing more
+
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    st = post(client, code, "start", token=ann).json()["state"]
+    while st["left"]:
+        st = post(client, code, "call", token=ann).json()["state"]
+    assert post(client, code, "entry", token=ann, score=307).status_code == 200
+    assert post(client, code, "end-round", token=ann).json()["state"]["status"] == "finished"
+    assert client.get("/api/scores", params={"limit": 50}).json()["scores"] == listed
+    assert client.get("/api/scores", params={"preset": "easier"}).json()["scores"] == []
+    assert "preset 'nope'" in refused(client.get("/api/scores", params={"preset": "nope"}))
+    refused(client.get("/api/scores", params={"limit": 0}))
+
+
 def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player_asks_for_the_next(tmp_path):
     """Rulebook 001: a placed tile may move until the next draw.  In a solo game with ``confirm`` the next
     tile comes only when the player asks (POST draw), so the rule can be used; the wait survives a restart."""

@@ -359,6 +359,12 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert page.locator("#analysis .best-board [data-tile]").count() == 19
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round
+    # back home, the round is on the best-scores list of its rules (the AI's is not)
+    page.click("#leave")
+    page.wait_for_selector("#best-scores li >> text=Tester")
+    entries = page.eval_on_selector_all("#best-scores li", "ls => ls.map(l => [...l.children].map(c => c.textContent))")
+    assert ["Tester", str(shown)] in entries and not any(name.startswith("greedy") for name, _ in entries)
+    assert page.text_content("#best-scores-preset") == "(standard)"
     assert not errors
 
 

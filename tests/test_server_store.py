@@ -77,6 +77,27 @@ def test_a_room_is_its_record_and_its_events_in_order(open_store):
     assert store.load("NOROOM") is None
 
 
+def _score(code, seat, score, at, preset="standard", name=None, round_=0):
+    return {"code": code, "round": round_, "seat": seat, "preset": preset, "name": name or f"p{seat}",
+            "score": score, "mode": "solo", "at": at}
+
+
+def test_best_scores_are_per_preset_best_first_and_recorded_once(open_store):
+    store = open_store()
+    assert store.best_scores("standard", 10) == []
+    store.add_scores([_score("AAA", 0, 150, 3.0, name="Åsa"), _score("AAA", 1, 170, 2.0)])
+    store.add_scores([_score("BBB", 0, 170, 1.0), _score("CCC", 0, 99, 4.0, preset="easier")])
+    store.add_scores([_score("AAA", 0, 300, 9.0)])  # the same round and seat again: kept as first recorded
+    store.add_scores([])
+    assert store.best_scores("standard", 10) == [
+        {"name": "p0", "score": 170, "mode": "solo", "at": 1.0},  # equal scores: the earlier first
+        {"name": "p1", "score": 170, "mode": "solo", "at": 2.0},
+        {"name": "Åsa", "score": 150, "mode": "solo", "at": 3.0}]
+    assert [r["score"] for r in store.best_scores("standard", 2)] == [170, 170]
+    assert [r["score"] for r in store.best_scores("easier", 10)] == [99]
+    assert [r["name"] for r in open_store().best_scores("standard", 10)] == ["p0", "p1", "Åsa"]  # reopened
+
+
 def test_a_stale_append_or_a_taken_code_is_a_conflict_and_changes_nothing(open_store):
     store = open_store()
     store.create("ROOM01", {"code": "ROOM01"}, LOBBY)

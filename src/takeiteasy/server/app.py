@@ -47,6 +47,7 @@ from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, No
 from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
+MAX_SCORES = 50  # entries of a best-scores list
 LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
 SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
@@ -434,6 +435,13 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.get("/api/rooms")
     async def list_rooms():
         return {"rooms": master.listed()}
+
+    @app.get("/api/scores")
+    async def best_scores(preset: str = Query(default="standard", max_length=64),
+                          limit: int = Query(default=10, ge=1, le=MAX_SCORES)):
+        if preset not in presets():
+            return _error(400, f"preset {preset!r}: expected one of {', '.join(presets())}")
+        return {"preset": preset, "scores": master.best_scores(preset, limit)}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: msg.CreateRoom):

@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -50,6 +51,8 @@ from ..core.presets import preset as preset_options, preset_of
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
 from .store import Store, StoreError
+
+LOG = logging.getLogger("takeiteasy.server")
 
 MODES = ("solo", "room", "caller")
 MAX_NAME = 24
@@ -621,6 +624,18 @@ class Room:
         self._advance(out)
         return out
 
+    def round_scores(self) -> list[dict]:
+        """The people's scores of the round that just ended, as best-scores rows (:meth:`Store.add_scores`).
+        Rooms played on the server under a named preset only: a caller room's scores are reported by the
+        players at the table, not played here, and custom rules have no list."""
+        preset = self.record.get("preset")
+        if not self.digital or preset is None or self.match is None or not self.match.results:
+            return []
+        scores, now = self.match.results[-1], time.time()
+        return [{"code": self.code, "round": self.round, "seat": p, "preset": preset, "name": seat.name,
+                 "score": int(scores[p]), "mode": self.mode, "at": now}
+                for p, seat in enumerate(self.seats) if seat.kind == "human"]
+
     # -- what a player sees --------------------------------------------------
     def state(self, viewer: int | None = None) -> dict:
         """The room as ``viewer`` (a seat index, or None for an onlooker) may see it."""
@@ -827,7 +842,7 @@ class RoomMaster:
         """
         with self._room_lock(self.get(code).code):  # get first: locks only for rooms that exist
             room = self.get(code)  # as it is now that nobody else acts on it
-            before = room.version
+            before, playing = room.version, room.status == "playing"
             try:
                 result = getattr(room, action)(*args, **kwargs)
             except BaseException:
@@ -836,7 +851,20 @@ class RoomMaster:
                 raise
             events = result[2] if action == "join" else result
             self._persist(room, before, events)
+            if playing and room.status != "playing":
+                self._record_scores(room)
             return room, events, result
+
+    def _record_scores(self, room: Room) -> None:
+        """The finished round's scores for the best-scores lists.  The round itself is stored already; a
+        failure here loses only a list entry, so it is logged, not an error for the player."""
+        try:
+            self.store.add_scores(room.round_scores())
+        except StoreError as exc:
+            LOG.warning("room %s: the round's scores were not added to the best scores (%s)", room.code, exc)
+
+    def best_scores(self, preset: str, limit: int = 10) -> list[dict]:
+        return self._read(self.store.best_scores, preset, limit)
 
     def ai_turns(self, code) -> list[AITurn]:
         """The steps the AI seats owe in room ``code`` now (see :class:`AITurn`); apply each one's event with

@@ -1,5 +1,7 @@
 """Storage for the web server's rooms: an adapter interface, an in-memory store and a SQLite store.
 
+Beside the rooms, a store keeps the people's scores of finished rounds, for the best-scores lists.
+
 A room is stored as its *creation record* (mode, options, the secret seed,
 ...) plus an append-only list of *events* (joins, draws, placements, ...).
 The room master rebuilds a room by replaying its events through the rules
@@ -65,6 +67,17 @@ class Store(ABC):
     def count(self, statuses: tuple[str, ...], since: float = 0.0) -> int:
         """How many rooms have one of these statuses and changed at ``since`` (a ``time.time()``) or later."""
 
+    @abstractmethod
+    def add_scores(self, rows: list[dict]) -> None:
+        """Record people's scores of finished rounds for the best-scores lists.  A row holds ``code``,
+        ``round``, ``seat``, ``preset``, ``name``, ``score``, ``mode`` and ``at`` (a ``time.time()``); a row
+        already recorded (same code, round and seat) is kept as it is, so recording twice changes nothing."""
+
+    @abstractmethod
+    def best_scores(self, preset: str, limit: int) -> list[dict]:
+        """The highest scores recorded under ``preset``, best first (the earlier first on a tie), as
+        ``{"name", "score", "mode", "at"}``."""
+
     def close(self) -> None:
         pass
 
@@ -83,6 +96,7 @@ class MemoryStore(Store):
 
     def __init__(self) -> None:
         self._rooms: dict[str, _StoredRoom] = {}
+        self._scores: dict[tuple, dict] = {}
         self._lock = threading.Lock()
 
     def create(self, code, record, summary, events=()):
@@ -117,6 +131,17 @@ class MemoryStore(Store):
         with self._lock:
             return sum(1 for e in self._rooms.values() if e.summary.get("status") in statuses and e.updated >= since)
 
+    def add_scores(self, rows):
+        with self._lock:
+            for row in rows:
+                self._scores.setdefault((row["code"], row["round"], row["seat"]), dict(row))
+
+    def best_scores(self, preset, limit):
+        with self._lock:
+            rows = sorted((r for r in self._scores.values() if r["preset"] == preset),
+                          key=lambda r: (-r["score"], r["at"]))
+            return [{key: r[key] for key in SCORE_FIELDS} for r in rows[:limit]]
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -137,7 +162,23 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created);
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated);
+CREATE TABLE IF NOT EXISTS scores (
+    code TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    preset TEXT NOT NULL,
+    name TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    mode TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (code, round, seat)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS scores_best ON scores (preset, score DESC, at);
 """
+#: What a best-scores list shows of each recorded score.
+SCORE_FIELDS = ("name", "score", "mode", "at")
+#: A score row's columns, in the tables' order.
+SCORE_COLUMNS = ("code", "round", "seat", "preset", "name", "score", "mode", "at")
 
 
 class SQLiteStore(Store):
@@ -234,6 +275,31 @@ class SQLiteStore(Store):
                                         (*statuses, since)).fetchone()[0]
             except sqlite3.Error as exc:
                 raise StoreError(f"database: {exc}") from None
+
+    def add_scores(self, rows):
+        values = [tuple(row[c] for c in SCORE_COLUMNS) for row in rows]
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.executemany(f"INSERT OR IGNORE INTO scores ({', '.join(SCORE_COLUMNS)}) "
+                                   f"VALUES ({', '.join('?' * len(SCORE_COLUMNS))})", values)
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
+
+    def best_scores(self, preset, limit):
+        with self._lock:
+            try:
+                rows = self._db.execute(f"SELECT {', '.join(SCORE_FIELDS)} FROM scores WHERE preset = ? "
+                                        "ORDER BY score DESC, at LIMIT ?", (preset, limit)).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
+        return [dict(zip(SCORE_FIELDS, row)) for row in rows]
 
     def close(self) -> None:
         with self._lock:

@@ -1,7 +1,7 @@
 """Rooms in PostgreSQL: the web server's store when the database lives on another machine or several servers share it.
 
 ``takeiteasy serve --db postgresql://USER:PASSWORD@HOST/DB`` uses it.  It
-keeps the same two tables and the same guarantees as
+keeps the same tables and the same guarantees as
 :class:`~takeiteasy.server.store.SQLiteStore`: a room is created with its first
 events in one transaction, and :meth:`PostgresStore.append` adds a request's
 events in one transaction only if the room's version is still the one the
@@ -25,7 +25,7 @@ import time
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..core.errors import InputError
-from .store import Store, StoreConflict, StoreError
+from .store import SCORE_COLUMNS, SCORE_FIELDS, Store, StoreConflict, StoreError
 
 SCHEMES = ("postgresql", "postgres")
 
@@ -48,6 +48,18 @@ SCHEMA = (
     )""",
     "CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created)",
     "CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated)",
+    """CREATE TABLE IF NOT EXISTS scores (
+        code TEXT NOT NULL,
+        round INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        preset TEXT NOT NULL,
+        name TEXT NOT NULL,
+        score INTEGER NOT NULL,
+        mode TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (code, round, seat)
+    )""",
+    "CREATE INDEX IF NOT EXISTS scores_best ON scores (preset, score DESC, at)",
 )
 # Servers starting together on an empty database would race in CREATE TABLE IF NOT EXISTS (a unique violation in
 # the catalogue); a transaction-level advisory lock makes them take turns.
@@ -91,7 +103,7 @@ def _secrets(url: str) -> list[str]:
 
 
 class PostgresStore(Store):
-    """Rooms in a PostgreSQL database (tables ``rooms`` and ``events``, created if missing).
+    """Rooms in a PostgreSQL database (tables ``rooms``, ``events`` and ``scores``, created if missing).
 
     ``url`` is a libpq connection URL (``postgresql://`` or ``postgres://``);
     a database that cannot be opened is an :class:`InputError` naming it with
@@ -132,7 +144,8 @@ class PostgresStore(Store):
     def _create_tables(self) -> None:
         conn = self._conn
         # a role without CREATE rights can use tables made for it: CREATE ... IF NOT EXISTS checks the right first
-        if conn.execute("SELECT to_regclass('rooms') IS NOT NULL AND to_regclass('events') IS NOT NULL").fetchone()[0]:
+        if conn.execute("SELECT to_regclass('rooms') IS NOT NULL AND to_regclass('events') IS NOT NULL "
+                        "AND to_regclass('scores') IS NOT NULL").fetchone()[0]:
             return
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
@@ -252,6 +265,23 @@ class PostgresStore(Store):
         return self._call(lambda conn: conn.execute(
             "SELECT COUNT(*) FROM rooms WHERE status = ANY(%s) AND updated >= %s",
             (list(statuses), since)).fetchone()[0], read=True)
+
+    def add_scores(self, rows):
+        values = [tuple(row[c] for c in SCORE_COLUMNS) for row in rows]
+
+        def work(conn):
+            with conn.transaction(), conn.cursor() as cur:
+                cur.executemany(f"INSERT INTO scores ({', '.join(SCORE_COLUMNS)}) "
+                                f"VALUES ({', '.join(['%s'] * len(SCORE_COLUMNS))}) ON CONFLICT DO NOTHING", values)
+
+        if values:
+            self._call(work)
+
+    def best_scores(self, preset, limit):
+        rows = self._call(lambda conn: conn.execute(
+            f"SELECT {', '.join(SCORE_FIELDS)} FROM scores WHERE preset = %s ORDER BY score DESC, at LIMIT %s",
+            (preset, limit)).fetchall(), read=True)
+        return [dict(zip(SCORE_FIELDS, row)) for row in rows]
 
     def close(self) -> None:
         with self._lock:

@@ -622,6 +622,7 @@ function leave() {
   history.replaceState(null, "", "#");
   render();
   loadRooms();
+  loadScores();
 }
 
 // ---- home ------------------------------------------------------------------------------------------
@@ -667,6 +668,24 @@ async function loadRooms() {
   } catch (e) { /* the lobby list is optional */ }
 }
 
+// The best scores played on this server under the chosen rules (people only; custom rules have no list).
+async function loadScores() {
+  const preset = $("preset").value || "standard";
+  $("best-scores-preset").textContent = `(${preset})`;
+  try {
+    const { scores } = await api("GET", `/api/scores?preset=${encodeURIComponent(preset)}&limit=10`);
+    if ($("preset").value && $("preset").value !== preset) return;  // the choice moved on meanwhile
+    const list = $("best-scores");
+    if (!scores.length) { list.replaceChildren(el("li", { class: "muted" }, "none yet")); return; }
+    list.replaceChildren(...scores.map((s) => {
+      const when = new Date(s.at * 1000).toLocaleDateString();
+      const li = el("li", { title: `${s.mode} game, ${when}` });
+      li.append(el("span", {}, s.name), el("span", { class: "num" }, `${s.score}`));
+      return li;
+    }));
+  } catch (e) { /* the list is optional */ }
+}
+
 // A room named in the address (#room=CODE or #join=CODE): resumed if this browser has a seat there, else its
 // code is filled in for joining.
 async function openFromAddress() {
@@ -685,7 +704,7 @@ async function init() {
   S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
   const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
-  $("preset").addEventListener("change", info); info();
+  $("preset").addEventListener("change", () => { info(); loadScores(); }); info();
   for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map((a) => el("option", { value: a }, a)));
   $("lobby-agent").replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
   $("name").value = localStorage.getItem("tie-name") || "Player";
@@ -733,6 +752,7 @@ async function init() {
   await openFromAddress();
   render();
   loadRooms();
+  loadScores();
   setInterval(() => { if (!S.session) loadRooms(); }, 5000);
 }
 

@@ -844,3 +844,45 @@ def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure,
         assert [p["placed"] for p in st["players"]] == [0, 1]
         st = place_then_wait_for_ais(client, code, token, st)
         assert [p["placed"] for p in st["players"]] == [1, 2]
+
+
+def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announced(monkeypatch):
+    """No caller, confirm: the player asks for the next draw and an AI announces it in the background.  The
+    request to draw is not stored; if the room is dropped from memory (too many rooms) while the AI thinks, the
+    announcement must still be made: the player was answered that the draw is coming, and a page polling
+    ``since`` that version, or listening, would otherwise wait for ever."""
+    from takeiteasy.server import rooms
+
+    thinking, release, hold = threading.Event(), threading.Event(), {"on": False}
+    real_think = rooms.AITurn.think
+
+    def think(turn):
+        if turn.what == "draw" and hold["on"]:
+            thinking.set()
+            release.wait(60)
+        return real_think(turn)
+
+    monkeypatch.setattr(rooms.AITurn, "think", think)
+    try:
+        with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED, rooms_in_memory=1)) as client:
+            joined = create(client, mode="solo", preset="no-caller", agents=["greedy"], confirm=True)
+            code, token, st = joined["code"], joined["token"], joined["state"]
+            st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
+            place_first_legal(client, code, token, st)
+            st = after_ais(client, code, token)
+            assert st["awaiting_draw"] and st["chooser"] == 1 and len(st["drawn"]) == 1
+            hold["on"] = True
+            with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as mine:
+                assert next_state(mine)["version"] == st["version"]
+                r = post(client, code, "draw", token=token)
+                assert r.status_code == 200, r.text
+                assert not r.json()["state"]["awaiting_draw"]  # the page waits for the AI's announcement
+                assert next_state(mine)["version"] == st["version"]  # the request, sent to every listener
+                assert thinking.wait(60)
+                create(client, mode="solo")  # memory holds one room: this one is dropped, rebuilt when next used
+                release.set()
+                update = next_state(mine)
+                assert len(update["drawn"]) == 2 and update["version"] > st["version"]
+            assert len(after_ais(client, code, token)["drawn"]) == 2
+    finally:
+        release.set()

@@ -610,9 +610,15 @@ class Room:
 
     def ai_move(self, turn: AITurn, event: dict) -> list[dict]:
         """Apply the event ``turn.think()`` chose, then draw if that needs nobody's choice.  Returns no events
-        if the room is no longer where the AI decided (e.g. rebuilt from storage without an unstored
-        request to draw): the caller asks :meth:`ai_turns` again."""
+        if the room is no longer where the AI decided: the caller asks :meth:`ai_turns` again."""
+        asked = self._draw_asked
+        if turn.what == "draw":
+            # an AI announces in a confirm game only once the player asked for the draw; a room rebuilt from
+            # storage meanwhile has forgotten the request (it is not stored), but the player was answered that
+            # the draw is coming and waits for it
+            self._draw_asked = True
         if self._ai_position(turn.position[-1]) != turn.position:
+            self._draw_asked = asked
             return []
         out: list[dict] = []
         if event["t"] == "draw":

@@ -886,3 +886,27 @@ def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announ
             assert len(after_ais(client, code, token)["drawn"]) == 2
     finally:
         release.set()
+
+
+def test_many_ais_thinking_at_once_do_not_hold_up_the_requests_of_other_rooms(client, slow_ai):
+    """AI players think in worker threads; so do requests (the engine).  Forty AIs thinking at once (eight solo
+    rooms of five) must not take every worker thread: a person's move in another room is answered meanwhile."""
+    other = create(client, mode="solo")
+    slow_ai.on = True
+    for _ in range(8):
+        create(client, mode="solo", agents=["greedy"] * 5)
+    deadline = time.monotonic() + 60
+    while slow_ai.inside < 40:  # every AI is inside its move, waiting to be told
+        assert time.monotonic() < deadline, f"only {slow_ai.inside} AIs are thinking"
+        time.sleep(0.01)
+    answered = []
+    mover = threading.Thread(target=lambda: answered.append(
+        place_first_legal(client, other["code"], other["token"], other["state"])), daemon=True)
+    mover.start()
+    mover.join(30)  # a bound, not a speed check: without a thread to run on, the move waits for an AI
+    try:
+        assert answered, "the move in another room waited for the AIs to finish thinking"
+        assert answered[0]["players"][0]["placed"] == 1
+    finally:
+        slow_ai.release.set()
+        mover.join(30)

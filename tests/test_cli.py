@@ -436,6 +436,19 @@ def test_serve_on_an_unreachable_postgres_database_is_one_line_without_the_passw
     assert err.endswith(")\n") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("db", ["postgresql://ann:s3cret-pw@[::1/rooms", "postgresql://ann:s3cret-pw\uff03@127.0.0.1/rooms"],
+                         ids=["unclosed-bracket", "fullwidth-sign"])
+def test_serve_on_a_postgres_url_that_cannot_be_read_is_one_line_without_the_password(capsys, psycopg, db):
+    """A URL Python's URL parser refuses (its message may quote the whole host part, password and all) is an
+    error on one line, not a traceback."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # serve stops there even if the URL is let through
+        status, out, err = run_cli(capsys, "serve", "--port", str(busy.getsockname()[1]), "--db", db)
+    assert status == 2 and out == "" and "s3cret" not in err and "Traceback" not in err
+    assert err.startswith("takeiteasy serve: error: server database: ") and err.count("\n") == 1
+
+
 def test_serve_on_postgres_without_psycopg_says_which_extra_to_install(capsys, monkeypatch):
     import socket
 

@@ -883,3 +883,69 @@ def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure,
         assert [p["placed"] for p in st["players"]] == [0, 1]
         st = place_then_wait_for_ais(client, code, token, st)
         assert [p["placed"] for p in st["players"]] == [1, 2]
+
+
+def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announced(monkeypatch):
+    """No caller, confirm: the player asks for the next draw and an AI announces it in the background.  The
+    request to draw is not stored; if the room is dropped from memory (too many rooms) while the AI thinks, the
+    announcement must still be made: the player was answered that the draw is coming, and a page polling
+    ``since`` that version, or listening, would otherwise wait for ever."""
+    from takeiteasy.server import rooms
+
+    thinking, release, hold = threading.Event(), threading.Event(), {"on": False}
+    real_think = rooms.AITurn.think
+
+    def think(turn):
+        if turn.what == "draw" and hold["on"]:
+            thinking.set()
+            release.wait(60)
+        return real_think(turn)
+
+    monkeypatch.setattr(rooms.AITurn, "think", think)
+    try:
+        with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED, rooms_in_memory=1)) as client:
+            joined = create(client, mode="solo", preset="no-caller", agents=["greedy"], confirm=True)
+            code, token, st = joined["code"], joined["token"], joined["state"]
+            st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
+            place_first_legal(client, code, token, st)
+            st = after_ais(client, code, token)
+            assert st["awaiting_draw"] and st["chooser"] == 1 and len(st["drawn"]) == 1
+            hold["on"] = True
+            with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as mine:
+                assert next_state(mine)["version"] == st["version"]
+                r = post(client, code, "draw", token=token)
+                assert r.status_code == 200, r.text
+                assert not r.json()["state"]["awaiting_draw"]  # the page waits for the AI's announcement
+                assert next_state(mine)["version"] == st["version"]  # the request, sent to every listener
+                assert thinking.wait(60)
+                create(client, mode="solo")  # memory holds one room: this one is dropped, rebuilt when next used
+                release.set()
+                update = next_state(mine)
+                assert len(update["drawn"]) == 2 and update["version"] > st["version"]
+            assert len(after_ais(client, code, token)["drawn"]) == 2
+    finally:
+        release.set()
+
+
+def test_many_ais_thinking_at_once_do_not_hold_up_the_requests_of_other_rooms(client, slow_ai):
+    """AI players think in worker threads; so do requests (the engine).  Forty AIs thinking at once (eight solo
+    rooms of five) must not take every worker thread: a person's move in another room is answered meanwhile."""
+    other = create(client, mode="solo")
+    slow_ai.on = True
+    for _ in range(8):
+        create(client, mode="solo", agents=["greedy"] * 5)
+    deadline = time.monotonic() + 60
+    while slow_ai.inside < 40:  # every AI is inside its move, waiting to be told
+        assert time.monotonic() < deadline, f"only {slow_ai.inside} AIs are thinking"
+        time.sleep(0.01)
+    answered = []
+    mover = threading.Thread(target=lambda: answered.append(
+        place_first_legal(client, other["code"], other["token"], other["state"])), daemon=True)
+    mover.start()
+    mover.join(30)  # a bound, not a speed check: without a thread to run on, the move waits for an AI
+    try:
+        assert answered, "the move in another room waited for the AIs to finish thinking"
+        assert answered[0]["players"][0]["placed"] == 1
+    finally:
+        slow_ai.release.set()
+        mover.join(30)

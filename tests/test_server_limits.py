@@ -174,3 +174,44 @@ def test_a_room_slow_to_load_does_not_hold_up_the_other_rooms():
         release.set()
         loader.join(30)
     assert master.get(slow.code).code == slow.code and master.get(slow.code) is master.get(slow.code)
+
+
+def test_a_room_read_while_another_copy_was_used_and_dropped_is_not_kept_stale():
+    """Two reads of one room at once keep one copy.  If the other read's copy is used (a move is stored) and then
+    dropped from memory while this read is still replaying what it read before the move, this read's copy is
+    stale: it must not become the room in memory (the next move on it would be refused as a storage conflict)."""
+    import threading
+
+    from takeiteasy.server.rooms import RoomMaster
+
+    store = MemoryStore()
+    master = RoomMaster(store, in_memory=1)
+    room, token = master.create("solo", "ann", None, None, [], False)
+    code = room.code
+    master._forget(code)
+    reading, release = threading.Event(), threading.Event()
+    load = store.load
+    held = {"on": True}
+
+    def held_load(code_):
+        loaded = load(code_)  # what storage holds now
+        if code_ == code and held["on"]:
+            held["on"] = False
+            reading.set()
+            release.wait(30)  # ... replayed only after the room moved on
+        return loaded
+
+    store.load = held_load
+    slow = threading.Thread(target=master.get, args=(code,))
+    slow.start()
+    try:
+        assert reading.wait(30)
+        master.act(code, "place", 0, master.get(code).game.view(0).legal_cells()[0], None)  # the other copy: a move, stored
+        stored = len(store.load(code)[1])
+        master.create("solo", "bob", None, None, [], False)  # memory holds one room: the other copy is dropped
+    finally:
+        release.set()
+        slow.join(30)
+    assert master.get(code).version == stored, "a copy older than storage is the room in memory"
+    master.act(code, "place", 0, master.get(code).game.view(0).legal_cells()[0], None)  # not a storage conflict
+    assert len(store.load(code)[1]) > stored

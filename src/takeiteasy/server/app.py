@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -49,6 +49,9 @@ from .store import MemoryStore, Store
 MAX_BODY = 16 * 1024
 MAX_SCORES = 50  # entries of a best-scores list
 LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
+# AI players thinking at once, in worker threads of their own: requests keep the default pool (40 threads), so
+# however many AIs think, a person's move in any room still gets a thread at once
+AI_THREADS = 40
 SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
@@ -252,6 +255,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                if (limit := getattr(limits, kind)) is not None}
     hub = Hub()
     ai_jobs: dict[str, asyncio.Task] = {}  # room code -> the job letting its AI seats act (at most one per room)
+    ai_threads = CapacityLimiter(AI_THREADS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -346,7 +350,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
         async def think(turn):
             # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
-            return turn, await to_thread.run_sync(turn.think, abandon_on_cancel=True)
+            return turn, await to_thread.run_sync(turn.think, abandon_on_cancel=True, limiter=ai_threads)
 
         thinking: list[asyncio.Task] = []
         try:

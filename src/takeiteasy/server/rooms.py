@@ -613,9 +613,15 @@ class Room:
 
     def ai_move(self, turn: AITurn, event: dict) -> list[dict]:
         """Apply the event ``turn.think()`` chose, then draw if that needs nobody's choice.  Returns no events
-        if the room is no longer where the AI decided (e.g. rebuilt from storage without an unstored
-        request to draw): the caller asks :meth:`ai_turns` again."""
+        if the room is no longer where the AI decided: the caller asks :meth:`ai_turns` again."""
+        asked = self._draw_asked
+        if turn.what == "draw":
+            # an AI announces in a confirm game only once the player asked for the draw; a room rebuilt from
+            # storage meanwhile has forgotten the request (it is not stored), but the player was answered that
+            # the draw is coming and waits for it
+            self._draw_asked = True
         if self._ai_position(turn.position[-1]) != turn.position:
+            self._draw_asked = asked
             return []
         out: list[dict] = []
         if event["t"] == "draw":
@@ -740,6 +746,8 @@ class RoomMaster:
         self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.RLock()  # the room table and room creation: held briefly, never while a room acts
         self._acting: dict[str, threading.Lock] = {}  # one per room in memory: rooms act in parallel
+        # room code -> [reads of it from storage under way, copies of it read and kept in memory since they began]
+        self._reads: dict[str, list[int]] = {}
 
     @property
     def rooms_in_memory(self) -> int:
@@ -771,20 +779,41 @@ class RoomMaster:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
             raise NotFound("room code: expected letters and digits, like K7QX2M")
         code = code.upper()
-        with self._lock:
-            room = self._rooms.get(code)
-            if room is not None:
+        while True:
+            with self._lock:
+                room = self._rooms.get(code)
+                if room is not None:
+                    self._keep(room)
+                    return room
+                reads = self._reads.setdefault(code, [0, 0])
+                reads[0] += 1
+                kept = reads[1]
+            # Read and replay outside the table's lock: a slow database or a long replay holds up this room only.
+            try:
+                loaded = self._read(self.store.load, code)
+                fresh = None if loaded is None else Room(*loaded)
+            except BaseException:
+                with self._lock:
+                    self._read_done(code, reads)
+                raise
+            with self._lock:
+                self._read_done(code, reads)
+                room = self._rooms.get(code)  # another request may have loaded it meanwhile: keep one copy
+                if room is None and reads[1] != kept:
+                    continue  # a copy read meanwhile was used and dropped: what this read saw may be older
+                if room is None:
+                    if fresh is None:
+                        raise NotFound(f"no room {code}")
+                    room = fresh
+                    reads[1] += 1
                 self._keep(room)
                 return room
-        # Read and replay outside the table's lock: a slow database or a long replay holds up this room only.
-        loaded = self._read(self.store.load, code)
-        if loaded is None:
-            raise NotFound(f"no room {code}")
-        fresh = Room(*loaded)
-        with self._lock:
-            room = self._rooms.get(code, fresh)  # another request may have loaded it meanwhile: keep one copy
-            self._keep(room)
-            return room
+
+    def _read_done(self, code: str, reads: list[int]) -> None:
+        """One read of room ``code`` from storage is over (call it holding the table's lock)."""
+        reads[0] -= 1
+        if not reads[0]:
+            del self._reads[code]
 
     def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
                public: bool, confirm: bool = False) -> tuple[Room, str]:

@@ -120,8 +120,12 @@ class PostgresStore(Store):
         if sep and scheme.lower() in SCHEMES:  # libpq knows the schemes in lower case only
             url = scheme.lower() + sep + rest
         self.url = url
-        self.shown = mask_password(url)
-        self._secrets = _secrets(url)
+        try:
+            self.shown = mask_password(url)
+            self._secrets = _secrets(url)
+        except ValueError:  # Python's URL parser refuses it; its message may quote the password
+            raise InputError("server database: the postgresql:// URL cannot be read (percent-encode special "
+                             "characters in the user name and password, e.g. %40 for @)") from None
         self._connect_timeout = connect_timeout
         self._lock = threading.Lock()
         self._closed = False

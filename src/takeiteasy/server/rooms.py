@@ -746,8 +746,6 @@ class RoomMaster:
         self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.RLock()  # the room table and room creation: held briefly, never while a room acts
         self._acting: dict[str, threading.Lock] = {}  # one per room in memory: rooms act in parallel
-        # room code -> [reads of it from storage under way, copies of it read and kept in memory since they began]
-        self._reads: dict[str, list[int]] = {}
 
     @property
     def rooms_in_memory(self) -> int:
@@ -779,41 +777,15 @@ class RoomMaster:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
             raise NotFound("room code: expected letters and digits, like K7QX2M")
         code = code.upper()
-        while True:
-            with self._lock:
-                room = self._rooms.get(code)
-                if room is not None:
-                    self._keep(room)
-                    return room
-                reads = self._reads.setdefault(code, [0, 0])
-                reads[0] += 1
-                kept = reads[1]
-            # Read and replay outside the table's lock: a slow database or a long replay holds up this room only.
-            try:
+        with self._lock:  # a read of storage and its replay, one room at a time: never two copies of a room
+            room = self._rooms.get(code)
+            if room is None:
                 loaded = self._read(self.store.load, code)
-                fresh = None if loaded is None else Room(*loaded)
-            except BaseException:
-                with self._lock:
-                    self._read_done(code, reads)
-                raise
-            with self._lock:
-                self._read_done(code, reads)
-                room = self._rooms.get(code)  # another request may have loaded it meanwhile: keep one copy
-                if room is None and reads[1] != kept:
-                    continue  # a copy read meanwhile was used and dropped: what this read saw may be older
-                if room is None:
-                    if fresh is None:
-                        raise NotFound(f"no room {code}")
-                    room = fresh
-                    reads[1] += 1
-                self._keep(room)
-                return room
-
-    def _read_done(self, code: str, reads: list[int]) -> None:
-        """One read of room ``code`` from storage is over (call it holding the table's lock)."""
-        reads[0] -= 1
-        if not reads[0]:
-            del self._reads[code]
+                if loaded is None:
+                    raise NotFound(f"no room {code}")
+                room = Room(*loaded)
+            self._keep(room)
+            return room
 
     def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
                public: bool, confirm: bool = False) -> tuple[Room, str]:

@@ -842,6 +842,38 @@ def test_an_ai_move_owed_when_the_server_stopped_is_made_when_the_room_is_next_u
         assert st["status"] == "finished" and [p["placed"] for p in st["players"]] == [19, 19]
 
 
+def test_a_failed_ai_move_is_tried_again_by_itself_while_the_person_waits(monkeypatch, caplog):
+    """A person waiting on a live connection sends no requests: after a failure the AI job starts again by
+    itself a little later, and the AI's move then reaches the waiting page."""
+    from takeiteasy.server import app as server_app, rooms
+
+    monkeypatch.setattr(server_app, "AI_RETRY_SECONDS", 0.05)
+    release, failed = threading.Event(), []
+    real_agent = rooms.Room._agent
+
+    class FailsOnce:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def choose(self, view):
+            if not failed:
+                release.wait(60)  # until the page is listening
+                failed.append(True)
+                raise RuntimeError("the agent crashed")
+            return self.agent.choose(view)
+
+    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: FailsOnce(real_agent(room, seat)))
+    caplog.set_level("ERROR", logger="takeiteasy.server")
+    with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED)) as client:
+        joined = create(client, mode="solo", agents=["greedy"])
+        code, token = joined["code"], joined["token"]
+        with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as socket:
+            assert next_state(socket)["players"][1]["placed"] == 0
+            release.set()  # the AI fails now, with nobody sending a request
+            assert [p["placed"] for p in next_state(socket)["players"]] == [0, 1]
+    assert failed and any("AI player's move failed" in r.getMessage() for r in caplog.records)
+
+
 @pytest.mark.parametrize("failure", ["agent", "store"])
 def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure, monkeypatch, caplog):
     """An agent's exception or a storage failure in the background must not lose the game or stop the server:

@@ -52,6 +52,10 @@ LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
 # AI players thinking at once, in worker threads of their own: requests keep the default pool (40 threads), so
 # however many AIs think, a person's move in any room still gets a thread at once
 AI_THREADS = 40
+# A failed AI job (an agent's exception, storage) is started again this much later, this many times in a row,
+# so a person waiting on a live connection (which sends no requests) is not left waiting for ever
+AI_RETRY_SECONDS = 5.0
+AI_RETRIES = 5
 SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
@@ -256,11 +260,13 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     hub = Hub()
     ai_jobs: dict[str, asyncio.Task] = {}  # room code -> the job letting its AI seats act (at most one per room)
     ai_threads = CapacityLimiter(AI_THREADS)
+    ai_failures: dict[str, int] = {}  # room code -> AI jobs failed in a row
+    ai_retries: set[asyncio.Task] = set()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
-        for job in list(ai_jobs.values()):  # a stopped server leaves the rooms as stored; see ai_job
+        for job in [*ai_jobs.values(), *ai_retries]:  # a stopped server leaves the rooms as stored; see ai_job
             job.cancel()
 
     app = FastAPI(title="takeiteasy", version=__version__, docs_url="/api/docs", redoc_url=None,
@@ -346,7 +352,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         without it (in worker threads; the search kernels release the GIL, so they share the cores and
         people play and read rooms meanwhile), then, as each agent finishes, apply and store its event
         under the lock and send every listener the new state.  A failure (an agent's exception, storage) is
-        logged and ends the job with the room as stored; the next request on the room starts a new one."""
+        logged and ends the job with the room as stored; a new one starts ``AI_RETRY_SECONDS`` later (up to
+        ``AI_RETRIES`` times in a row) or with the next request on the room."""
 
         async def think(turn):
             # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
@@ -366,17 +373,33 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                     async with room_lock(code):
                         room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
                         views = hub.snapshot(room) if events else []
+                    ai_failures.pop(code, None)
                     await hub.deliver(code, views)
         except asyncio.CancelledError:
             raise
         except Exception:
+            failures = ai_failures[code] = ai_failures.get(code, 0) + 1
             LOG.exception("room %s: an AI player's move failed; the room stays as stored, the next request "
-                          "on it tries again", code)
+                          "on it tries again%s", code,
+                          f", or in {AI_RETRY_SECONDS:g} s" if failures <= AI_RETRIES else "")
+            if failures <= AI_RETRIES:
+                retry = asyncio.ensure_future(retry_ais(code))
+                ai_retries.add(retry)
+                retry.add_done_callback(ai_retries.discard)
         finally:
             for task in thinking:
                 task.cancel()
             if ai_jobs.get(code) is asyncio.current_task():
                 del ai_jobs[code]
+
+    async def retry_ais(code: str) -> None:
+        await asyncio.sleep(AI_RETRY_SECONDS)
+        async with room_lock(code):
+            try:
+                room = await run_in_threadpool(master.get, code)
+            except Exception:  # the room cannot be read now: the next request on it tries again
+                return
+            wake_ais(room)
 
     def seat_of(room: Room, token: str | None) -> int | None:
         return None if token is None else room.authenticate(token)

@@ -388,6 +388,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 retry.add_done_callback(ai_retries.discard)
         finally:
             for task in thinking:
+                if task.done() and not task.cancelled():
+                    task.exception()  # another AI's failure in the same round: logged above once is enough
                 task.cancel()
             if ai_jobs.get(code) is asyncio.current_task():
                 del ai_jobs[code]

@@ -714,30 +714,39 @@ class SlowAI:
         self.lock = threading.Lock()
 
 
-@pytest.fixture
-def slow_ai(monkeypatch):
+def before_each_ai_move(monkeypatch, hook):
+    """Every AI player calls ``hook()`` before each of its moves: to wait (a long search) or to fail."""
     from takeiteasy.server import rooms
 
-    slow = SlowAI()
     real_agent = rooms.Room._agent
 
-    class Thinking:
+    class Hooked:
         def __init__(self, agent):
             self.agent = agent
 
         def choose(self, view):
-            if slow.on:
-                with slow.lock:
-                    slow.inside += 1
-                    if slow.inside >= 2:
-                        slow.together.set()
-                slow.thinking.set()
-                slow.release.wait(60)
-                with slow.lock:
-                    slow.inside -= 1
+            hook()
             return self.agent.choose(view)
 
-    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Thinking(real_agent(room, seat)))
+    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Hooked(real_agent(room, seat)))
+
+
+@pytest.fixture
+def slow_ai(monkeypatch):
+    slow = SlowAI()
+
+    def think_long():
+        if slow.on:
+            with slow.lock:
+                slow.inside += 1
+                if slow.inside >= 2:
+                    slow.together.set()
+            slow.thinking.set()
+            slow.release.wait(60)
+            with slow.lock:
+                slow.inside -= 1
+
+    before_each_ai_move(monkeypatch, think_long)
     yield slow
     slow.release.set()  # never leave a worker thread waiting
 
@@ -845,24 +854,18 @@ def test_an_ai_move_owed_when_the_server_stopped_is_made_when_the_room_is_next_u
 def test_a_failed_ai_move_is_tried_again_by_itself_while_the_person_waits(monkeypatch, caplog):
     """A person waiting on a live connection sends no requests: after a failure the AI job starts again by
     itself a little later, and the AI's move then reaches the waiting page."""
-    from takeiteasy.server import app as server_app, rooms
+    from takeiteasy.server import app as server_app
 
     monkeypatch.setattr(server_app, "AI_RETRY_SECONDS", 0.05)
     release, failed = threading.Event(), []
-    real_agent = rooms.Room._agent
 
-    class FailsOnce:
-        def __init__(self, agent):
-            self.agent = agent
+    def fail_once():
+        if not failed:
+            release.wait(60)  # until the page is listening
+            failed.append(True)
+            raise RuntimeError("the agent crashed")
 
-        def choose(self, view):
-            if not failed:
-                release.wait(60)  # until the page is listening
-                failed.append(True)
-                raise RuntimeError("the agent crashed")
-            return self.agent.choose(view)
-
-    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: FailsOnce(real_agent(room, seat)))
+    before_each_ai_move(monkeypatch, fail_once)
     caplog.set_level("ERROR", logger="takeiteasy.server")
     with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED)) as client:
         joined = create(client, mode="solo", agents=["greedy"])
@@ -878,8 +881,6 @@ def test_a_failed_ai_move_is_tried_again_by_itself_while_the_person_waits(monkey
 def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure, monkeypatch, caplog):
     """An agent's exception or a storage failure in the background must not lose the game or stop the server:
     it is logged, the room stays as stored, and the next request on the room tries again."""
-    from takeiteasy.server import rooms
-
     broken = {"on": True}
 
     class FlakyStore(MemoryStore):
@@ -888,18 +889,11 @@ def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure,
                 raise StoreError("disk full")
             return super().append(*args, **kwargs)
 
-    real_agent = rooms.Room._agent
+    def crash_while_broken():
+        if failure == "agent" and broken["on"]:
+            raise RuntimeError("the agent crashed")
 
-    class Failing:
-        def __init__(self, agent):
-            self.agent = agent
-
-        def choose(self, view):
-            if failure == "agent" and broken["on"]:
-                raise RuntimeError("the agent crashed")
-            return self.agent.choose(view)
-
-    monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Failing(real_agent(room, seat)))
+    before_each_ai_move(monkeypatch, crash_while_broken)
     caplog.set_level("ERROR", logger="takeiteasy.server")
     with TestClient(create_app(FlakyStore(), rate_limits=UNLIMITED)) as client:
         joined = create(client, mode="solo", agents=["greedy"])

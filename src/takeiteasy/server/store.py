@@ -24,6 +24,7 @@ servers, is in :mod:`takeiteasy.server.store_postgres`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -162,19 +163,18 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created);
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated);
-CREATE TABLE IF NOT EXISTS scores (
-    code TEXT NOT NULL,
-    round INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    preset TEXT NOT NULL,
-    name TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    mode TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (code, round, seat)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS scores_best ON scores (preset, score DESC, at);
 """
+
+
+def scores_schema(float_type: str) -> tuple[str, str]:
+    """The best-scores table and its index, in SQL that SQLite and PostgreSQL share but for the name of a
+    floating-point column type."""
+    return (f"CREATE TABLE IF NOT EXISTS scores (code TEXT NOT NULL, round INTEGER NOT NULL, seat INTEGER NOT NULL, "
+            f"preset TEXT NOT NULL, name TEXT NOT NULL, score INTEGER NOT NULL, mode TEXT NOT NULL, "
+            f"at {float_type} NOT NULL, PRIMARY KEY (code, round, seat))",
+            "CREATE INDEX IF NOT EXISTS scores_best ON scores (preset, score DESC, at)")
+
+
 #: What a best-scores list shows of each recorded score.
 SCORE_FIELDS = ("name", "score", "mode", "at")
 #: A score row's columns, in the tables' order.
@@ -194,10 +194,32 @@ class SQLiteStore(Store):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.executescript(SCHEMA)
+            self._db.executescript(SCHEMA + ";\n".join(scores_schema("REAL")) + ";")
         except (OSError, sqlite3.Error) as exc:
             raise InputError(f"server database {self.path}: cannot open it ({exc})") from None
         self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def _writing(self, conflict: str | None = None):
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error) under the store's lock,
+        the database's errors raised as :class:`StoreError` (a broken uniqueness as :class:`StoreConflict`
+        saying ``conflict``, when given)."""
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                if conflict is None:
+                    raise StoreError(f"database: {exc}") from None
+                raise StoreConflict(conflict) from None
+            except sqlite3.Error as exc:
+                raise StoreError(f"database: {exc}") from None
 
     def journal_mode(self) -> str:
         with self._lock:
@@ -205,26 +227,13 @@ class SQLiteStore(Store):
 
     def create(self, code, record, summary, events=()):
         now, events = time.time(), list(events)
-        with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    db.execute(
-                        "INSERT INTO rooms (code, created, updated, record, summary, status, listed, version) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (code, now, now, json.dumps(record), json.dumps(summary), summary["status"],
-                         int(bool(summary.get("listed"))), len(events)))
-                    db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
-                                   [(code, i, json.dumps(e)) for i, e in enumerate(events)])
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                raise StoreConflict(f"room {code} exists") from None
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._writing(conflict=f"room {code} exists") as db:
+            db.execute("INSERT INTO rooms (code, created, updated, record, summary, status, listed, version) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (code, now, now, json.dumps(record), json.dumps(summary), summary["status"],
+                        int(bool(summary.get("listed"))), len(events)))
+            db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
+                           [(code, i, json.dumps(e)) for i, e in enumerate(events)])
 
     def load(self, code):
         with self._lock:
@@ -238,25 +247,15 @@ class SQLiteStore(Store):
         return json.loads(row[0]), [json.loads(e[0]) for e in events]
 
     def append(self, code, version, events, summary):
-        with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
-                    if row is None or row[0] != version:
-                        raise StoreConflict(f"room {code} changed (expected version {version})")
-                    db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
-                                   [(code, version + i, json.dumps(e)) for i, e in enumerate(events)])
-                    db.execute("UPDATE rooms SET version = ?, updated = ?, summary = ?, status = ?, listed = ? "
-                               "WHERE code = ?", (version + len(events), time.time(), json.dumps(summary),
-                                                  summary["status"], int(bool(summary.get("listed"))), code))
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._writing() as db:
+            row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+            if row is None or row[0] != version:
+                raise StoreConflict(f"room {code} changed (expected version {version})")
+            db.executemany("INSERT INTO events (code, seq, event) VALUES (?, ?, ?)",
+                           [(code, version + i, json.dumps(e)) for i, e in enumerate(events)])
+            db.execute("UPDATE rooms SET version = ?, updated = ?, summary = ?, status = ?, listed = ? "
+                       "WHERE code = ?", (version + len(events), time.time(), json.dumps(summary),
+                                          summary["status"], int(bool(summary.get("listed"))), code))
 
     def listed(self, limit, since=0.0):
         with self._lock:
@@ -278,19 +277,9 @@ class SQLiteStore(Store):
 
     def add_scores(self, rows):
         values = [tuple(row[c] for c in SCORE_COLUMNS) for row in rows]
-        with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    db.executemany(f"INSERT OR IGNORE INTO scores ({', '.join(SCORE_COLUMNS)}) "
-                                   f"VALUES ({', '.join('?' * len(SCORE_COLUMNS))})", values)
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._writing() as db:
+            db.executemany(f"INSERT OR IGNORE INTO scores ({', '.join(SCORE_COLUMNS)}) "
+                           f"VALUES ({', '.join('?' * len(SCORE_COLUMNS))})", values)
 
     def best_scores(self, preset, limit):
         with self._lock:

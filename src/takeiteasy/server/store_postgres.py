@@ -25,7 +25,7 @@ import time
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from ..core.errors import InputError
-from .store import SCORE_COLUMNS, SCORE_FIELDS, Store, StoreConflict, StoreError
+from .store import SCORE_COLUMNS, SCORE_FIELDS, Store, StoreConflict, StoreError, scores_schema
 
 SCHEMES = ("postgresql", "postgres")
 
@@ -48,18 +48,7 @@ SCHEMA = (
     )""",
     "CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created)",
     "CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated)",
-    """CREATE TABLE IF NOT EXISTS scores (
-        code TEXT NOT NULL,
-        round INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        preset TEXT NOT NULL,
-        name TEXT NOT NULL,
-        score INTEGER NOT NULL,
-        mode TEXT NOT NULL,
-        at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (code, round, seat)
-    )""",
-    "CREATE INDEX IF NOT EXISTS scores_best ON scores (preset, score DESC, at)",
+    *scores_schema("DOUBLE PRECISION"),
 )
 # Servers starting together on an empty database would race in CREATE TABLE IF NOT EXISTS (a unique violation in
 # the catalogue); a transaction-level advisory lock makes them take turns.

@@ -568,7 +568,7 @@ class Room:
         start = len(game.drawn)
         self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
 
-    # -- AI seats: they act after the action that made them due, one step at a time (see AITurn) ----
+    # -- AI seats: they act after the action that made them due, all who owe a step at once (see AITurn) --
     def _ai_steps(self) -> list[tuple[int, str]]:
         """Every ``(seat, what)`` the AI seats owe now: each waiting AI seat must ``place`` a drawn tile or
         ``settle`` its holding area (players act at the same time, so these steps are independent), or, with
@@ -588,19 +588,20 @@ class Room:
         steps = self._ai_steps()
         return steps[0] if steps else None
 
-    def _ai_position(self, step: tuple[int, str]) -> tuple | None:
-        """What an AI step is decided on: it still fits if this has not changed since."""
-        if step not in self._ai_steps():
+    def _ai_position(self, step: tuple[int, str], owed: list | None = None) -> tuple | None:
+        """What an AI step is decided on (None if the step is not owed): it still fits if this has not
+        changed since.  ``owed``: :meth:`_ai_steps`, when the caller has it already."""
+        if step not in (self._ai_steps() if owed is None else owed):
             return None
         return self.round, len(self.game.drawn), tuple(self.game.pending[step[0]]), step
 
     def ai_turns(self) -> list[AITurn]:
         """The steps the AI seats owe now, each with copies of what its agent needs to decide: they can be
         thought out at the same time (see :meth:`_ai_steps`)."""
-        turns = []
-        for step in self._ai_steps():
+        turns, owed = [], self._ai_steps()
+        for step in owed:
             seat, what = step
-            agent, position = self._agent(seat), self._ai_position(step)
+            agent, position = self._agent(seat), self._ai_position(step, owed)
             if what == "draw":
                 game = self._trial()
                 # an agent without an announce hook announces at random from the game's generator, which this

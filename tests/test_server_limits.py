@@ -137,3 +137,31 @@ def test_live_connections_per_room_are_capped_and_polling_still_works():
         with client.websocket_connect(url) as again:  # the closed ones no longer count
             assert again.receive_json()["type"] == "state"
         assert app.state.hub.count(code) == 0
+
+
+def test_a_slow_database_read_does_not_stop_the_other_requests():
+    """Reads of the store run in worker threads: while one waits for a slow database (PostgreSQL on another
+    machine, say), the event loop answers everyone else."""
+    import threading
+
+    release, reading = threading.Event(), threading.Event()
+
+    class SlowStore(MemoryStore):
+        def listed(self, limit, since=0.0):
+            reading.set()
+            release.wait(30)
+            return super().listed(limit, since)
+
+    with TestClient(create_app(SlowStore(), rate_limits=RateLimits.off())) as client:
+        slow = threading.Thread(target=client.get, args=("/api/rooms",))
+        slow.start()
+        try:
+            assert reading.wait(30)
+            answered = []
+            other = threading.Thread(target=lambda: answered.append(client.get("/api/health").status_code))
+            other.start()
+            other.join(10)
+            assert answered == [200], "the server waited for the slow read"
+        finally:
+            release.set()
+            slow.join(30)

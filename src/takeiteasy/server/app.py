@@ -316,6 +316,11 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     # players think in a worker thread without holding the lock (see ai_job), so a slow AI holds up nobody.
     room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
+    async def room_of(code: str) -> Room:
+        """The room ``code``, in a worker thread: a room not in memory is read from the store, which may be a
+        database on another machine, and the event loop must not wait for it."""
+        return await run_in_threadpool(master.get, code)
+
     def room_lock(code: str) -> asyncio.Lock:
         key = code.upper()
         lock = room_locks.get(key)
@@ -328,7 +333,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         asking player's state and send every listener theirs.  AI seats the change made due act afterwards."""
         async with room_lock(code):
             result = await run_in_threadpool(work)
-            room = master.get(code)
+            room = await room_of(code)
             seat = seat_of_result(result) if seat_of_result else result
             answer, views = room.state(seat), hub.snapshot(room)
             wake_ais(room)
@@ -398,7 +403,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         await asyncio.sleep(AI_RETRY_SECONDS)
         async with room_lock(code):
             try:
-                room = await run_in_threadpool(master.get, code)
+                room = await room_of(code)
             except Exception:  # the room cannot be read now: the next request on it tries again
                 return
             wake_ais(room)
@@ -463,14 +468,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     # -- lobby ---------------------------------------------------------------
     @app.get("/api/rooms")
     async def list_rooms():
-        return {"rooms": master.listed()}
+        return {"rooms": await run_in_threadpool(master.listed)}
 
     @app.get("/api/scores")
     async def best_scores(preset: str = Query(default="standard", max_length=64),
                           limit: int = Query(default=10, ge=1, le=MAX_SCORES)):
         if preset not in presets():
             return _error(400, f"preset {preset!r}: expected one of {', '.join(presets())}")
-        return {"preset": preset, "scores": master.best_scores(preset, limit)}
+        return {"preset": preset, "scores": await run_in_threadpool(master.best_scores, preset, limit)}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: msg.CreateRoom):
@@ -485,7 +490,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                        token: str | None = Query(default=None, max_length=200),
                        x_player_token: str | None = Header(default=None, max_length=200)):
         async with room_lock(code):
-            room = master.get(code)
+            room = await room_of(code)
             wake_ais(room)
             seat = seat_of(room, x_player_token or token)
             if since is not None and since >= room.version:
@@ -498,7 +503,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.get("/api/rooms/{code}/analysis")
     async def analysis(code: str):
         async with room_lock(code):
-            room = master.get(code)
+            room = await room_of(code)
             kind, data = room.analysis_input()
             key = (room.code, room.round)
         if key not in analyses:
@@ -523,7 +528,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.post("/api/rooms/{code}/add", status_code=201)
     async def add_player(code: str, body: msg.AddPlayer):
         def add():
-            room = master.get(code)
+            room = master.get(code)  # in a worker thread already
             seat = room.authenticate(body.token)
             if seat != 0:
                 raise Forbidden(f"only the host ({room.seats[0].name}) may add players")
@@ -589,7 +594,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def live(socket: WebSocket, code: str, token: str | None = None):
         await socket.accept()
         try:
-            room = master.get(code)
+            room = await room_of(code)
             seat = seat_of(room, token)
         except RoomError as exc:
             await socket.send_json({"type": "error", "error": str(exc)})
@@ -603,7 +608,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         hub.add(room.code, socket, seat)
         try:
             async with room_lock(code):
-                room = master.get(code)
+                room = await room_of(code)
                 wake_ais(room)
                 state = room.state(seat)
             await socket.send_json({"type": "state", "state": state})
@@ -612,7 +617,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 if message["type"] == "websocket.disconnect":
                     break
                 if message.get("text") == "ping":
-                    await socket.send_json({"type": "pong", "version": master.get(code).version})
+                    await socket.send_json({"type": "pong", "version": (await room_of(code)).version})
                 else:  # binary frames too: receive_text() raised on them
                     await socket.send_json({"type": "error", "error": "the only message is the text ping; "
                                                                       "actions go over HTTP"})

@@ -391,6 +391,9 @@ def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
     page.click("#solo")
     page.wait_for_selector("#board .legal")
     assert page.locator("#board .legal[tabindex='0'][role='button']").count() == 19
+    # a keyboard user (a key pressed): a redraw of the board, e.g. when the live connection's first update
+    # comes, keeps the focused cell (page.focus alone is no key press, and the redraw would drop the focus)
+    page.keyboard.press("Shift")
     page.focus("#board .legal[data-cell='4']")
     page.keyboard.press("Enter")
     wait_tiles(page, 1)

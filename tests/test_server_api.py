@@ -3,6 +3,7 @@ with the room intact, caller rooms, the reference endpoints, and AI players movi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -731,6 +732,16 @@ def before_each_ai_move(monkeypatch, hook):
     monkeypatch.setattr(rooms.Room, "_agent", lambda room, seat: Hooked(real_agent(room, seat)))
 
 
+@contextlib.contextmanager
+def solo_room_with_a_failing_ai(monkeypatch, caplog, hook, store):
+    """A server over ``store`` with a solo room against one AI that calls ``hook()`` (which may raise) before
+    each move, the server's errors captured; yields the client and the room as created."""
+    before_each_ai_move(monkeypatch, hook)
+    caplog.set_level("ERROR", logger="takeiteasy.server")
+    with TestClient(create_app(store, rate_limits=UNLIMITED)) as client:
+        yield client, create(client, mode="solo", agents=["greedy"])
+
+
 @pytest.fixture
 def slow_ai(monkeypatch):
     slow = SlowAI()
@@ -865,10 +876,7 @@ def test_a_failed_ai_move_is_tried_again_by_itself_while_the_person_waits(monkey
             failed.append(True)
             raise RuntimeError("the agent crashed")
 
-    before_each_ai_move(monkeypatch, fail_once)
-    caplog.set_level("ERROR", logger="takeiteasy.server")
-    with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED)) as client:
-        joined = create(client, mode="solo", agents=["greedy"])
+    with solo_room_with_a_failing_ai(monkeypatch, caplog, fail_once, MemoryStore()) as (client, joined):
         code, token = joined["code"], joined["token"]
         with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as socket:
             assert next_state(socket)["players"][1]["placed"] == 0
@@ -893,10 +901,7 @@ def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure,
         if failure == "agent" and broken["on"]:
             raise RuntimeError("the agent crashed")
 
-    before_each_ai_move(monkeypatch, crash_while_broken)
-    caplog.set_level("ERROR", logger="takeiteasy.server")
-    with TestClient(create_app(FlakyStore(), rate_limits=UNLIMITED)) as client:
-        joined = create(client, mode="solo", agents=["greedy"])
+    with solo_room_with_a_failing_ai(monkeypatch, caplog, crash_while_broken, FlakyStore()) as (client, joined):
         code, token = joined["code"], joined["token"]
         deadline = time.monotonic() + 60
         while not any("AI player's move failed" in r.getMessage() for r in caplog.records):

@@ -24,6 +24,7 @@ from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_BEST, NUM_STANDARD, TILE_VALUES
 from .basic import Agent
 from .features import WILD_INDEX, all_line_codes, bag_counts
+from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
 from .search import bag_from, best_cell, expectimax_cells, fast_choice, value_cells
 from .value import ValueFunction, shipped
@@ -429,10 +430,27 @@ class RolloutAgent(ExpectimaxAgent):
 
 class BestAgent(ExpectimaxAgent):
     """The strongest agent as measured (docs/BENCHMARKS.md): expectimax with the two-draw search on the
-    ``deep`` best cells at every move.  Rollouts (``rollout``) were no stronger at several times the cost."""
+    ``deep`` best cells at every move.  Rollouts (``rollout``) were no stronger at several times the cost.
+    Alone with no caller, where it announces every tile, it lays the solver's best board instead
+    (:mod:`takeiteasy.ai.puzzle`)."""
 
     name = "best"
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, deep: int = BEST_DEEP,
                  **search):
         super().__init__(rules, seed, value, deep=deep, **search)
+        self.puzzle = PuzzlePlan(rules) if plannable(rules) else None
+
+    def _planned(self, view: View) -> tuple[int, int] | None:
+        return self.puzzle.move(view) if self.puzzle and PuzzlePlan.applies(view) else None
+
+    def choose(self, view: View) -> int:
+        planned = self._planned(view)
+        return planned[1] if planned and planned[0] == view.tile else super().choose(view)
+
+    def choose_move(self, view: View) -> tuple[int, int]:
+        return self._planned(view) or super().choose_move(view)
+
+    def announce(self, view: View) -> int:
+        tile = self.puzzle.announce(view) if self.puzzle and PuzzlePlan.applies(view) else None
+        return super().announce(view) if tile is None else tile

@@ -284,6 +284,7 @@ async function renderGame() {
   // current tiles
   const cur = $("current");
   cur.replaceChildren();
+  cur.hidden = st.status !== "playing";  // its room for the tile in play left a gap above the round's result
   // settling: the last drawn tile is already on the board, showing it big looked like one more to place
   const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
   for (const token of showTiles) {

@@ -87,3 +87,80 @@ def test_train_command_refuses_an_unwritable_run_directory_with_one_line(tmp_pat
     assert main(["train", "--out", str(in_the_way / "run"), "--games", "10", "--quiet"]) == 2
     error = capsys.readouterr().err.strip()
     assert "--out" in error and "cannot write" in error and "\n" not in error
+
+
+# --- several jobs -------------------------------------------------------------
+
+JOBS = dict(SMALL, jobs=2, sync=250)
+
+
+class _Scripted:
+    """Workers that hand back given changes (to check how a round merges them)."""
+
+    def __init__(self, changes):
+        self.changes = changes
+        self.calls = []
+
+    def map(self, function, argument_tuples):
+        self.calls.append([arguments[2:] for arguments in argument_tuples])
+        return [(change, 100.0) for change in self.changes]
+
+
+def test_a_round_moves_each_weight_by_the_mean_change_of_the_jobs_that_moved_it(tmp_path):
+    trainer = Trainer(TrainConfig(**JOBS), tmp_path)
+    before = trainer.value.weights.copy()
+    a = np.zeros_like(before)
+    b = np.zeros_like(before)
+    a[0], b[0] = 1.0, 3.0  # both jobs: the mean, 2
+    a[1] = 4.0  # one job only: all of it
+    b[2] = -2.0
+    workers = _Scripted([a, b])
+    assert trainer.run_round(workers) == 100.0
+    assert workers.calls == [[(0, 250), (250, 250)]]  # job j plays games 250 j .. 250 j + 249
+    assert trainer.games_done == 500
+    change = trainer.value.weights - before
+    assert np.allclose(change[:3], [2.0, 4.0, -2.0]) and not change[3:].any()
+
+
+def test_several_jobs_learn_and_give_the_same_weights_wherever_they_run(tmp_path):
+    from takeiteasy.cluster import Workers
+
+    here = Trainer(TrainConfig(**JOBS), tmp_path / "here")
+    untrained = here.evaluate(300)
+    with Workers(1) as in_this_process:
+        here.run(workers=in_this_process)
+    assert here.evaluate(300) > untrained + 20
+    elsewhere = Trainer(TrainConfig(**JOBS), tmp_path / "elsewhere")
+    elsewhere.run()  # two local processes
+    assert np.array_equal(here.value.weights, elsewhere.value.weights)
+
+
+def test_several_jobs_stop_at_the_end_of_a_round_and_resume_exactly(tmp_path):
+    from takeiteasy.cluster import Workers
+
+    with Workers(1) as workers:
+        whole = Trainer(TrainConfig(**JOBS), tmp_path / "whole")
+        whole.run(workers=workers)
+        part = Trainer(TrainConfig(**JOBS), tmp_path / "parts")
+        part.run(stop_after=600, workers=workers)  # rounds of 2 x 250 games: stops after the second
+        again = Trainer(TrainConfig(**JOBS), tmp_path / "parts")
+        assert again.load_checkpoint() and again.games_done == 1000
+        again.run(workers=workers)
+    assert np.array_equal(whole.value.weights, again.value.weights)
+
+
+def test_train_command_with_jobs(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "1000", "--eval-games", "100", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet", "--jobs", "2", "--sync", "250"]
+    assert main(args) == 0
+    assert ValueFunction.load(out / "weights.npz").info["config"]["jobs"] == 2
+    capsys.readouterr()
+    # the number of jobs decides the weights: a checkpoint made with two is not resumed with three
+    assert main(["train", "--out", str(out), "--games", "1000", "--jobs", "3", "--sync", "250", "--quiet"]) == 2
+    assert "jobs=2" in capsys.readouterr().err
+    for bad, reason in ((["--jobs", "0"], "--jobs must be positive"), (["--sync", "-5", "--jobs", "2"], "--sync"),
+                        (["--ray", "local"], "--jobs (2 or more)")):
+        assert main(["train", "--out", str(tmp_path / "bad"), "--games", "10", "--quiet", *bad]) == 2
+        error = capsys.readouterr().err.strip()
+        assert reason in error and "\n" not in error

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+import numpy as np
 import pytest
 
 from takeiteasy.cli import main
@@ -59,3 +60,18 @@ def test_bench_over_ray_refuses_an_address_nothing_listens_on(capsys):
     assert main(["bench", "--agent", "fast", "--games", "2", "--ray", f"127.0.0.1:{port}"]) == 2
     error = capsys.readouterr().err.strip()
     assert f"--ray 127.0.0.1:{port}: cannot reach a Ray cluster there" in error and "\n" not in error
+
+
+def test_training_jobs_over_ray_give_the_local_weights(tmp_path, local_ray):
+    from takeiteasy.ai.train import Trainer, TrainConfig
+    from takeiteasy.cluster import Workers
+
+    config = TrainConfig(games=600, eval_games=50, eval_every=600, checkpoint_every=600, jobs=2, sync=150)
+    here = Trainer(config, tmp_path / "here")
+    with Workers(1) as in_this_process:
+        here.run(workers=in_this_process)
+    assert main(["train", "--out", str(tmp_path / "ray"), "--games", "600", "--eval-games", "50", "--eval-every",
+                 "600", "--checkpoint-every", "600", "--jobs", "2", "--sync", "150", "--ray", "local", "--quiet"]) == 0
+    over_ray = Trainer(config, tmp_path / "ray")
+    assert over_ray.load_checkpoint() and over_ray.games_done == 600
+    assert np.array_equal(here.value.weights, over_ray.value.weights)

@@ -3,7 +3,8 @@
 Work that outgrows one machine here is embarrassingly parallel: thousands of
 benchmark games or solved draws, each dealt and seeded from (series, game
 index) alone, so the results do not depend on where or in what order the
-work runs.  This module only maps a function over argument tuples, in local
+work runs; and training, whose workers play their share of each round's games
+from the same weights and whose changes are then added up in a fixed order.  This module only maps a function over argument tuples, in local
 processes or with Ray, and gives the results back in order; what runs is the
 same code either way.
 
@@ -74,18 +75,48 @@ def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) 
     return ray.get([task.remote(*arguments) for arguments in argument_tuples])
 
 
+class Workers:
+    """Worker processes kept between rounds of work (training merges its workers' weights every few thousand
+    games; starting processes and loading the compiled kernels each round would cost more than the round).
+
+    ``jobs`` local processes (``spawn``), or Ray tasks with ``ray`` (an address; Ray keeps its own workers), or
+    this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
+    """
+
+    def __init__(self, jobs: int, ray: str | None = None):
+        self.jobs, self.ray, self._pool = max(1, jobs), ray, None
+        if ray is not None:
+            connect(ray)
+        elif self.jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            from multiprocessing import get_context
+
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=get_context("spawn"))
+
+    def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
+        if self.ray is not None:
+            return ray_map(function, argument_tuples, self.ray)
+        if self._pool is None:
+            return [function(*arguments) for arguments in argument_tuples]
+        return [f.result() for f in [self._pool.submit(function, *arguments) for arguments in argument_tuples]]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else one
     local process (``spawn``) per tuple or, with ``ray`` (an address), one Ray task per tuple; in order."""
-    if ray is not None:
-        return ray_map(function, argument_tuples, ray)
-    if len(argument_tuples) == 1:
-        return [function(*argument_tuples[0])]
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
-    with ProcessPoolExecutor(max_workers=len(argument_tuples), mp_context=get_context("spawn")) as pool:
-        return [f.result() for f in [pool.submit(function, *arguments) for arguments in argument_tuples]]
+    with Workers(len(argument_tuples), ray) as workers:
+        return workers.map(function, argument_tuples)
 
 
 def chunks(indices: Sequence[int], parts: int) -> list[Sequence[int]]:

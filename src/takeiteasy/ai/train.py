@@ -141,11 +141,15 @@ class TrainConfig:
     eval_games: int = 2000
     eval_every: int = 200_000
     checkpoint_every: int = 200_000
+    jobs: int = 1  # workers playing side by side (see Trainer.run_round)
+    sync: int = 5000  # with several jobs: games each plays between two merges of their weights
 
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
-        return {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "alpha", "alpha_final", "hold",
-                                                          "init")}
+        key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "alpha", "alpha_final", "hold",
+                                                             "init", "jobs")}
+        key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
+        return key
 
 
 def tile_set_for(board: str) -> np.ndarray:
@@ -154,8 +158,34 @@ def tile_set_for(board: str) -> np.ndarray:
     return np.array(tiles, dtype=np.int64)
 
 
+def share_seed(seed: int, first_game: int) -> np.ndarray:
+    """The random generator of the share of games that starts at ``first_game`` (several jobs)."""
+    return np.array([(seed * 0x9E3779B97F4A7C15 + (first_game + 1) * 0xD1B54A32D192ED03) & ((1 << 64) - 1)],
+                    dtype=np.uint64)
+
+
+def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -> tuple[np.ndarray, float]:
+    """A worker's share of a round (worker entry point): games ``first_game`` .. ``+ count - 1`` learned from
+    ``weights``; returns how the weights changed and the games' mean score."""
+    c = TrainConfig(**config)
+    learned = weights.copy()
+    scores = np.zeros(count, dtype=np.int64)
+    play_games(learned, share_seed(c.seed, first_game), first_game, count, c.games, c.alpha, c.alpha_final, c.hold,
+               True, tile_set_for(c.board), get_layout(c.board).num_cells, *feature_spec(c.board).tables(), scores)
+    learned -= weights
+    return learned, float(scores.mean())
+
+
 class Trainer:
-    """One training run in a directory: ``checkpoint.npz``, ``weights.npz``, ``train.log``, ``curve.png``."""
+    """One training run in a directory: ``checkpoint.npz``, ``weights.npz``, ``train.log``, ``curve.png``.
+
+    With one job every game learns from the weights the game before left. With ``jobs`` J > 1 the games go
+    in rounds of J x ``sync``: each job plays ``sync`` of them from the round's weights (its own random
+    stream, seeded by the round and the job), and the round ends by adding every job's change to the
+    weights, job by job. Rounds are fixed by the settings alone, and a run stops or resumes only between
+    rounds, so the weights depend on the settings (jobs included), not on where the jobs ran or how often
+    the run stopped.
+    """
 
     def __init__(self, config: TrainConfig, out: str | Path):
         self.config = config
@@ -228,21 +258,50 @@ class Trainer:
         rng = np.array([(self.config.seed * 7919 + 12345) & ((1 << 64) - 1)], dtype=np.uint64)
         return float(self.play(games or self.config.eval_games, False, rng).mean())
 
-    def run(self, progress=None, stop_after: int | None = None, chunk: int = 5000) -> None:
-        """Train until ``config.games`` games (or ``stop_after`` more); checkpoint and evaluate on the way."""
+    def run_round(self, workers) -> float:
+        """Several jobs: one round (see the class); returns the mean score of its games."""
+        c = self.config
+        end = min(c.games, (self.games_done // (c.jobs * c.sync) + 1) * c.jobs * c.sync)
+        shares = [(start, min(end, start + c.sync)) for start in range(self.games_done, end, c.sync)]
+        results = workers.map(play_share, [(asdict(c), self.value.weights, start, stop - start)
+                                           for start, stop in shares])
+        # each weight moves by the mean change of the jobs that changed it: a weight every job moved (the
+        # common features) by the average, as if the jobs had agreed; one only a job's games reached, fully
+        total = np.zeros_like(self.value.weights)
+        movers = np.zeros(self.value.weights.shape, dtype=np.int32)
+        for change, _ in results:  # in job order: the sum is the same wherever the jobs ran
+            total += change
+            movers += change != 0
+        self.value.weights += total / np.maximum(movers, 1).astype(np.float32)
+        self.games_done = end
+        return float(sum(mean * (stop - start) for (_, mean), (start, stop) in zip(results, shares))
+                     / (end - shares[0][0]))
+
+    def run(self, progress=None, stop_after: int | None = None, chunk: int = 5000, workers=None) -> None:
+        """Train until ``config.games`` games (or ``stop_after`` more; with several jobs, to the end of the round
+        that reaches it); checkpoint and evaluate on the way.  ``workers`` runs the jobs' shares (default:
+        local processes, see :class:`takeiteasy.cluster.Workers`)."""
+        from ..cluster import Workers
+
         c = self.config
         target = c.games if stop_after is None else min(c.games, self.games_done + stop_after)
+        if c.jobs > 1 and workers is None:
+            with Workers(c.jobs) as own:
+                return self.run(progress, stop_after, chunk, own)
         started = time.perf_counter()
         elapsed_before = self.history[-1][3] if self.history else 0.0
         recent: list[float] = []
         while self.games_done < target:
-            boundary = min(target, (self.games_done // chunk + 1) * chunk)
-            n = boundary - self.games_done
-            recent.append(float(self.play(n, True, self.rng, self.games_done).mean()))
-            self.games_done = boundary
+            before = self.games_done
+            if c.jobs > 1:
+                recent.append(self.run_round(workers))
+            else:
+                boundary = min(target, (self.games_done // chunk + 1) * chunk)
+                recent.append(float(self.play(boundary - before, True, self.rng, before).mean()))
+                self.games_done = boundary
             if progress:
                 progress(self.games_done, recent[-1])
-            if self.games_done % c.eval_every == 0 or self.games_done == c.games:
+            if self.games_done // c.eval_every > before // c.eval_every or self.games_done == c.games:
                 seconds = elapsed_before + time.perf_counter() - started
                 mean = self.evaluate()
                 self.history.append((self.games_done, float(np.mean(recent)), mean, seconds))
@@ -251,7 +310,7 @@ class Trainer:
                 self.log(f"games {self.games_done} train_mean {self.history[-1][1]:.2f} eval_mean {mean:.2f} "
                          f"alpha {rate:.5f} seconds {seconds:.0f}")
                 self.plot()
-            if self.games_done % c.checkpoint_every == 0 or self.games_done == target:
+            if self.games_done // c.checkpoint_every > before // c.checkpoint_every or self.games_done >= target:
                 self.save_checkpoint()
         if self.games_done >= c.games:
             self.export(self.out / "weights.npz")

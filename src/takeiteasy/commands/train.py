@@ -9,6 +9,7 @@ from ..core.layouts import LAYOUT_NAMES
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
+MAX_JOBS = 4096  # each worker's change to the weights (13 MB on the standard board) comes back every round
 
 
 def register(sub) -> None:
@@ -32,6 +33,14 @@ def register(sub) -> None:
     parser.add_argument("--eval-every", type=int, default=200_000, help="games between evaluations (default 200,000)")
     parser.add_argument("--checkpoint-every", type=int, default=200_000,
                         help="games between checkpoints (default 200,000)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="workers playing side by side, their weights merged every --sync games each "
+                             "(default 1: one process, every game learns from the one before); part of the "
+                             "settings: the same J gives the same weights")
+    parser.add_argument("--sync", type=int, default=5000, metavar="K",
+                        help="with --jobs: games each worker plays between merges (default 5,000)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="run the --jobs workers as Ray tasks: 'local', 'auto' or HOST:6379 (the [ray] extra)")
     parser.add_argument("--stop-after", type=int, default=None, help="stop after this many more games (resume later)")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -43,7 +52,7 @@ def run(args) -> int:
 
     if not args.out:
         raise InputError("--out: give a run directory")
-    for name in ("games", "eval_games", "eval_every", "checkpoint_every"):
+    for name in ("games", "eval_games", "eval_every", "checkpoint_every", "jobs", "sync"):
         if getattr(args, name) <= 0:
             raise InputError(f"--{name.replace('_', '-')} must be positive, not {getattr(args, name)}")
     for name in ("games", "eval_every", "checkpoint_every", "stop_after"):
@@ -60,9 +69,16 @@ def run(args) -> int:
         raise InputError("--alpha-final must be positive and at most --alpha")
     if not 0 <= args.hold <= 1:
         raise InputError("--hold is a fraction between 0 and 1")
+    if args.jobs > MAX_JOBS:
+        raise InputError(f"--jobs {args.jobs}: at most {MAX_JOBS}")
+    if args.sync > MAX_GAMES:
+        raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
+    if args.ray is not None and args.jobs < 2:
+        raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
     config = TrainConfig(games=args.games, seed=args.seed, board=args.board, alpha=args.alpha,
                          alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
-                         eval_every=args.eval_every, checkpoint_every=args.checkpoint_every)
+                         eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
+                         sync=args.sync)
     try:
         return train(Trainer(config, args.out), args)
     except OSError as exc:  # the run directory: missing permission, a file in the way, a full disk
@@ -80,20 +96,27 @@ def train(trainer, args) -> int:
         if not (trainer.out / "weights.npz").exists():
             trainer.export(trainer.out / "weights.npz")
         return 0
-    if args.quiet:
-        trainer.run(stop_after=args.stop_after)
-    else:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from ..cluster import Workers
 
-        columns = (TextColumn("training"), BarColumn(), MofNCompleteColumn(), TextColumn("mean {task.fields[mean]}"),
-                   TimeRemainingColumn())
-        with Progress(*columns) as bar:
-            task = bar.add_task("train", total=config.games, completed=trainer.games_done, mean="-")
-            trainer.run(progress=lambda games, mean: bar.update(task, completed=games, mean=f"{mean:.1f}"),
-                        stop_after=args.stop_after)
+    with Workers(config.jobs, args.ray) as workers:
+        _run(trainer, args, workers)
     last = trainer.history[-1] if trainer.history else None
     done = trainer.games_done >= config.games
     print(f"{'finished' if done else 'stopped'} at game {trainer.games_done}"
           + (f"; evaluation mean {last[2]:.2f}" if last else "")
           + (f"; weights in {trainer.out / 'weights.npz'}" if done else f"; resume with the same command"))
     return 0
+
+
+def _run(trainer, args, workers) -> None:
+    if args.quiet:
+        trainer.run(stop_after=args.stop_after, workers=workers)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("training"), BarColumn(), MofNCompleteColumn(), TextColumn("mean {task.fields[mean]}"),
+               TimeRemainingColumn())
+    with Progress(*columns) as bar:
+        task = bar.add_task("train", total=trainer.config.games, completed=trainer.games_done, mean="-")
+        trainer.run(progress=lambda games, mean: bar.update(task, completed=games, mean=f"{mean:.1f}"),
+                    stop_after=args.stop_after, workers=workers)

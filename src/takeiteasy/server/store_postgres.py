@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import select
 import time
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -257,8 +258,8 @@ class PostgresStore(Store):
         return conn.closed or conn.broken
 
     def _getconn(self):
-        """A working connection from the pool: each is checked first (one empty query), so a connection that died
-        while idle is dropped, and replaced by the pool, before anything is sent over it."""
+        """A working connection from the pool: each is checked first (:meth:`_heard_from`), so a connection that
+        died while idle is dropped, and replaced by the pool, before anything is sent over it."""
         pools = self._pools
         for _ in range(self.pool_max + 1):  # every idle connection dead (a restarted database): once more each
             try:
@@ -270,7 +271,8 @@ class PostgresStore(Store):
                 raise StoreError(f"database unreachable or busy (no connection within {self.pool_timeout:g} s; "
                                  "the next request tries again)") from None
             try:
-                conn.execute("")
+                if self._heard_from(conn):
+                    conn.execute("")  # fails if the connection died
                 return conn
             except self._pg.Error as exc:
                 self._pool.putconn(conn)  # a lost one is dropped and replaced
@@ -279,6 +281,21 @@ class PostgresStore(Store):
                 log.warning("database %s: an idle connection was lost (%s)", self.shown, self._text(exc))
                 self._check_idle()
         raise StoreError("database connection lost (the next request reconnects)")
+
+    @staticmethod
+    def _heard_from(conn) -> bool:
+        """Whether the server sent anything to an idle connection.  A server ending a connection (a restart, an
+        administrator) says so and closes it, which makes it readable; a connection nobody wrote to since its last
+        answer is checked without a round trip.  A readable one gets an empty query, which fails if it died."""
+        if conn.closed or conn.broken:
+            return True
+        fd = conn.pgconn.socket
+        try:
+            poller = select.poll()
+        except AttributeError:  # no poll() (Windows): select() takes sockets of any number there
+            return bool(select.select([fd], [], [], 0)[0])
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
 
     def _check_idle(self) -> None:
         """One connection found dead: the others idle in the pool may be too (they are checked, and replaced)."""

@@ -62,13 +62,15 @@ class Cluster:
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise Unavailable(f"{args[0]} failed: {done.stderr.strip() or done.stdout.strip()} {tail}".strip())
 
-    def start(self) -> str:
+    def start(self, fsync: bool = False) -> str:
+        """Starts the server; its URL.  ``fsync``: flush commits to disk as a real server does (benchmarks)."""
         try:
             # no fsync: a test server's data need not survive a power cut, and fsync is slow on shared machines
             self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C",
                       "--no-sync")
             self._run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "server.log"), "-w", "-o",
-                      f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+                      f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync={'on' if fsync else 'off'}",
+                      "start")
         except BaseException:
             self.stop()
             raise

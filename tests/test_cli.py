@@ -449,15 +449,17 @@ def test_serve_on_a_postgres_url_that_cannot_be_read_is_one_line_without_the_pas
     assert err.startswith("takeiteasy serve: error: server database: ") and err.count("\n") == 1
 
 
-def test_serve_on_postgres_without_psycopg_says_which_extra_to_install(capsys, monkeypatch):
+@pytest.mark.parametrize("missing", ["psycopg", "psycopg_pool"])
+def test_serve_on_postgres_without_psycopg_says_which_extra_to_install(capsys, monkeypatch, missing):
     import socket
 
-    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed: importing it fails
+    monkeypatch.setitem(sys.modules, missing, None)  # as if it were not installed: importing it fails
     with socket.create_server(("127.0.0.1", 0)) as busy:
         status, out, err = run_cli(capsys, "serve", "--port", str(busy.getsockname()[1]),
                                    "--db", "postgresql://ann:s3cret-pw@db.example/rooms")
     assert status == 2 and out == ""
-    assert err == "takeiteasy serve: error: a PostgreSQL database needs psycopg: pip install 'takeiteasy[postgres]'\n"
+    assert err == ("takeiteasy serve: error: a PostgreSQL database needs psycopg and psycopg-pool: "
+                   "pip install 'takeiteasy[postgres]'\n")
 
 
 def test_serve_names_its_postgres_database_with_the_password_masked(capsys, monkeypatch, postgres_url):

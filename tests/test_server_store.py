@@ -8,7 +8,10 @@ under CI=true.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import threading
+import time
 
 import pytest
 
@@ -16,6 +19,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from takeiteasy.server import MemoryStore, PostgresStore, SQLiteStore, create_app  # noqa: E402
+from takeiteasy.core.errors import InputError  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.server.store import StoreConflict, StoreError  # noqa: E402
 
@@ -161,6 +165,60 @@ def test_sqlite_store_is_in_wal_mode(tmp_path):
     store.close()
 
 
+def test_sqlite_reads_do_not_wait_for_a_write_under_way(tmp_path):
+    """Writes take turns on one connection, reads have connections of their own: while a write transaction is
+    open (a slow disk's commit, say) every read goes on and sees the last commit.  With one connection behind a
+    lock, the store before, each read waited for the write."""
+    store = SQLiteStore(tmp_path / "rooms.db")
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+    store.create("ROOM02", {"code": "ROOM02"}, LOBBY)
+    writing, release = threading.Event(), threading.Event()
+
+    def slow_write():
+        with store._writing() as db:
+            db.execute("INSERT INTO events (code, seq, event) VALUES ('ROOM02', 0, '{}')")
+            db.execute("UPDATE rooms SET version = 1 WHERE code = 'ROOM02'")
+            writing.set()
+            release.wait(30)
+
+    writer, _ = in_thread(slow_write)
+    try:
+        assert writing.wait(10)
+        reads = [in_thread(lambda: (store.load("ROOM01"), store.load("ROOM02"), store.count(("lobby",)),
+                                    len(store.listed(10)), store.best_scores("standard", 5))) for _ in range(3)]
+        for reader, outcome in reads:
+            reader.join(10)
+            assert outcome == {"value": (({"code": "ROOM01"}, [{"t": "join"}]), ({"code": "ROOM02"}, []), 2, 2, [])}
+    finally:
+        release.set()
+        writer.join(30)
+    assert store.load("ROOM02")[1] == [{}]  # committed now: the next read sees it
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.load("ROOM01")
+
+
+def test_sqlite_reads_share_a_few_connections(tmp_path):
+    """Many threads reading at once use at most ``readers`` connections, each by one thread at a time."""
+    store = SQLiteStore(tmp_path / "rooms.db", readers=2)
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+    reads = [in_thread(lambda: [store.load("ROOM01") for _ in range(50)]) for _ in range(8)]
+    for reader, outcome in reads:
+        reader.join(60)
+        assert outcome["value"] == [({"code": "ROOM01"}, [{"t": "join"}])] * 50
+    assert len(store._readers) <= 2
+    store.close()
+
+
+def test_an_in_memory_sqlite_store_reads_and_writes_over_its_one_connection():
+    store = SQLiteStore(":memory:")
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+    store.append("ROOM01", 1, [{"t": "start"}], LOBBY)
+    assert store.load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}, {"t": "start"}])
+    assert store.listed(10) == [LOBBY] and store.count(("lobby",)) == 1
+    store.close()
+
+
 def test_a_failing_sqlite_database_is_a_store_error_for_every_call(tmp_path):
     """The server answers a StoreError with 503 and keeps the room; any other exception would be a 500."""
     store = SQLiteStore(tmp_path / "rooms.db")
@@ -248,34 +306,184 @@ def named(url: str, application_name: str) -> str:
     return f"{url}&application_name={application_name}"
 
 
-def test_a_lost_postgres_connection_fails_one_call_and_the_next_call_reconnects(postgres_server, postgres_url):
+def connections(postgres_server, application_name: str) -> int:
+    import psycopg
+
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        return admin.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                             (application_name,)).fetchone()[0]
+
+
+def waiting_on_a_lock(postgres_server, application_name: str) -> list[int]:
+    """The server processes of the connections named ``application_name`` that wait for a lock, once there is one."""
+    import psycopg
+
+    deadline = time.monotonic() + 10
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        while time.monotonic() < deadline:
+            pids = [pid for (pid,) in admin.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s "
+                                                    "AND wait_event_type = 'Lock'", (application_name,))]
+            if pids:
+                return pids
+            time.sleep(0.02)
+    raise AssertionError(f"no connection of {application_name} waits for a lock")
+
+
+def end_processes(postgres_server, pids: list[int]) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        for pid in pids:
+            assert admin.execute("SELECT pg_terminate_backend(%s, 10000)", (pid,)).fetchone()[0]
+
+
+@contextlib.contextmanager
+def holding(postgres_url, statement: str):
+    """Another server's transaction that holds the lock ``statement`` takes until the block ends."""
+    import psycopg
+
+    with psycopg.connect(postgres_url, autocommit=True) as other, other.transaction():
+        other.execute(statement)
+        yield
+
+
+def in_thread(call):
+    """Runs ``call`` in a thread of its own; its ``outcome`` gets the ``value`` or the ``error``."""
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, outcome
+
+
+def lose_connection_during(postgres_server, postgres_url, application_name: str, lock: str, call) -> dict:
+    """The outcome of ``call`` when the connection it uses is lost in the middle of it: ``lock`` (another server's
+    transaction) makes the call wait inside the database, its connection is ended there, then the lock is freed."""
+    with holding(postgres_url, lock):
+        thread, outcome = in_thread(call)
+        end_processes(postgres_server, waiting_on_a_lock(postgres_server, application_name))
+    thread.join(30)
+    assert not thread.is_alive()
+    return outcome
+
+
+def test_postgres_connections_lost_while_idle_are_replaced_before_a_call_uses_them(postgres_server, postgres_url):
+    """A restarted database (or a network failure) ends every connection of the pool; each is checked as it is taken,
+    so no call fails, however many of them died."""
+    store = PostgresStore(named(postgres_url, "idle_lost_test"))
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+    assert terminate(postgres_server, "idle_lost_test") == 1
+    store.append("ROOM01", 1, [{"t": "start"}], LOBBY)
+    assert store.load("ROOM01")[1] == [{"t": "join"}, {"t": "start"}]
+
+    with holding(postgres_url, "LOCK TABLE events IN ACCESS EXCLUSIVE MODE"):  # four loads at once: four connections
+        threads = [in_thread(lambda: store.load("ROOM01")) for _ in range(4)]
+        while len(waiting_on_a_lock(postgres_server, "idle_lost_test")) < 4:
+            time.sleep(0.02)
+    for thread, outcome in threads:
+        thread.join(30)
+        assert outcome["value"][1] == [{"t": "join"}, {"t": "start"}]
+    assert terminate(postgres_server, "idle_lost_test") == 4
+    store.append("ROOM01", 2, [{"t": "draw"}], LOBBY)
+    assert store.load("ROOM01")[1][-1] == {"t": "draw"} and store.count(("lobby",)) == 1
+    store.close()
+
+
+def test_a_postgres_connection_lost_during_a_call_fails_that_call_and_the_next_call_works(postgres_server,
+                                                                                            postgres_url):
     store = PostgresStore(named(postgres_url, "lost_connection_test"))
     store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
-    assert terminate(postgres_server, "lost_connection_test") == 1
-    with pytest.raises(StoreError, match="connection lost"):  # a write is not retried: its outcome could be unknown
-        store.append("ROOM01", 1, [{"t": "start"}], LOBBY)
-    assert store.load("ROOM01")[1] == [{"t": "join"}]  # reconnected; the failed append stored nothing
-    assert terminate(postgres_server, "lost_connection_test") == 1
-    assert store.load("ROOM01")[1] == [{"t": "join"}]  # a read tries once more on a new connection
+    outcome = lose_connection_during(postgres_server, postgres_url, "lost_connection_test",
+                                     "SELECT 1 FROM rooms WHERE code = 'ROOM01' FOR UPDATE",
+                                     lambda: store.append("ROOM01", 1, [{"t": "start"}], LOBBY))
+    # a write is not retried: its outcome could be unknown
+    assert isinstance(outcome.get("error"), StoreError) and "connection lost" in str(outcome["error"])
+    assert store.load("ROOM01")[1] == [{"t": "join"}]  # the failed append stored nothing
+    outcome = lose_connection_during(postgres_server, postgres_url, "lost_connection_test",
+                                     "LOCK TABLE events IN ACCESS EXCLUSIVE MODE", lambda: store.load("ROOM01"))
+    assert outcome == {"value": ({"code": "ROOM01"}, [{"t": "join"}])}  # a read tries once more on another connection
     store.append("ROOM01", 1, [{"t": "start"}], LOBBY)
     assert store.load("ROOM01")[1] == [{"t": "join"}, {"t": "start"}] and store.count(("lobby",)) == 1
     store.close()
 
 
-def test_an_unreachable_postgres_database_fails_each_call_until_it_is_back(postgres_server, postgres_url):
-    """Reconnecting to a database that cannot be reached is a StoreError each time, naming no host or password
-    (the message reaches players); the store works again once the database can be reached."""
-    store = PostgresStore(named(postgres_url, "unreachable_test"))
+def with_password(url: str, password: str) -> str:
+    """The test server trusts every local connection: any password is accepted."""
+    return url.replace("postgresql://postgres@", f"postgresql://postgres:{password}@", 1)
+
+
+def test_an_unreachable_postgres_database_fails_each_call_until_it_is_back(postgres_server, postgres_url, caplog):
+    """Reconnecting to a database that cannot be reached is a StoreError each time (after ``pool_timeout``), naming
+    no host or password (the message reaches players); the store works again once the database can be reached."""
+    store = PostgresStore(with_password(named(postgres_url, "unreachable_test"), "s3kr1t"), pool_timeout=1)
     store.create("ROOM01", {"code": "ROOM01"}, LOBBY)
-    assert terminate(postgres_server, "unreachable_test") == 1  # the connection drops ...
-    good, store.url = store.url, "postgresql://ann:sekrit@127.0.0.1:1/rooms"  # ... and the database is out of reach
+    good = store._pool.conninfo
+    store._pool.conninfo = "postgresql://ann:s3kr1t@127.0.0.1:1/rooms"  # the database goes out of reach ...
+    assert terminate(postgres_server, "unreachable_test") == 1  # ... and the connection drops
     for _ in range(2):
         with pytest.raises(StoreError) as failure:
             store.load("ROOM01")
-        assert str(failure.value) == "database unreachable (the next request tries again)"
-    store.url = good
-    assert store.load("ROOM01") == ({"code": "ROOM01"}, [])
+        assert str(failure.value) == ("database unreachable or busy (no connection within 1 s; "
+                                      "the next request tries again)")
+    logging.getLogger("psycopg.pool").warning("as a log line might quote it: %s", "s3kr1t")
+    assert "connect" in caplog.text and "s3kr1t" not in caplog.text and "***" in caplog.text
+    store._pool.conninfo = good
+    deadline = time.monotonic() + 15  # the pool tries again in the background, or when the next call asks
+    while True:
+        try:
+            assert store.load("ROOM01") == ({"code": "ROOM01"}, [])
+            break
+        except StoreError:
+            assert time.monotonic() < deadline, "the store did not come back"
     store.close()
+
+
+def test_a_postgres_call_waiting_for_the_database_does_not_hold_up_other_rooms(postgres_server, postgres_url):
+    """The store's calls share a pool of connections: a call that waits for the database (here for a room's row
+    that another server holds; a slow query or a slow network are the same) holds up only itself.  With one
+    connection behind a lock, the store before the pool, every other room's call waited for it."""
+    store = PostgresStore(named(postgres_url, "held_test"))
+    store.create("SLOW01", {"code": "SLOW01"}, LOBBY)
+    store.create("FAST01", {"code": "FAST01"}, LOBBY, [{"t": "join"}])
+    with holding(postgres_url, "SELECT 1 FROM rooms WHERE code = 'SLOW01' FOR UPDATE"):
+        slow, slow_outcome = in_thread(lambda: store.append("SLOW01", 0, [{"t": "slow"}], LOBBY))
+        waiting_on_a_lock(postgres_server, "held_test")
+        fast, outcome = in_thread(lambda: (store.load("FAST01")[1], store.append("FAST01", 1, [{"t": "fast"}], LOBBY),
+                                           store.load("FAST01")[1], store.count(("lobby",)), len(store.listed(10)),
+                                           store.best_scores("standard", 10)))
+        fast.join(10)
+        assert outcome == {"value": ([{"t": "join"}], None, [{"t": "join"}, {"t": "fast"}], 2, 2, [])}
+        assert slow.is_alive() and not slow_outcome  # still waiting for the row
+    slow.join(30)
+    assert slow_outcome == {"value": None} and store.load("SLOW01")[1] == [{"t": "slow"}]
+    store.close()
+
+
+def test_the_postgres_pool_size_comes_from_keywords_or_the_url_and_closing_the_store_closes_it(postgres_server,
+                                                                                                postgres_url):
+    store = PostgresStore(named(postgres_url, "sizes_test") + "&pool_min=2&pool_max=3&pool_timeout=5")
+    assert (store.pool_min, store.pool_max, store.pool_timeout) == (2, 3, 5.0) and "pool" not in store.url
+    assert connections(postgres_server, "sizes_test") == 2  # pool_min, opened at once
+    store.close()
+    deadline = time.monotonic() + 10
+    while connections(postgres_server, "sizes_test"):
+        assert time.monotonic() < deadline, "closing the store left connections open"
+        time.sleep(0.05)
+    with pytest.raises(StoreError, match="closed"):
+        store.count(("lobby",))
+    store = PostgresStore(named(postgres_url, "sizes_test") + "&pool_max=3", pool_max=5)  # the keyword wins
+    assert (store.pool_min, store.pool_max, store.pool_timeout) == (1, 5, 10.0)
+    store.close()
+    for bad in ("pool_max=many", "pool_min=4&pool_max=2", "pool_max=0", "pool_timeout=0"):
+        with pytest.raises(InputError) as refused:
+            PostgresStore(with_password(postgres_url, "s3kr1t") + "&" + bad)
+        assert "pool_" in str(refused.value) and "s3kr1t" not in str(refused.value)
 
 
 def test_a_lost_database_connection_costs_one_request_not_the_game(postgres_server, postgres_url):
@@ -283,14 +491,19 @@ def test_a_lost_database_connection_costs_one_request_not_the_game(postgres_serv
         joined = client.post("/api/rooms", json={"mode": "solo", "name": "ann"}).json()
         code, token = joined["code"], joined["token"]
         st = place_first_legal(client, code, token, joined["state"])
-        assert terminate(postgres_server, "lost_game_test") == 1
         tile = st["me"]["pending"][0]
-        r = client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": st["me"]["legal"][tile][0]})
+        outcome = lose_connection_during(
+            postgres_server, postgres_url, "lost_game_test", f"SELECT 1 FROM rooms WHERE code = '{code}' FOR UPDATE",
+            lambda: client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": st["me"]["legal"][tile][0]}))
+        r = outcome["value"]
         assert r.status_code == 503 and "nothing was changed" in r.json()["error"]
         again = client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
         assert again["version"] == st["version"] and again["players"][0]["board"] == st["players"][0]["board"]
         after = place_first_legal(client, code, token, again)
         assert after["players"][0]["placed"] == 2
+        assert terminate(postgres_server, "lost_game_test") >= 1  # lost while idle: no request notices
+        after = place_first_legal(client, code, token, after_ais(client, code, token))
+        assert after["players"][0]["placed"] == 3
     client.app.state.master.store.close()
 
 

@@ -12,6 +12,9 @@ the server acknowledges a move only after ``append`` has returned.
 
 The SQLite store uses the standard library's ``sqlite3`` in WAL mode with
 ``synchronous=FULL``, so a committed move survives a crash or power loss.
+Writes take turns on one connection (SQLite has one writer at a time); reads
+use a few connections of their own, so they run at the same time as each other
+and as a write, each seeing the last commit.
 The PostgreSQL store, for a database on another machine or shared by several
 servers, is in :mod:`takeiteasy.server.store_postgres`.
 
@@ -182,14 +185,23 @@ SCORE_COLUMNS = ("code", "round", "seat", "preset", "name", "score", "mode", "at
 
 
 class SQLiteStore(Store):
-    """Rooms in a SQLite file (WAL mode, full sync): they survive restarts and crashes."""
+    """Rooms in a SQLite file (WAL mode, full sync): they survive restarts and crashes.
 
-    def __init__(self, path: str | Path):
+    Writes go through one connection, one transaction at a time.  Reads take one of at most ``readers``
+    connections of their own (opened when first needed, then kept), so a read never waits for a write or
+    another read: in WAL mode a reader sees the last commit while a write is under way.  A ``":memory:"``
+    database is its one connection's, so there reads and writes share that connection and take turns.
+    """
+
+    def __init__(self, path: str | Path, readers: int = 4):
         self.path = Path(path)
+        self._in_memory = str(path) == ":memory:"
+        if readers < 1:
+            raise ValueError("readers: at least 1")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            # One connection shared by the server's threads, guarded by a lock; autocommit mode so
-            # every transaction is an explicit BEGIN IMMEDIATE ... COMMIT.
+            # The writing connection, shared by the server's threads behind a lock; autocommit mode so every
+            # transaction is an explicit BEGIN IMMEDIATE ... COMMIT.
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -197,7 +209,11 @@ class SQLiteStore(Store):
             self._db.executescript(SCHEMA + ";\n".join(scores_schema("REAL")) + ";")
         except (OSError, sqlite3.Error) as exc:
             raise InputError(f"server database {self.path}: cannot open it ({exc})") from None
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the writing connection
+        self._readers: list[sqlite3.Connection] = []  # reading connections not in use
+        self._reader_slots = threading.BoundedSemaphore(readers)  # at most ``readers`` of them, in use or not
+        self._readers_lock = threading.Lock()  # the list and ``_closed``
+        self._closed = False
 
     @contextlib.contextmanager
     def _writing(self, conflict: str | None = None):
@@ -221,6 +237,53 @@ class SQLiteStore(Store):
             except sqlite3.Error as exc:
                 raise StoreError(f"database: {exc}") from None
 
+    @contextlib.contextmanager
+    def _reading(self):
+        """A connection for one read transaction (one snapshot: what was committed when it began), the
+        database's errors raised as :class:`StoreError`.  It does not wait for a write, nor for other reads."""
+        if self._in_memory:
+            with self._lock:
+                yield from self._read_transaction(self._db)
+            return
+        with self._reader_slots:
+            with self._readers_lock:
+                if self._closed:
+                    raise StoreError("database: the store is closed")
+                db = self._readers.pop() if self._readers else None
+            try:
+                if db is None:
+                    db = self._open_reader()
+                yield from self._read_transaction(db)
+            finally:
+                if db is not None:
+                    with self._readers_lock:
+                        if self._closed:
+                            db.close()
+                        else:
+                            self._readers.append(db)
+
+    @staticmethod
+    def _read_transaction(db: sqlite3.Connection):
+        try:
+            db.execute("BEGIN")  # deferred: a read snapshot from the first SELECT on, no lock on writers
+            try:
+                yield db
+            finally:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")  # a read changed nothing; never leave an old snapshot open
+        except sqlite3.Error as exc:
+            raise StoreError(f"database: {exc}") from None
+
+    def _open_reader(self) -> sqlite3.Connection:
+        try:
+            # used by one thread at a time, but not always the same one: the server's worker threads take turns
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute("PRAGMA query_only=ON")
+            return db
+        except sqlite3.Error as exc:
+            raise StoreError(f"database: {exc}") from None
+
     def journal_mode(self) -> str:
         with self._lock:
             return self._db.execute("PRAGMA journal_mode").fetchone()[0]
@@ -236,14 +299,11 @@ class SQLiteStore(Store):
                            [(code, i, json.dumps(e)) for i, e in enumerate(events)])
 
     def load(self, code):
-        with self._lock:
-            try:
-                row = self._db.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
-                if row is None:
-                    return None
-                events = self._db.execute("SELECT event FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._reading() as db:
+            row = db.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+            if row is None:
+                return None
+            events = db.execute("SELECT event FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
         return json.loads(row[0]), [json.loads(e[0]) for e in events]
 
     def append(self, code, version, events, summary):
@@ -258,22 +318,16 @@ class SQLiteStore(Store):
                                           summary["status"], int(bool(summary.get("listed"))), code))
 
     def listed(self, limit, since=0.0):
-        with self._lock:
-            try:
-                rows = self._db.execute("SELECT summary FROM rooms WHERE listed = 1 AND updated >= ? "
-                                        "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._reading() as db:
+            rows = db.execute("SELECT summary FROM rooms WHERE listed = 1 AND updated >= ? "
+                              "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
     def count(self, statuses, since=0.0):
         marks = ",".join("?" * len(statuses))
-        with self._lock:
-            try:
-                return self._db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ?",
-                                        (*statuses, since)).fetchone()[0]
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._reading() as db:
+            return db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ?",
+                              (*statuses, since)).fetchone()[0]
 
     def add_scores(self, rows):
         values = [tuple(row[c] for c in SCORE_COLUMNS) for row in rows]
@@ -282,14 +336,16 @@ class SQLiteStore(Store):
                            f"VALUES ({', '.join('?' * len(SCORE_COLUMNS))})", values)
 
     def best_scores(self, preset, limit):
-        with self._lock:
-            try:
-                rows = self._db.execute(f"SELECT {', '.join(SCORE_FIELDS)} FROM scores WHERE preset = ? "
-                                        "ORDER BY score DESC, at LIMIT ?", (preset, limit)).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"database: {exc}") from None
+        with self._reading() as db:
+            rows = db.execute(f"SELECT {', '.join(SCORE_FIELDS)} FROM scores WHERE preset = ? "
+                              "ORDER BY score DESC, at LIMIT ?", (preset, limit)).fetchall()
         return [dict(zip(SCORE_FIELDS, row)) for row in rows]
 
     def close(self) -> None:
+        with self._readers_lock:
+            self._closed = True
+            readers, self._readers = self._readers, []
+        for db in readers:  # a reader in use is closed when it is given back
+            db.close()
         with self._lock:
             self._db.close()

@@ -8,11 +8,18 @@ events in one transaction only if the room's version is still the one the
 request started from, checked inside the transaction, so two servers on one
 database cannot both append at the same version.
 
-It needs psycopg 3 (the ``postgres`` extra).  One connection serves the
-server's threads, one call at a time behind a lock.  If the connection is lost,
-the call raises :class:`~takeiteasy.server.store.StoreError` (a read first tries
-once more on a new connection) and the next call reconnects.  The password in
-the URL is never shown: messages name the database by :func:`mask_password`.
+It needs psycopg 3 and its connection pool (the ``postgres`` extra).  The
+server's threads share a pool of connections (``psycopg_pool``; 1 to 8 by
+default, ``pool_min``, ``pool_max`` and ``pool_timeout`` as keywords or URL
+parameters), so a call waiting for the database holds up only itself: calls
+on other rooms go on over other connections.  Every connection is checked as
+it is taken from the pool, so one that died while idle (the database
+restarted) is replaced before the call uses it.  If a connection is lost
+during a call, the call raises :class:`~takeiteasy.server.store.StoreError` (a
+read first tries once more on another connection), the pool's other idle
+connections are checked, and the next call works.  The password in the URL is
+never shown: messages name the database by :func:`mask_password`, and the
+pool's log lines are masked too.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
+import select
 import time
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -55,6 +62,11 @@ SCHEMA = (
 SCHEMA_LOCK = 0x74616B65
 
 log = logging.getLogger(__name__)
+
+#: The pool's size and how long a call waits for a free connection, unless the keywords or the URL say otherwise.
+POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 8, 10.0
+#: The URL parameters that set them; they are the store's, not libpq's, and are taken out of the URL it is given.
+POOL_PARAMETERS = ("pool_min", "pool_max", "pool_timeout")
 
 
 def is_postgres_url(text: str) -> bool:
@@ -91,51 +103,134 @@ def _secrets(url: str) -> list[str]:
     return sorted({s for p in found for s in (p, unquote(p)) if s}, key=len, reverse=True)
 
 
+def pool_parameters(url: str) -> tuple[str, dict[str, str]]:
+    """``url`` without the store's own parameters (``pool_min``, ``pool_max``, ``pool_timeout``), and their values.
+
+    >>> pool_parameters("postgresql://db.example/rooms?pool_max=4&sslmode=require")
+    ('postgresql://db.example/rooms?sslmode=require', {'pool_max': '4'})
+    """
+    parts = urlsplit(url)
+    kept, taken = [], {}
+    for item in parts.query.split("&") if parts.query else ():
+        key, _, value = item.partition("=")
+        if key.lower() in POOL_PARAMETERS:
+            taken[key.lower()] = unquote(value)
+        else:
+            kept.append(item)
+    return urlunsplit(parts._replace(query="&".join(kept))), taken
+
+
+class _MaskPassword(logging.Filter):
+    """Shows the password as ``***`` in the log lines of psycopg and its pool (a connection error quoting it)."""
+
+    def __init__(self, secrets: list[str]):
+        super().__init__()
+        self.secrets = secrets
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = masked = record.getMessage()
+        for secret in self.secrets:
+            masked = masked.replace(secret, "***")
+        if masked != text:
+            record.msg, record.args = masked, ()
+        return True
+
+
+#: The loggers of psycopg and its pool (their filters apply to their own records).
+PSYCOPG_LOGGERS = ("psycopg", "psycopg.pool")
+
+
 class PostgresStore(Store):
     """Rooms in a PostgreSQL database (tables ``rooms``, ``events`` and ``scores``, created if missing).
 
     ``url`` is a libpq connection URL (``postgresql://`` or ``postgres://``);
     a database that cannot be opened is an :class:`InputError` naming it with
-    the password masked.
+    the password masked.  The server's threads share a pool of ``pool_min`` to
+    ``pool_max`` connections; a call waits at most ``pool_timeout`` seconds for
+    one (the database unreachable, or every connection busy), then fails.  The
+    three may also be given as URL parameters (``?pool_max=4``); a keyword wins.
     """
 
-    def __init__(self, url: str, connect_timeout: int = 10):
+    def __init__(self, url: str, connect_timeout: int = 10, pool_min: int | None = None,
+                 pool_max: int | None = None, pool_timeout: float | None = None):
         try:
             import psycopg
+            import psycopg_pool
         except ImportError:
-            raise InputError("a PostgreSQL database needs psycopg: pip install 'takeiteasy[postgres]'") from None
-        self._pg = psycopg
+            raise InputError("a PostgreSQL database needs psycopg and psycopg-pool: "
+                             "pip install 'takeiteasy[postgres]'") from None
+        self._pg, self._pools = psycopg, psycopg_pool
         scheme, sep, rest = url.partition("://")
         if sep and scheme.lower() in SCHEMES:  # libpq knows the schemes in lower case only
             url = scheme.lower() + sep + rest
-        self.url = url
         try:
             self.shown = mask_password(url)
             self._secrets = _secrets(url)
+            self.url, given = pool_parameters(url)
         except ValueError:  # Python's URL parser refuses it; its message may quote the password
             raise InputError("server database: the postgresql:// URL cannot be read (percent-encode special "
                              "characters in the user name and password, e.g. %40 for @)") from None
+        self.pool_min, self.pool_max, self.pool_timeout = self._pool_size(given, pool_min, pool_max, pool_timeout)
         self._connect_timeout = connect_timeout
-        self._lock = threading.Lock()
-        self._closed = False
+        self._masking = _MaskPassword(self._secrets)
+        for name in PSYCOPG_LOGGERS:
+            logging.getLogger(name).addFilter(self._masking)
+        self._pool = None
         try:
-            self._conn = self._connect()
-            self._create_tables()
+            with self._connect() as conn:  # first on its own: a database that cannot be opened says why at once
+                self._create_tables(conn)
         except psycopg.Error as exc:
-            self._drop()
+            self._unmask()
             raise InputError(f"server database {self.shown}: cannot open it ({self._text(exc)})") from None
+        # autocommit: each transaction is an explicit ``with conn.transaction()``, nothing is left open between
+        # calls.  A connection that cannot be made is tried again in the background for ``pool_timeout`` seconds,
+        # then the pool waits for the next call to ask for one (a database back after a while is found at once).
+        self._pool = psycopg_pool.ConnectionPool(
+            self.url, kwargs={"autocommit": True, **self._connect_options()}, min_size=self.pool_min,
+            max_size=self.pool_max, timeout=self.pool_timeout, reconnect_timeout=self.pool_timeout,
+            name="takeiteasy", open=False)
+        try:
+            self._pool.open(wait=True, timeout=max(connect_timeout, self.pool_timeout))
+        except psycopg_pool.PoolTimeout:
+            self.close()
+            raise InputError(f"server database {self.shown}: cannot open it (no connection within "
+                             f"{max(connect_timeout, self.pool_timeout):g} s)") from None
 
-    # -- connection ---------------------------------------------------------------------------------------------
+    def _pool_size(self, given: dict[str, str], pool_min, pool_max, pool_timeout) -> tuple[int, int, float]:
+        def number(name, keyword, default, kind):
+            if keyword is not None:
+                return keyword
+            if name not in given:
+                return default
+            try:
+                return kind(given[name])
+            except ValueError:
+                raise InputError(f"server database {self.shown}: {name}={given[name]!r} is not a number") from None
+
+        low, high = number("pool_min", pool_min, POOL_MIN, int), number("pool_max", pool_max, None, int)
+        high = high if high is not None else max(POOL_MAX, low)
+        timeout = number("pool_timeout", pool_timeout, POOL_TIMEOUT, float)
+        if not 1 <= low <= high <= 100:
+            raise InputError(f"server database {self.shown}: pool_min={low}, pool_max={high}: "
+                             "expected 1 <= pool_min <= pool_max <= 100")
+        if not 0 < timeout <= 3600:
+            raise InputError(f"server database {self.shown}: pool_timeout={timeout}: expected seconds, "
+                             "more than 0 and at most 3600")
+        return low, high, timeout
+
+    # -- connections --------------------------------------------------------------------------------------------
+
+    def _connect_options(self) -> dict:
+        given = self._pg.conninfo.conninfo_to_dict(self.url)
+        return {key: value for key, value in (("connect_timeout", self._connect_timeout),
+                                              ("application_name", "takeiteasy")) if key not in given}
 
     def _connect(self):
-        given = self._pg.conninfo.conninfo_to_dict(self.url)
-        extra = {key: value for key, value in (("connect_timeout", self._connect_timeout),
-                                               ("application_name", "takeiteasy")) if key not in given}
-        # autocommit: each transaction is an explicit ``with conn.transaction()``, nothing is left open between calls
-        return self._pg.connect(self.url, autocommit=True, **extra)
+        """A connection of its own, outside the pool (the tables are made over it)."""
+        return self._pg.connect(self.url, autocommit=True, **self._connect_options())
 
-    def _create_tables(self) -> None:
-        conn = self._conn
+    @staticmethod
+    def _create_tables(conn) -> None:
         # a role without CREATE rights can use tables made for it: CREATE ... IF NOT EXISTS checks the right first
         if conn.execute("SELECT to_regclass('rooms') IS NOT NULL AND to_regclass('events') IS NOT NULL "
                         "AND to_regclass('scores') IS NOT NULL").fetchone()[0]:
@@ -145,13 +240,9 @@ class PostgresStore(Store):
             for statement in SCHEMA:
                 conn.execute(statement)
 
-    def _drop(self) -> None:
-        conn, self._conn = getattr(self, "_conn", None), None
-        if conn is not None:
-            try:
-                conn.close()
-            except self._pg.Error:
-                pass
+    def _unmask(self) -> None:
+        for name in PSYCOPG_LOGGERS:
+            logging.getLogger(name).removeFilter(self._masking)
 
     def _text(self, exc: Exception) -> str:
         """The error on one line, without the password."""
@@ -162,34 +253,77 @@ class PostgresStore(Store):
             text = text.replace(secret, "***")
         return text
 
+    @staticmethod
+    def _lost(conn) -> bool:
+        return conn.closed or conn.broken
+
+    def _getconn(self):
+        """A working connection from the pool: each is checked first (:meth:`_heard_from`), so a connection that
+        died while idle is dropped, and replaced by the pool, before anything is sent over it."""
+        pools = self._pools
+        for _ in range(self.pool_max + 1):  # every idle connection dead (a restarted database): once more each
+            try:
+                conn = self._pool.getconn()
+            except pools.PoolClosed:
+                raise StoreError("database: the store is closed") from None
+            except pools.PoolTimeout:
+                log.warning("database %s: no connection within %g s", self.shown, self.pool_timeout)
+                raise StoreError(f"database unreachable or busy (no connection within {self.pool_timeout:g} s; "
+                                 "the next request tries again)") from None
+            try:
+                if self._heard_from(conn):
+                    conn.execute("")  # fails if the connection died
+                return conn
+            except self._pg.Error as exc:
+                self._pool.putconn(conn)  # a lost one is dropped and replaced
+                if not self._lost(conn):
+                    raise StoreError(f"database: {self._text(exc)}") from None
+                log.warning("database %s: an idle connection was lost (%s)", self.shown, self._text(exc))
+                self._check_idle()
+        raise StoreError("database connection lost (the next request reconnects)")
+
+    @staticmethod
+    def _heard_from(conn) -> bool:
+        """Whether the server sent anything to an idle connection.  A server ending a connection (a restart, an
+        administrator) says so and closes it, which makes it readable; a connection nobody wrote to since its last
+        answer is checked without a round trip.  A readable one gets an empty query, which fails if it died."""
+        if conn.closed or conn.broken:
+            return True
+        fd = conn.pgconn.socket
+        try:
+            poller = select.poll()
+        except AttributeError:  # no poll() (Windows): select() takes sockets of any number there
+            return bool(select.select([fd], [], [], 0)[0])
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+
+    def _check_idle(self) -> None:
+        """One connection found dead: the others idle in the pool may be too (they are checked, and replaced)."""
+        try:
+            self._pool.check()
+        except self._pg.Error:
+            pass
+
     def _call(self, work, read: bool = False):
-        """``work(connection)`` under the lock, with psycopg's errors turned into :class:`StoreError`.
+        """``work(connection)`` on a connection of the pool, with psycopg's errors turned into :class:`StoreError`.
 
         A write is never tried twice: if the connection dropped during its commit, whether it was stored is
-        unknown, and the room master reloads the room from the database to find out.
+        unknown, and the room master reloads the room from the database to find out.  A read whose connection
+        drops is tried once more on another.
         """
-        pg = self._pg
-        with self._lock:
-            if self._closed:
-                raise StoreError("database: the store is closed")
-            for retry in (read, False):
-                fresh = self._conn is None or self._conn.closed
-                if fresh:
-                    try:
-                        self._conn = self._connect()
-                    except pg.Error as exc:
-                        self._drop()
-                        log.warning("database %s: cannot reconnect (%s)", self.shown, self._text(exc))
-                        raise StoreError("database unreachable (the next request tries again)") from None
-                try:
-                    return work(self._conn)
-                except pg.Error as exc:
-                    if not (self._conn.closed or self._conn.broken):
-                        raise StoreError(f"database: {self._text(exc)}") from None
-                    self._drop()
-                    log.warning("database %s: connection lost (%s)", self.shown, self._text(exc))
-                    if not retry or fresh:  # a read found the old connection dead: once more on a new one
-                        raise StoreError("database connection lost (the next request reconnects)") from None
+        for last in ((False, True) if read else (True,)):
+            conn = self._getconn()
+            try:
+                return work(conn)
+            except self._pg.Error as exc:
+                if not self._lost(conn):
+                    raise StoreError(f"database: {self._text(exc)}") from None
+                log.warning("database %s: connection lost (%s)", self.shown, self._text(exc))
+                self._check_idle()
+                if last:
+                    raise StoreError("database connection lost (the next request reconnects)") from None
+            finally:
+                self._pool.putconn(conn)  # back to the pool; a lost one is dropped and replaced
 
     # -- the Store interface ------------------------------------------------------------------------------------
 
@@ -277,6 +411,7 @@ class PostgresStore(Store):
         return [dict(zip(SCORE_FIELDS, row)) for row in rows]
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            self._drop()
+        """Closes the pool: its idle connections now, those in use as their calls end; later calls fail."""
+        if self._pool is not None:
+            self._pool.close()
+        self._unmask()

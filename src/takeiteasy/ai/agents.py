@@ -270,11 +270,42 @@ class _Estimating(Agent):
         _, _, tile, cell = max(options)
         return tile, cell
 
+    #: No caller, other players at the table (``view.others``): a tile's worth to announce is the agent's own
+    #: best promise for it minus ``announce_weight`` times the other boards' promise for it (their mean, or
+    #: the best of them with ``announce_against = "best"``).  0 is the own-board rule of playing alone.
+    announce_weight: float = 1.0
+    announce_against: str = "mean"
+
     def announce(self, view: View) -> int:
-        """No caller: announce the tile whose best placement promises most (learned value, no search)."""
+        """No caller: announce the tile whose best placement promises most (learned value, no search); with
+        other players at the table, most for the agent's own board against theirs (``announce_weight``)."""
         board_view = View(view.rules, view.board, -1, view.remaining, view.previous_tile, view.turn,
                           view.previous_cell)
-        return max(view.remaining, key=lambda tile: self._best(board_view, tile, quick=True)[1])
+        if not view.others or not self.announce_weight:
+            return max(view.remaining, key=lambda tile: self._best(board_view, tile, quick=True)[1])
+        own, theirs = announce_promises(self, view)
+        against = theirs.max(axis=0) if self.announce_against == "best" else theirs.mean(axis=0)
+        worth = own - self.announce_weight * against
+        # equal worths (the same board on both sides, say): the one best for the agent's own board
+        tied = np.flatnonzero(worth >= worth.max() - 1e-9)
+        return view.remaining[int(tied[np.argmax(own[tied])])]
+
+
+def announce_promises(agent: _Estimating, view: View) -> tuple[np.ndarray, np.ndarray]:
+    """No caller: per tile of ``view.remaining``, the best promised total (points plus the quick estimate of
+    the rest, for its best cell) on the agent's own board, and on each other board (``view.others``, one row
+    each), every board judged alike with the same bag.  Everyone places the same tiles, so another player's
+    previous tile is the agent's, on the cell where it lies on their board."""
+    def promises(board, previous_tile, previous_cell):
+        board_view = View(view.rules, board, -1, view.remaining, previous_tile, view.turn, previous_cell)
+        return np.array([agent._best(board_view, tile, quick=True)[1] for tile in view.remaining])
+
+    own = promises(view.board, view.previous_tile, view.previous_cell)
+    theirs = []
+    for board in view.others:
+        where = np.flatnonzero(np.asarray(board) == view.previous_tile) if view.previous_tile >= 0 else []
+        theirs.append(promises(board, view.previous_tile, int(where[0]) if len(where) else -1))
+    return own, np.array(theirs).reshape(len(theirs), len(own))
 
 
 class HeuristicAgent(_Estimating):

@@ -52,11 +52,12 @@ def play_game(rules, agents, opening, rngs) -> list[int]:
     """One round: the ``opening`` tiles drawn in turn, player p putting each on a random allowed cell (``rngs[p]``),
     then the players announce in turn and the agents place; returns the scores."""
     game = Game(rules, [a.name for a in agents], deal=list(opening), caller=0)
-    for _ in opening:
+    while len(game.drawn) < len(opening):
         game.draw_next(agents)
         for p, rng in enumerate(rngs):
-            cells = game.view(p).legal_cells()
-            game.place(p, cells[int(rng.integers(len(cells)))])
+            while game.pending[p]:
+                cells = game.view(p).legal_cells()
+                game.place(p, cells[int(rng.integers(len(cells)))])
     while not game.all_drawn:
         game.draw_next(agents)
         for p, agent in enumerate(agents):

@@ -55,8 +55,9 @@ def test_rulebook_004_no_caller_agent_keeps_back_the_tile_that_completes_a_rival
         assert format_board([agent.announce(view)]) == "968", name
         agent.announce_weight = 0.0  # the own-board rule (the rule when playing alone)
         assert format_board([agent.announce(view)]) == "974", name
-        alone = dataclasses.replace(view, others=())
-        assert format_board([make_agent(name, NO_CALLER).announce(alone)]) == "974", name
+        if name != "best":  # alone, ``best`` lays the solver's board instead (takeiteasy.ai.puzzle)
+            alone = dataclasses.replace(view, others=())
+            assert format_board([make_agent(name, NO_CALLER).announce(alone)]) == "974", name
 
 
 def test_rulebook_004_no_caller_promises_judge_every_board_alike():

@@ -980,3 +980,43 @@ def test_many_ais_thinking_at_once_do_not_hold_up_the_requests_of_other_rooms(cl
     finally:
         slow_ai.release.set()
         mover.join(30)
+
+
+def test_reading_one_room_from_storage_holds_up_no_other_room_and_makes_one_copy():
+    """A slow read of one room (a busy database) used to hold the whole room table: now other rooms are read
+    meanwhile, and everyone who wants that room waits for the one read and gets the same room."""
+    from takeiteasy.server.rooms import RoomMaster
+
+    class GatedStore(MemoryStore):
+        def __init__(self):
+            super().__init__()
+            self.gated, self.reading, self.release, self.reads = None, threading.Event(), threading.Event(), []
+
+        def load(self, code):
+            self.reads.append(code)
+            if code == self.gated:
+                self.reading.set()
+                assert self.release.wait(10)
+            return super().load(code)
+
+    store = GatedStore()
+    first, _ = RoomMaster(store).create("room", "ann", None, None, [], True)
+    second, _ = RoomMaster(store).create("room", "bob", None, None, [], True)
+    master = RoomMaster(store)  # a restarted server: both rooms are in storage only
+    store.gated, got = first.code, []
+    store.reads.clear()  # creating a room reads its new code once, to be sure it is free
+    readers = [threading.Thread(target=lambda: got.append(master.get(first.code))) for _ in range(2)]
+    readers[0].start()
+    assert store.reading.wait(10)
+    readers[1].start()
+    other = []
+    reader = threading.Thread(target=lambda: other.append(master.get(second.code)))
+    reader.start()
+    reader.join(5)
+    assert other and other[0].code == second.code  # read while the first room's read still hangs
+    assert not got
+    store.release.set()
+    for thread in readers:
+        thread.join(10)
+    assert len(got) == 2 and got[0] is got[1] and got[0] is master.get(first.code)
+    assert store.reads.count(first.code) == 1

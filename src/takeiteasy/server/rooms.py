@@ -747,6 +747,7 @@ class RoomMaster:
         self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.RLock()  # the room table and room creation: held briefly, never while a room acts
         self._acting: dict[str, threading.Lock] = {}  # one per room in memory: rooms act in parallel
+        self._loading: dict[str, list] = {}  # per room being read from storage: [its lock, threads wanting it]
 
     @property
     def rooms_in_memory(self) -> int:
@@ -778,15 +779,32 @@ class RoomMaster:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
             raise NotFound("room code: expected letters and digits, like K7QX2M")
         code = code.upper()
-        with self._lock:  # a read of storage and its replay, one room at a time: never two copies of a room
+        with self._lock:
             room = self._rooms.get(code)
-            if room is None:
-                loaded = self._read(self.store.load, code)
-                if loaded is None:
-                    raise NotFound(f"no room {code}")
-                room = Room(*loaded)
-            self._keep(room)
-            return room
+            if room is not None:
+                self._keep(room)
+                return room
+            loading = self._loading.setdefault(code, [threading.Lock(), 0])
+            loading[1] += 1
+        try:
+            # one read of storage and replay per room at a time (never two copies of a room), outside the
+            # table's lock: a slow read holds up only those who want that room
+            with loading[0]:
+                with self._lock:
+                    room = self._rooms.get(code)  # read by whoever held the room's loading lock before
+                if room is None:
+                    loaded = self._read(self.store.load, code)
+                    if loaded is None:
+                        raise NotFound(f"no room {code}")
+                    room = Room(*loaded)
+                with self._lock:
+                    self._keep(room)
+                return room
+        finally:
+            with self._lock:
+                loading[1] -= 1
+                if not loading[1]:
+                    del self._loading[code]
 
     def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
                public: bool, confirm: bool = False) -> tuple[Room, str]:

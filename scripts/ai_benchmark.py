@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from takeiteasy.commands._options import add_rules_arguments, rules_from_args  # noqa: E402
+from takeiteasy.commands.bench import TimedAgent  # noqa: E402
 from takeiteasy.core.deal import deal  # noqa: E402
 from takeiteasy.core.game import Game  # noqa: E402
 
@@ -45,26 +46,17 @@ def main() -> int:
     agent = make_agent(args.agent, rules, seed=0)
     load_seconds = time.perf_counter() - started
 
-    times: list[float] = []
-    choose = agent.choose
-
-    def timed(view):
-        t = time.perf_counter()
-        cell = choose(view)
-        times.append(time.perf_counter() - t)
-        return cell
-
-    agent.choose = timed
+    timed = TimedAgent(agent, ("choose",))
     # one game to load the compiled kernels from numba's cache; not counted
     warm = Game(rules, ["warm-up"], deal=deal(args.seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))
-    warm.play([agent])
-    first_move_seconds = times[0] if times else float("nan")
-    times.clear()
+    warm.play([timed])
+    first_move_seconds = timed.times[0] if timed.times else float("nan")
+    timed.times.clear()
 
     scores = []
     for i in range(args.games):
         game = Game(rules, [agent.name], deal=deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i))
-        game.play([agent])
+        game.play([timed])
         scores.append(game.board_scores()[0])
     scores = np.array(scores, dtype=np.float64)
     print(json.dumps({
@@ -72,8 +64,8 @@ def main() -> int:
         "mean": round(float(scores.mean()), 2), "sd": round(float(scores.std(ddof=1)), 2) if len(scores) > 1 else None,
         "se": round(float(scores.std(ddof=1) / np.sqrt(len(scores))), 2) if len(scores) > 1 else None,
         "median": float(np.median(scores)), "min": int(scores.min()), "max": int(scores.max()),
-        "ms_per_move_median": round(float(np.median(times)) * 1e3, 4),
-        "ms_per_move_p90": round(float(np.percentile(times, 90)) * 1e3, 4),
+        "ms_per_move_median": round(float(np.median(timed.times)) * 1e3, 4),
+        "ms_per_move_p90": round(float(np.percentile(timed.times, 90)) * 1e3, 4),
         "load_seconds": round(load_seconds, 3), "first_move_seconds": round(first_move_seconds, 3),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }))

@@ -32,20 +32,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from takeiteasy.commands._options import add_rules_arguments, rules_from_args  # noqa: E402
+from takeiteasy.commands.bench import TimedAgent  # noqa: E402
 from takeiteasy.core.deal import deal  # noqa: E402
 from takeiteasy.core.game import Game  # noqa: E402
-
-
-def _timed(agent, times):
-    announce = agent.announce
-
-    def timed(view):
-        t = time.perf_counter()
-        tile = announce(view)
-        times.append(time.perf_counter() - t)
-        return tile
-
-    agent.announce = timed
 
 
 def play_game(rules, agents, opening, rngs) -> list[int]:
@@ -58,15 +47,7 @@ def play_game(rules, agents, opening, rngs) -> list[int]:
             while game.pending[p]:
                 cells = game.view(p).legal_cells()
                 game.place(p, cells[int(rng.integers(len(cells)))])
-    while not game.all_drawn:
-        game.draw_next(agents)
-        for p, agent in enumerate(agents):
-            while game.pending[p]:
-                game.play_one(p, agent)
-    for p, agent in enumerate(agents):
-        if not game.settled[p]:
-            game.settle_with(p, agent)
-    return game.scores()
+    return game.play(agents)  # the rest of the round, from here
 
 
 def play_slice(args: argparse.Namespace, start: int, stop: int) -> dict:
@@ -74,17 +55,14 @@ def play_slice(args: argparse.Namespace, start: int, stop: int) -> dict:
     from takeiteasy.ai import make_agent
 
     rules = rules_from_args(args)
-    new = make_agent(args.agent, rules, seed=0)
-    new.announce_weight, new.announce_against = args.weight, args.against
+    agent = make_agent(args.agent, rules, seed=0)
+    agent.announce_weight, agent.announce_against = args.weight, args.against
+    new = TimedAgent(agent, ("announce",))
     olds = []
     for k in range(args.players - 1):
         old = make_agent(args.agent, rules, seed=k + 1)
         old.announce_weight = 0.0
-        olds.append(old)
-    new_times, old_times = [], []
-    _timed(new, new_times)
-    for old in olds:
-        _timed(old, old_times)
+        olds.append(TimedAgent(old, ("announce",)))
     diffs, outcomes, new_scores, old_scores = [], [], [], []
     for i in range(start, stop):
         opening = deal(args.seed, rules.tile_set, args.opening, index=i)
@@ -100,7 +78,7 @@ def play_slice(args: argparse.Namespace, start: int, stop: int) -> dict:
             old_scores.extend(others)
         diffs.append(float(np.mean(per_seat)))
     return {"diffs": diffs, "outcomes": outcomes, "new": new_scores, "old": old_scores,
-            "new_times": new_times, "old_times": old_times}
+            "new_times": new.times, "old_times": [t for old in olds for t in old.times]}
 
 
 def main() -> int:

@@ -114,18 +114,18 @@ class Series:
         return out
 
 
-class _TimedAgent:
-    """Wraps an agent and records the time of each move decision (``choose``, ``choose_move``).
+class TimedAgent:
+    """Wraps an agent and records the time of each decision of the ``timed`` kinds (by default the moves:
+    ``choose``, ``choose_move``).
 
     Other hooks the game looks for (``announce``, ``settle``...) pass through
     untimed, and only when the wrapped agent has them.
     """
 
-    TIMED = ("choose", "choose_move")
-
-    def __init__(self, agent):
+    def __init__(self, agent, timed: tuple[str, ...] = ("choose", "choose_move")):
         self.agent = agent
         self.name = getattr(agent, "name", "agent")
+        self.timed = timed
         self.times: list[float] = []
 
     def _timed(self, method):
@@ -138,7 +138,7 @@ class _TimedAgent:
 
     def __getattr__(self, name):
         attribute = getattr(self.agent, name)  # AttributeError when the agent lacks the hook
-        return self._timed(attribute) if name in self.TIMED else attribute
+        return self._timed(attribute) if name in self.timed else attribute
 
 
 def reseed(agent, seed: int) -> None:
@@ -159,7 +159,7 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
     from ..ai import make_agent
 
     rules = Ruleset.from_options(Options.from_json(options))
-    timed = _TimedAgent(make_agent(agent_name, rules, seed, weights))
+    timed = TimedAgent(make_agent(agent_name, rules, seed, weights))
     # One untimed game first: compiling or loading kernels is not the agent's thinking time.
     warmup = deal(seed ^ WARMUP_SALT, rules.tile_set, rules.tiles_per_round)
     Game(rules, [agent_name], deal=warmup).play([timed.agent])

@@ -365,6 +365,10 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     entries = page.eval_on_selector_all("#best-scores li", "ls => ls.map(l => [...l.children].map(c => c.textContent))")
     assert ["Tester", str(shown)] in entries and not any(name.startswith("greedy") for name, _ in entries)
     assert page.text_content("#best-scores-preset") == "(standard)"
+    # a newcomer finds the rules on the home page
+    assert page.is_hidden("#how-to-play p")
+    page.click("#how-to-play summary")
+    assert "a perfect board makes 307" in page.text_content("#how-to-play")
     assert not errors
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import numpy as np
@@ -75,3 +76,22 @@ def test_training_jobs_over_ray_give_the_local_weights(tmp_path, local_ray):
     over_ray = Trainer(config, tmp_path / "ray")
     assert over_ray.load_checkpoint() and over_ray.games_done == 600
     assert np.array_equal(here.value.weights, over_ray.value.weights)
+
+
+def _stop_this_process(status):
+    os._exit(status)  # as the out-of-memory killer would
+
+
+def test_a_worker_process_that_dies_is_an_error_saying_so(monkeypatch, capsys):
+    from takeiteasy.cluster import WorkerError, Workers
+
+    with Workers(2) as workers, pytest.raises(WorkerError, match="worker process stopped"):
+        workers.map(_stop_this_process, [(3,), (3,)])
+
+    def failing(*args, **kwargs):
+        raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)")
+
+    monkeypatch.setattr("takeiteasy.commands.bench.play_series", failing)
+    assert main(["bench", "--agent", "fast", "--games", "4", "--jobs", "2"]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("takeiteasy bench: error: a worker process stopped") and "\n" not in error

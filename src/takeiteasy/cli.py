@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from . import __version__
+from .cluster import WorkerError
 from .core.errors import InputError
 
 #: Command modules, in the order ``--help`` lists them.
@@ -58,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"takeiteasy {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except WorkerError as exc:  # not the user's input: exit status 1, still one line
+        print(f"takeiteasy {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

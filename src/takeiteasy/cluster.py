@@ -24,6 +24,10 @@ from typing import Any, Callable, Sequence
 from .core.errors import InputError
 
 
+class WorkerError(RuntimeError):
+    """A worker process or Ray task stopped before it answered (killed, out of memory, a node lost)."""
+
+
 def _ray():
     try:
         import ray
@@ -72,7 +76,12 @@ def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) 
     """``[function(*arguments) for arguments in argument_tuples]``, one Ray task each, in order."""
     ray = connect(address)
     task = ray.remote(num_cpus=1)(function)
-    return ray.get([task.remote(*arguments) for arguments in argument_tuples])
+    try:
+        return ray.get([task.remote(*arguments) for arguments in argument_tuples])
+    except ray.exceptions.RayTaskError as exc:  # the function itself raised: that error, as if run here
+        raise exc.cause if isinstance(exc.cause, Exception) else WorkerError(str(exc).splitlines()[0]) from None
+    except ray.exceptions.RayError as exc:
+        raise WorkerError(f"a Ray task stopped ({type(exc).__name__})") from None
 
 
 class Workers:
@@ -98,7 +107,13 @@ class Workers:
             return ray_map(function, argument_tuples, self.ray)
         if self._pool is None:
             return [function(*arguments) for arguments in argument_tuples]
-        return [f.result() for f in [self._pool.submit(function, *arguments) for arguments in argument_tuples]]
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return [f.result() for f in [self._pool.submit(function, *arguments) for arguments in argument_tuples]]
+        except BrokenProcessPool:
+            self.close()
+            raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)") from None
 
     def close(self) -> None:
         if self._pool is not None:

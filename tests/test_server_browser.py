@@ -428,3 +428,36 @@ def test_a_room_link_opened_in_a_tab_already_on_the_page_fills_in_its_code(serve
     guest.wait_for_selector("#lobby:not([hidden])")
     host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
     assert not errors
+
+
+def test_the_caller_screen_reads_each_new_call_aloud_when_asked(server, browser):
+    """A physical table (rulebook 001: the caller announces each tile): the page can speak the calls. The
+    browser's speech is replaced by a recorder, so the test hears what would have been said."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Caller")
+    page.add_init_script("""
+        window.__spoken = [];
+        window.SpeechSynthesisUtterance = function (text) { this.text = text; };
+        Object.defineProperty(window, "speechSynthesis", { configurable: true,
+            value: { speak: (u) => window.__spoken.push(u.text), cancel: () => {} } });
+    """)
+    page.reload()
+    page.click("#create-caller")
+    page.wait_for_selector("#lobby:not([hidden])")
+    add_table_player(page)
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    page.click("#call-btn")  # not ticked yet: nothing is said
+    page.wait_for_function("document.querySelectorAll('#caller-history svg').length === 1")
+    assert page.evaluate("window.__spoken") == []
+    page.check("#speak-calls")
+    for k in (2, 3):
+        page.click("#call-btn")
+        page.wait_for_function(f"document.querySelectorAll('#caller-history svg').length === {k}")
+        page.wait_for_function(f"window.__spoken.length === {k - 1}")
+        said = page.text_content("#caller-say")  # e.g. "9-2-4", read as "9, 2, 4"
+        assert page.evaluate("window.__spoken")[-1] == said.replace("-", ", ")
+    page.reload()  # the choice is kept, and reopening the page does not repeat the last call
+    page.wait_for_selector("#caller:not([hidden])")
+    assert page.is_checked("#speak-calls") and page.evaluate("window.__spoken") == []
+    assert not errors

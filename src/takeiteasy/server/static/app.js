@@ -21,6 +21,7 @@ const S = {
                           // or (announce) one board's tiles to announce
   analysis: null,         // {key, status, report, error}: the analysis of one room's round, once it is over
   keyboard: false,        // the last input was a key, not a pointer
+  spoken: null,           // caller screen: "round:calls" already read aloud (null: nothing yet)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -509,11 +510,26 @@ function onCellClick(cell, token) {
   if (m.phase === "place" && (m.legal[S.selected] || []).includes(cell)) act("place", { cell, tile: S.selected });
 }
 
+// Reading the calls aloud (the caller screen at a physical table), where the browser can speak.
+const canSpeak = () => "speechSynthesis" in window && typeof SpeechSynthesisUtterance === "function";
+
+function speakNewCall(st) {
+  const mark = `${st.round}:${(st.drawn || []).length}`;
+  const fresh = S.spoken !== null && S.spoken !== mark && (st.call || []).length > 0;
+  S.spoken = mark;  // a page opened or ticked mid-round reads only the calls that come after
+  if (!fresh || !$("speak-calls").checked || !canSpeak()) return;
+  // "5-7-4" is read as "5, 7, 4" (not "five minus seven"); wildcards are called by name already
+  const words = st.call.map((w) => w.replace(/-/g, ", ")).join(". ");
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(new SpeechSynthesisUtterance(words));
+}
+
 function renderCaller() {
   const st = S.state;
   const cur = $("caller-current");
   cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
   $("caller-say").textContent = (st.call || []).join("   ");  // the server's words: wildcards by name
+  speakNewCall(st);
   $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}` +
     (st.status === "round_over" && !isHost() ? ` — waiting for ${st.players[st.host].name} to start the next` : "");
   $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
@@ -618,7 +634,7 @@ function enterRoom(joined) {
 
 function leave() {
   disconnect();
-  S.session = null; S.state = null;
+  S.session = null; S.state = null; S.spoken = null;
   localStorage.removeItem("tie-last");
   history.replaceState(null, "", "#");
   render();
@@ -729,6 +745,9 @@ async function init() {
   $("draw-btn").addEventListener("click", () => act("draw"));
   $("analyse-btn").addEventListener("click", requestAnalysis);
   $("caller-analyse-btn").addEventListener("click", requestAnalysis);
+  $("speak-calls-label").hidden = !canSpeak();
+  $("speak-calls").checked = localStorage.getItem("tie-speak") === "1";
+  $("speak-calls").addEventListener("change", () => localStorage.setItem("tie-speak", $("speak-calls").checked ? "1" : "0"));
   document.addEventListener("keydown", () => { S.keyboard = true; }, true);
   document.addEventListener("pointerdown", () => { S.keyboard = false; }, true);
   document.addEventListener("keydown", (e) => {

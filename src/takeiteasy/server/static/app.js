@@ -285,7 +285,6 @@ async function renderGame() {
   // current tiles
   const cur = $("current");
   cur.replaceChildren();
-  cur.hidden = st.status !== "playing";  // its room for the tile in play left a gap above the round's result
   // settling: the last drawn tile is already on the board, showing it big looked like one more to place
   const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
   for (const token of showTiles) {
@@ -293,6 +292,7 @@ async function renderGame() {
     pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
     cur.appendChild(icon);
   }
+  cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)
   // announcing (no caller)
   const ann = $("announce");
   ann.hidden = !(m && m.phase === "announce");

@@ -461,3 +461,40 @@ def test_the_caller_screen_reads_each_new_call_aloud_when_asked(server, browser)
     page.wait_for_selector("#caller:not([hidden])")
     assert page.is_checked("#speak-calls") and page.evaluate("window.__spoken") == []
     assert not errors
+
+
+def test_the_caller_screen_lays_out_a_board_to_enter_with_the_called_tiles(server, browser):
+    """The scorekeeper at a physical table (rulebook 001: players report their boards): rather than typing 19
+    tokens, a board is laid out by picking called tiles and cells; the server scores what was laid out."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Keeper")
+    page.click("#create-caller")
+    page.wait_for_selector("#lobby:not([hidden])")
+    add_table_player(page)
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    for k in range(19):
+        page.click("#call-btn")
+        page.wait_for_function(f"document.querySelectorAll('#caller-history svg').length === {k + 1}")
+    called = page.eval_on_selector_all("#caller-history svg", "s => s.map(x => x.dataset.tile)")
+    page.click("#entry-layout summary")
+    for cell, tile in enumerate(called):
+        page.click(f"#entry-tiles svg[data-tile='{tile}']")
+        page.click(f"#entry-svg [data-cell='{(cell + 1) % 19}']")  # tile k on cell k + 1, the last on cell 0
+    assert page.locator("#entry-tiles svg").count() == 0
+    page.click("#entry-svg [data-cell='0']")  # take back the last called tile: it is picked
+    page.click("#entry-svg [data-cell='1']")  # taking back another picks that one (the first called) instead
+    assert [page.get_attribute(f"#entry-svg [data-cell='{c}']", "data-tile") for c in (0, 1)] == [None, None]
+    page.click("#entry-svg [data-cell='0']")  # the picked tile goes on cell 0
+    page.click(f"#entry-tiles svg[data-tile='{called[-1]}']")
+    page.click("#entry-svg [data-cell='1']")
+    board = [page.get_attribute(f"#entry-svg [data-cell='{c}']", "data-tile") for c in range(19)]
+    assert page.input_value("#entry-board") == " ".join(board)
+    page.select_option("#entry-player", label="Dora")
+    page.click("#entry-btn")
+    expected = Ruleset.from_options().score(parse_board(" ".join(board)))
+    page.wait_for_function("document.querySelector('#entry-board').value === ''")
+    row = page.eval_on_selector_all("#caller-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    dora = next(r for r in row if r[0] == "Dora")
+    assert dora[1].startswith(str(expected))
+    assert not errors

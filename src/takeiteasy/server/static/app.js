@@ -22,6 +22,7 @@ const S = {
   analysis: null,         // {key, status, report, error}: the analysis of one room's round, once it is over
   keyboard: false,        // the last input was a key, not a pointer
   spoken: null,           // caller screen: "round:calls" already read aloud (null: nothing yet)
+  entry: null,            // caller screen: {key: "code:round", cells, pick}, a board being laid out to enter
 };
 
 const $ = (id) => document.getElementById(id);
@@ -61,7 +62,8 @@ async function act(action, body = {}) {
     const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
     // AI players move right after the answer: their move may come over the WebSocket before it
     if (isCurrent(data.state)) setState(data.state);
-  } catch (e) { toast(e.message); } finally { if (act.from === from) act.from = undefined; }
+    return true;
+  } catch (e) { toast(e.message); return false; } finally { if (act.from === from) act.from = undefined; }
 }
 
 // ---- tiles --------------------------------------------------------------------------------------
@@ -566,7 +568,38 @@ function renderCaller() {
   pick.replaceChildren(...st.players.filter((p) => host || p.index === st.you).map((p) => el("option", { value: p.index }, p.name)));
   if (keep) pick.value = keep;
   $("entry-form").hidden = st.status !== "playing";
+  if (st.status === "playing") renderEntryLayout(st);
   renderAnalysis($("caller-analysis-bar"), $("caller-analysis-info"), $("caller-analysis"));
+}
+
+// A board to enter, laid out with the called tiles instead of typed: it fills the notation box.
+async function renderEntryLayout(st) {
+  const key = `${st.code}:${st.round}`;
+  if (!S.entry || S.entry.key !== key) S.entry = { key, cells: null, pick: null };
+  const layout = await getLayout(st.layout);
+  const entry = S.entry;
+  if (!entry.cells) entry.cells = Array(layout.cells.length).fill(null);
+  const laid = new Set(entry.cells.filter(Boolean));
+  const left = (st.drawn || []).filter((t) => !laid.has(t));
+  if (entry.pick && !left.includes(entry.pick)) entry.pick = null;
+  const again = () => renderEntryLayout(S.state);
+  $("entry-tiles").replaceChildren(...left.map((token) => {
+    const icon = tileIcon(token, token === entry.pick ? "selected" : "");
+    pressable(icon, `tile ${token.split("").join("-")}`, () => { entry.pick = entry.pick === token ? null : token; again(); });
+    return icon;
+  }));
+  const empty = [], full = [];
+  entry.cells.forEach((t, i) => (t ? full : empty).push(i));
+  drawBoard($("entry-svg"), layout, entry.cells, {
+    legal: entry.pick ? empty : [], movable: full,
+    onClick: (cell, token) => {
+      if (token) { entry.cells[cell] = null; entry.pick = token; }  // take it back, ready to go elsewhere
+      else if (entry.pick) { entry.cells[cell] = entry.pick; entry.pick = null; }
+      else return;
+      $("entry-board").value = entry.cells.some(Boolean) ? entry.cells.map((t) => t || ".").join(" ") : "";
+      again();
+    },
+  });
 }
 
 // ---- live updates ----------------------------------------------------------------------------------
@@ -761,7 +794,12 @@ async function init() {
     const board = $("entry-board").value.trim(), score = $("entry-score").value;
     const body = { player: +$("entry-player").value };
     if (board) body.board = board; else if (score !== "") body.score = +score; else { toast("type a board or a score"); return; }
-    act("entry", body).then(() => { $("entry-board").value = ""; $("entry-score").value = ""; });
+    act("entry", body).then((done) => {
+      if (!done) return;  // refused: what was typed or laid out stays, to be mended
+      $("entry-board").value = ""; $("entry-score").value = "";
+      if (S.entry) S.entry.cells = null;
+      render();
+    });
   });
   $("score-btn").addEventListener("click", async () => {
     try {

@@ -359,6 +359,14 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert page.locator("#analysis .best-board [data-tile]").count() == 19
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round
+    # stepping through the round: the board after move k has k tiles, the k-th outlined
+    assert page.locator("#analysis .step-board [data-tile]").count() == 19
+    page.eval_on_selector("#analysis input[type=range]", "e => { e.value = 1; e.dispatchEvent(new Event('input')); }")
+    assert page.locator("#analysis .step-board [data-tile]").count() == 1
+    assert page.text_content("#analysis .step-caption").startswith(f"Move 1: {'-'.join(drawn[0])} on cell ")
+    page.click("#analysis [aria-label='next move']")
+    assert page.locator("#analysis .step-board [data-tile]").count() == 2
+    assert page.locator("#analysis .step-board .marked").count() == 1
     # back home, the round is on the best-scores list of its rules (the AI's is not)
     page.click("#leave")
     page.wait_for_selector("#best-scores li >> text=Tester")

@@ -150,6 +150,7 @@ function drawBoard(svg, layout, board, opts = {}) {
   const hintOf = new Map((opts.hints || []).map((h) => [h.cell, h]));
   const bestHint = (opts.hints || [])[0];  // the server sends the best first
   const legal = new Set(opts.legal || []), targets = new Set(opts.targets || []), movable = new Set(opts.movable || []);
+  const marked = new Set(opts.marked || []);
   board.forEach((token, i) => {
     const [x, y] = pos[i];
     const classes = ["cell"];
@@ -157,6 +158,7 @@ function drawBoard(svg, layout, board, opts = {}) {
     if (!token && legal.has(i)) classes.push("legal");
     if (!token && targets.has(i)) classes.push("target");
     if (token && movable.has(i)) classes.push("movable");
+    if (token && marked.has(i)) classes.push("marked");
     const g = el("svg:g", { class: classes.join(" "), "data-cell": i });
     if (token) {
       g.setAttribute("data-tile", token);
@@ -428,6 +430,7 @@ async function renderAnalysis(bar, info, box) {
     }
     parts.push(el("table", { class: "table worst-moves" }));
     parts[parts.length - 1].append(...rows);
+    parts.push(stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator));
   } else {  // a table game: no moves, only the boards or scores typed in
     const rows = [el("tr")];
     rows[0].append(el("th", {}, "player"), el("th", { class: "num" }, "score"), el("th", { class: "num" }, "below best"));
@@ -440,6 +443,36 @@ async function renderAnalysis(bar, info, box) {
     parts[parts.length - 1].append(...rows);
   }
   box.replaceChildren(...parts);
+}
+
+// The player's round move by move: the board after each move, the tile just placed outlined, and the
+// cell the analysing search preferred (with its expected final score) where it was another.
+function stepThrough(layout, moves, size, evaluator) {
+  const svg = el("svg:svg", { class: "step-board", "aria-label": "your board, move by move" });
+  const slider = el("input", { type: "range", min: 1, max: moves.length, value: moves.length, "aria-label": "move" });
+  const caption = el("p", { class: "step-caption" });
+  const show = (k) => {
+    const board = Array(size).fill(null);
+    moves.slice(0, k).forEach((m) => { if (m.cell < size) board[m.cell] = m.tile; });
+    const m = moves[k - 1];
+    const num = (x) => (typeof x === "number" ? x.toFixed(1) : "–");  // no estimate: null
+    const other = m.best_cell !== m.cell && typeof m.best_cell === "number" && m.best_cell >= 0 && m.best_cell < size &&
+      !board[m.best_cell] && typeof m.expected_best === "number";
+    drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
+    caption.textContent = `Move ${k}: ${m.tile.split("").join("-")} on cell ${m.cell}, expected final score ${num(m.expected)}` +
+      (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, marked).` : ", where the AI would put it too.");
+  };
+  const step = (d) => { slider.value = Math.min(moves.length, Math.max(1, +slider.value + d)); show(+slider.value); };
+  slider.addEventListener("input", () => show(+slider.value));
+  const back = el("button", { type: "button", "aria-label": "previous move" }, "‹");
+  const on = el("button", { type: "button", "aria-label": "next move" }, "›");
+  back.addEventListener("click", () => step(-1));
+  on.addEventListener("click", () => step(1));
+  show(moves.length);
+  const box = el("div", { class: "step-through" });
+  box.append(el("h4", {}, "Step through your round"), el("div", { class: "row" }, ""), caption, svg);
+  box.children[1].append(back, slider, on);
+  return box;
 }
 
 // ---- hints: expected final score per allowed cell, from the player's own board and tile only ---------

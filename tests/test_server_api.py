@@ -504,6 +504,8 @@ def test_reference_endpoints(client):
     assert client.get("/api/health").json()["ok"] is True
     names = [p["name"] for p in client.get("/api/presets").json()["presets"]]
     assert "standard" in names and "daffodil-holding" in names
+    agents = client.get("/api/agents").json()  # every agent, each with a word for players choosing an opponent
+    assert {"random", "best"} <= set(agents["agents"]) and all(agents["about"][a] for a in agents["agents"])
     layout = client.get("/api/layouts/standard").json()
     assert len(layout["cells"]) == 19 and len(layout["lines"]) == 15
     for cell in layout["cells"]:

@@ -35,6 +35,18 @@ AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
 }
 
 
+#: For players choosing an opponent: how each agent plays and its mean score in the standard game, as measured
+#: in docs/BENCHMARKS.md (random: the exact expectation).
+STRENGTH = {
+    "random": "any empty cell (about 11 points)",
+    "greedy": "the most points now (about 26)",
+    "heuristic": "hand-written rules of thumb (about 144)",
+    "fast": "learned, instant (about 166)",
+    "expectimax": "learned, looks a draw ahead (about 167)",
+    "rollout": "learned, plays rounds out (about 167; slower)",
+    "best": "the strongest (about 168)",
+}
+
 #: The agents that play with a learned value function (and so accept other weights).
 LEARNED = ("fast", "expectimax", "rollout", "best")
 
@@ -61,5 +73,5 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
     return factory(rules, seed, value=value)
 
 
-__all__ = ["AGENTS", "LEARNED", "Agent", "AnnounceHint", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
+__all__ = ["AGENTS", "LEARNED", "STRENGTH", "Agent", "AnnounceHint", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
            "RandomAgent", "RolloutAgent", "announce_hints", "hint", "make_agent"]

@@ -30,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..ai import AGENTS
+from ..ai import AGENTS, STRENGTH
 from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
 from ..commands.score import score_record
 from ..core.errors import InputError
@@ -422,7 +422,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.get("/api/agents")
     async def get_agents():
-        return {"agents": list(AGENTS)}
+        return {"agents": list(AGENTS), "about": {name: STRENGTH.get(name, "") for name in AGENTS}}
 
     @app.get("/api/tiles")
     async def get_tiles():

@@ -783,13 +783,14 @@ async function openFromAddress() {
 
 async function init() {
   window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
-  const [{ presets }, { agents }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
+  const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
+  const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
   S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
   const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
   $("preset").addEventListener("change", () => { info(); loadScores(); }); info();
-  for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map((a) => el("option", { value: a }, a)));
-  $("lobby-agent").replaceChildren(...agents.map((a) => el("option", { value: a }, a)));
+  for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map(agentOption));
+  $("lobby-agent").replaceChildren(...agents.map(agentOption));
   $("name").value = localStorage.getItem("tie-name") || "Player";
   $("solo").addEventListener("click", () => create("solo"));
   $("create-room").addEventListener("click", () => create("room"));

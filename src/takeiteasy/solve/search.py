@@ -73,6 +73,113 @@ def channel_table(lengths, points, cap):
 
 
 @kernel
+def symbol_states(line_masks, max_states):
+    """Every consistent run of symbol decisions, merged by what it asks of the cells.
+
+    ``line_masks[k]``: the cells (bit set) of the line whose symbol is decided
+    k-th.  Each decision makes the line a row of suns (option 0), of moons (1)
+    or promises nothing (2); a run of decisions is consistent when no cell is
+    asked for both symbols, and runs of the same length that ask the same
+    cells for suns and the same cells for moons are one state.  States are
+    numbered level by level (the children of a state come after it).
+    Returns (child[state, option], -1 where the option would ask a cell for
+    both symbols; the sun cells, moon cells and depth of each state; the number
+    of states), with a number of -1 when there would be more than ``max_states``.
+    """
+    num = line_masks.shape[0]
+    capacity = 1024
+    child = np.full((capacity, 3), -1, dtype=np.int64)
+    sun = np.zeros(capacity, dtype=np.int64)
+    moon = np.zeros(capacity, dtype=np.int64)
+    depth = np.zeros(capacity, dtype=np.int64)
+    count = 1
+    first = 0
+    for k in range(num):
+        mask = line_masks[k]
+        last = count
+        index = {(np.int64(0), np.int64(0)): np.int64(0)}  # the states of level k + 1 by (suns, moons)
+        index.clear()
+        for state in range(first, last):
+            for o in range(3):
+                s = sun[state]
+                m = moon[state]
+                if o == 0:
+                    if mask & m:
+                        continue
+                    s |= mask
+                elif o == 1:
+                    if mask & s:
+                        continue
+                    m |= mask
+                key = (s, m)
+                if key in index:
+                    child[state, o] = index[key]
+                    continue
+                if count >= max_states:
+                    return child, sun, moon, depth, -1
+                if count == capacity:  # grow the arrays
+                    capacity *= 2
+                    grown = np.full((capacity, 3), -1, dtype=np.int64)
+                    grown[:count] = child[:count]
+                    child = grown
+                    sun = np.concatenate((sun, np.zeros(capacity - count, dtype=np.int64)))
+                    moon = np.concatenate((moon, np.zeros(capacity - count, dtype=np.int64)))
+                    depth = np.concatenate((depth, np.zeros(capacity - count, dtype=np.int64)))
+                index[key] = count
+                sun[count] = s
+                moon[count] = m
+                depth[count] = k + 1
+                child[state, o] = count
+                count += 1
+        first = last
+    return child[:count].copy(), sun[:count].copy(), moon[:count].copy(), depth[:count].copy(), count
+
+
+@kernel
+def symbol_bounds(child, sun, moon, depth, lengths, per_tile, suns, moons, can_sun, can_moon):
+    """The joint symbol bound at every state of :func:`symbol_states`.
+
+    Entry ``state`` is the most the lines not decided yet in that state can
+    add in symbol bonus (``lengths[k] x per_tile[symbol]`` for a row of one
+    symbol), over every way of deciding them that asks at most ``suns`` cells
+    for a sun and ``moons`` cells for a moon, and only cells that can take
+    such a tile (``can_sun``, ``can_moon``: bit sets of cells); -1 where no
+    way exists (the state itself asks too much).  One bound for the three
+    directions together: a cell asked for a sun by one line cannot be a moon
+    for another, and the suns and moons are counted once over the board.
+    """
+    num_states = child.shape[0]
+    bound = np.full(num_states, -1, dtype=np.int64)
+    for state in range(num_states - 1, -1, -1):
+        s = sun[state]
+        m = moon[state]
+        if s & ~can_sun or m & ~can_moon or _popcount(s) > suns or _popcount(m) > moons:
+            continue
+        k = depth[state]
+        if k == lengths.shape[0]:
+            bound[state] = 0
+            continue
+        best = -1
+        for o in range(3):
+            c = child[state, o]
+            if c >= 0 and bound[c] >= 0:
+                value = bound[c] + (lengths[k] * per_tile[o] if o < 2 else 0)
+                if value > best:
+                    best = value
+        bound[state] = best
+    return bound
+
+
+@kernel
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@kernel
 def _augment(start, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next, via_tile):
     """Give cell ``start`` a tile by an augmenting path (Kuhn); False when none exists.
 
@@ -113,7 +220,7 @@ def _augment(start, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stac
 @kernel
 def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, dec_partner, line_slot,
            ch_options, ch_points, ch_opt_count, option_tiles, cell_base,
-           tables, table_cap, enumerate_all, floor, max_leaves):
+           tables, table_cap, enumerate_all, floor, max_leaves, sym_child, sym_bound):
     """Branch and bound over the decisions ``(dec_line[k], dec_channel[k])``.
 
     Tiles are numbered 0..num_tiles-1 (at most 62).
@@ -131,9 +238,16 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
     first board of the best promise.  ``floor`` is a promise known to be
     reachable (or -1): the search looks above it (at or above it with
     ``enumerate_all``).
+
+    With ``sym_child`` and ``sym_bound`` (from :func:`symbol_states` and
+    :func:`symbol_bounds`, over the symbol decisions in the order they come;
+    empty arrays for none) the symbol channels (3 and up) are bounded
+    together by the state their decisions reached, instead of by their tables.
     """
     num_channels = ch_options.shape[0]
     num_dec = dec_line.shape[0]
+    joint = sym_child.shape[0] > 0
+    table_channels = 3 if joint else num_channels
     n = table_cap + 1
     size = n * n * n
     max_len = line_cells.shape[1]
@@ -169,6 +283,7 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
     applied = np.full(num_dec + 1, -1, dtype=np.int64)  # option applied at each depth, -1 none
     touched = np.zeros(num_dec + 1, dtype=np.bool_)  # matching changed at this depth
     tied = np.ones(num_dec + 1, dtype=np.bool_)  # every mirror pair decided before this depth is equal
+    sym_state = np.zeros(num_dec + 1, dtype=np.int64)  # the symbol decisions' state before each depth
     score = 0
     depth = 0
     while depth >= 0:
@@ -213,8 +328,13 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                 cell_ok[cell] &= allowed
             if counts[ch, o] < 0:
                 continue  # not enough tiles carry this target
-        bound = score
-        for cc in range(num_channels):
+        state = sym_state[depth]
+        if joint and ch >= 3:
+            state = sym_child[state, o]
+            if state < 0 or sym_bound[state] < 0:
+                continue  # a cell asked for both symbols, or more cells for one than there are tiles
+        bound = score + (sym_bound[state] if joint else 0)
+        for cc in range(table_channels):
             c0 = min(counts[cc, 0], table_cap)
             c1 = min(counts[cc, 1], table_cap)
             c2 = min(counts[cc, 2], table_cap)
@@ -246,6 +366,7 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                 continue
         if depth + 1 < num_dec:
             tied[depth + 1] = tied[depth] and (partner < 0 or applied[partner] == o)
+            sym_state[depth + 1] = state
             depth += 1
             next_option[depth] = 0
             applied[depth] = -1

@@ -42,6 +42,9 @@ MAX_BOARDS = 100_000
 #: The most states of symbol decisions the joint Sunrays bound is built on (standard board: 40,390; daffodil:
 #: 217,265); a board needing more has its symbol channels bounded direction by direction.
 MAX_SYMBOL_STATES = 2_000_000
+#: False: the symbol channels are bounded direction by direction, by their tables alone (the weaker bound the
+#: solver used before the joint one; the tests compare the two).
+JOINT_SYMBOL_BOUND = True
 
 
 class SolveError(InputError):
@@ -292,7 +295,7 @@ def _symbol_bound(shape, channels: _Channels, dec_line, dec_channel, option_tile
     """Sunrays: the states of the symbol decisions and the joint bound in each, for these tiles (empty
     arrays without symbol channels or when the board has too many states)."""
     none = np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if len(channels.direction) == 3:
+    if len(channels.direction) == 3 or not JOINT_SYMBOL_BOUND:
         return none
     lines = [line for line, ch in zip(dec_line, dec_channel) if ch >= 3]
     states = _symbol_states(tuple(sum(1 << int(c) for c in shape.line(line)) for line in lines))

@@ -87,18 +87,21 @@ def symbol_states(line_masks, max_states):
     of states), with a number of -1 when there would be more than ``max_states``.
     """
     num = line_masks.shape[0]
-    capacity = 1024
-    child = np.full((capacity, 3), -1, dtype=np.int64)
-    sun = np.zeros(capacity, dtype=np.int64)
-    moon = np.zeros(capacity, dtype=np.int64)
-    depth = np.zeros(capacity, dtype=np.int64)
-    count = 1
+    sun = np.zeros(1, dtype=np.int64)
+    moon = np.zeros(1, dtype=np.int64)
+    depth = np.zeros(1, dtype=np.int64)
+    child = np.full((1, 3), -1, dtype=np.int64)
     first = 0
     for k in range(num):
         mask = line_masks[k]
-        last = count
-        index = {(np.int64(0), np.int64(0)): np.int64(0)}  # the states of level k + 1 by (suns, moons)
-        index.clear()
+        last = sun.shape[0]
+        # every child of level k's states
+        width = 3 * (last - first)
+        new_sun = np.zeros(width, dtype=np.int64)
+        new_moon = np.zeros(width, dtype=np.int64)
+        parent = np.zeros(width, dtype=np.int64)
+        option = np.zeros(width, dtype=np.int64)
+        made = 0
         for state in range(first, last):
             for o in range(3):
                 s = sun[state]
@@ -111,28 +114,44 @@ def symbol_states(line_masks, max_states):
                     if mask & s:
                         continue
                     m |= mask
-                key = (s, m)
-                if key in index:
-                    child[state, o] = index[key]
-                    continue
-                if count >= max_states:
-                    return child, sun, moon, depth, -1
-                if count == capacity:  # grow the arrays
-                    capacity *= 2
-                    grown = np.full((capacity, 3), -1, dtype=np.int64)
-                    grown[:count] = child[:count]
-                    child = grown
-                    sun = np.concatenate((sun, np.zeros(capacity - count, dtype=np.int64)))
-                    moon = np.concatenate((moon, np.zeros(capacity - count, dtype=np.int64)))
-                    depth = np.concatenate((depth, np.zeros(capacity - count, dtype=np.int64)))
-                index[key] = count
-                sun[count] = s
-                moon[count] = m
-                depth[count] = k + 1
-                child[state, o] = count
-                count += 1
+                new_sun[made] = s
+                new_moon[made] = m
+                parent[made] = state
+                option[made] = o
+                made += 1
+        # one state per distinct (suns, moons): an open-addressing hash table over the children
+        size = 1
+        while size < 2 * made + 2:
+            size *= 2
+        slot_state = np.full(size, -1, dtype=np.int64)
+        slot_sun = np.zeros(size, dtype=np.int64)
+        slot_moon = np.zeros(size, dtype=np.int64)
+        found = np.zeros(made, dtype=np.int64)
+        distinct = 0
+        for i in range(made):
+            fold_sun = (new_sun[i] ^ (new_sun[i] >> 20) ^ (new_sun[i] >> 40)) & 0xFFFFF
+            fold_moon = (new_moon[i] ^ (new_moon[i] >> 20) ^ (new_moon[i] >> 40)) & 0xFFFFF
+            h = (fold_sun * 40503 ^ fold_moon * 30011 ^ (fold_sun >> 7)) & (size - 1)
+            while slot_state[h] >= 0 and (slot_sun[h] != new_sun[i] or slot_moon[h] != new_moon[i]):
+                h = (h + 1) & (size - 1)
+            if slot_state[h] < 0:
+                slot_state[h] = last + distinct
+                slot_sun[h] = new_sun[i]
+                slot_moon[h] = new_moon[i]
+                distinct += 1
+            found[i] = slot_state[h]
+        if last + distinct > max_states:
+            return child, sun, moon, depth, -1
+        sun = np.concatenate((sun, np.zeros(distinct, dtype=np.int64)))
+        moon = np.concatenate((moon, np.zeros(distinct, dtype=np.int64)))
+        depth = np.concatenate((depth, np.full(distinct, k + 1, dtype=np.int64)))
+        child = np.concatenate((child, np.full((distinct, 3), -1, dtype=np.int64)))
+        for i in range(made):
+            sun[found[i]] = new_sun[i]
+            moon[found[i]] = new_moon[i]
+            child[parent[i], option[i]] = found[i]
         first = last
-    return child[:count].copy(), sun[:count].copy(), moon[:count].copy(), depth[:count].copy(), count
+    return child, sun, moon, depth, sun.shape[0]
 
 
 @kernel

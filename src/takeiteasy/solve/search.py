@@ -73,6 +73,132 @@ def channel_table(lengths, points, cap):
 
 
 @kernel
+def symbol_states(line_masks, max_states):
+    """Every consistent run of symbol decisions, merged by what it asks of the cells.
+
+    ``line_masks[k]``: the cells (bit set) of the line whose symbol is decided
+    k-th.  Each decision makes the line a row of suns (option 0), of moons (1)
+    or promises nothing (2); a run of decisions is consistent when no cell is
+    asked for both symbols, and runs of the same length that ask the same
+    cells for suns and the same cells for moons are one state.  States are
+    numbered level by level (the children of a state come after it).
+    Returns (child[state, option], -1 where the option would ask a cell for
+    both symbols; the sun cells, moon cells and depth of each state; the number
+    of states), with a number of -1 when there would be more than ``max_states``.
+    """
+    num = line_masks.shape[0]
+    sun = np.zeros(1, dtype=np.int64)
+    moon = np.zeros(1, dtype=np.int64)
+    depth = np.zeros(1, dtype=np.int64)
+    child = np.full((1, 3), -1, dtype=np.int64)
+    first = 0
+    for k in range(num):
+        mask = line_masks[k]
+        last = sun.shape[0]
+        # every child of level k's states
+        width = 3 * (last - first)
+        new_sun = np.zeros(width, dtype=np.int64)
+        new_moon = np.zeros(width, dtype=np.int64)
+        parent = np.zeros(width, dtype=np.int64)
+        option = np.zeros(width, dtype=np.int64)
+        made = 0
+        for state in range(first, last):
+            for o in range(3):
+                s = sun[state]
+                m = moon[state]
+                if o == 0:
+                    if mask & m:
+                        continue
+                    s |= mask
+                elif o == 1:
+                    if mask & s:
+                        continue
+                    m |= mask
+                new_sun[made] = s
+                new_moon[made] = m
+                parent[made] = state
+                option[made] = o
+                made += 1
+        # one state per distinct (suns, moons): an open-addressing hash table over the children
+        size = 1
+        while size < 2 * made + 2:
+            size *= 2
+        slot_state = np.full(size, -1, dtype=np.int64)
+        slot_sun = np.zeros(size, dtype=np.int64)
+        slot_moon = np.zeros(size, dtype=np.int64)
+        found = np.zeros(made, dtype=np.int64)
+        distinct = 0
+        for i in range(made):
+            fold_sun = (new_sun[i] ^ (new_sun[i] >> 20) ^ (new_sun[i] >> 40)) & 0xFFFFF
+            fold_moon = (new_moon[i] ^ (new_moon[i] >> 20) ^ (new_moon[i] >> 40)) & 0xFFFFF
+            h = (fold_sun * 40503 ^ fold_moon * 30011 ^ (fold_sun >> 7)) & (size - 1)
+            while slot_state[h] >= 0 and (slot_sun[h] != new_sun[i] or slot_moon[h] != new_moon[i]):
+                h = (h + 1) & (size - 1)
+            if slot_state[h] < 0:
+                slot_state[h] = last + distinct
+                slot_sun[h] = new_sun[i]
+                slot_moon[h] = new_moon[i]
+                distinct += 1
+            found[i] = slot_state[h]
+        if last + distinct > max_states:
+            return child, sun, moon, depth, -1
+        sun = np.concatenate((sun, np.zeros(distinct, dtype=np.int64)))
+        moon = np.concatenate((moon, np.zeros(distinct, dtype=np.int64)))
+        depth = np.concatenate((depth, np.full(distinct, k + 1, dtype=np.int64)))
+        child = np.concatenate((child, np.full((distinct, 3), -1, dtype=np.int64)))
+        for i in range(made):
+            sun[found[i]] = new_sun[i]
+            moon[found[i]] = new_moon[i]
+            child[parent[i], option[i]] = found[i]
+        first = last
+    return child, sun, moon, depth, sun.shape[0]
+
+
+@kernel
+def symbol_bounds(child, sun, moon, depth, lengths, per_tile, suns, moons, can_sun, can_moon):
+    """The joint symbol bound at every state of :func:`symbol_states`.
+
+    Entry ``state`` is the most the lines not decided yet in that state can
+    add in symbol bonus (``lengths[k] x per_tile[symbol]`` for a row of one
+    symbol), over every way of deciding them that asks at most ``suns`` cells
+    for a sun and ``moons`` cells for a moon, and only cells that can take
+    such a tile (``can_sun``, ``can_moon``: bit sets of cells); -1 where no
+    way exists (the state itself asks too much).  One bound for the three
+    directions together: a cell asked for a sun by one line cannot be a moon
+    for another, and the suns and moons are counted once over the board.
+    """
+    num_states = child.shape[0]
+    bound = np.full(num_states, -1, dtype=np.int64)
+    for state in range(num_states - 1, -1, -1):
+        s = sun[state]
+        m = moon[state]
+        if s & ~can_sun or m & ~can_moon or _popcount(s) > suns or _popcount(m) > moons:
+            continue
+        k = depth[state]
+        if k == lengths.shape[0]:
+            bound[state] = 0
+            continue
+        best = -1
+        for o in range(3):
+            c = child[state, o]
+            if c >= 0 and bound[c] >= 0:
+                value = bound[c] + (lengths[k] * per_tile[o] if o < 2 else 0)
+                if value > best:
+                    best = value
+        bound[state] = best
+    return bound
+
+
+@kernel
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@kernel
 def _augment(start, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next, via_tile):
     """Give cell ``start`` a tile by an augmenting path (Kuhn); False when none exists.
 
@@ -113,7 +239,7 @@ def _augment(start, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stac
 @kernel
 def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, dec_partner, line_slot,
            ch_options, ch_points, ch_opt_count, option_tiles, cell_base,
-           tables, table_cap, enumerate_all, floor, max_leaves):
+           tables, table_cap, enumerate_all, floor, max_leaves, sym_child, sym_bound):
     """Branch and bound over the decisions ``(dec_line[k], dec_channel[k])``.
 
     Tiles are numbered 0..num_tiles-1 (at most 62).
@@ -131,9 +257,16 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
     first board of the best promise.  ``floor`` is a promise known to be
     reachable (or -1): the search looks above it (at or above it with
     ``enumerate_all``).
+
+    With ``sym_child`` and ``sym_bound`` (from :func:`symbol_states` and
+    :func:`symbol_bounds`, over the symbol decisions in the order they come;
+    empty arrays for none) the symbol channels (3 and up) are bounded
+    together by the state their decisions reached, instead of by their tables.
     """
     num_channels = ch_options.shape[0]
     num_dec = dec_line.shape[0]
+    joint = sym_child.shape[0] > 0
+    table_channels = 3 if joint else num_channels
     n = table_cap + 1
     size = n * n * n
     max_len = line_cells.shape[1]
@@ -169,6 +302,7 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
     applied = np.full(num_dec + 1, -1, dtype=np.int64)  # option applied at each depth, -1 none
     touched = np.zeros(num_dec + 1, dtype=np.bool_)  # matching changed at this depth
     tied = np.ones(num_dec + 1, dtype=np.bool_)  # every mirror pair decided before this depth is equal
+    sym_state = np.zeros(num_dec + 1, dtype=np.int64)  # the symbol decisions' state before each depth
     score = 0
     depth = 0
     while depth >= 0:
@@ -213,8 +347,13 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                 cell_ok[cell] &= allowed
             if counts[ch, o] < 0:
                 continue  # not enough tiles carry this target
-        bound = score
-        for cc in range(num_channels):
+        state = sym_state[depth]
+        if joint and ch >= 3:
+            state = sym_child[state, o]
+            if state < 0 or sym_bound[state] < 0:
+                continue  # a cell asked for both symbols, or more cells for one than there are tiles
+        bound = score + (sym_bound[state] if joint else 0)
+        for cc in range(table_channels):
             c0 = min(counts[cc, 0], table_cap)
             c1 = min(counts[cc, 1], table_cap)
             c2 = min(counts[cc, 2], table_cap)
@@ -246,6 +385,7 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                 continue
         if depth + 1 < num_dec:
             tied[depth + 1] = tied[depth] and (partner < 0 or applied[partner] == o)
+            sym_state[depth + 1] = state
             depth += 1
             next_option[depth] = 0
             applied[depth] = -1

@@ -25,7 +25,7 @@ into boards, every one re-scored by the ruleset's own scorer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -39,6 +39,12 @@ from . import search as _search
 MAX_LEAVES = 4096
 #: How many optimal boards ``solve(all=True)`` lists at most.
 MAX_BOARDS = 100_000
+#: The most states of symbol decisions the joint Sunrays bound is built on (standard board: 40,390; daffodil:
+#: 217,265); a board needing more has its symbol channels bounded direction by direction.
+MAX_SYMBOL_STATES = 2_000_000
+#: False: the symbol channels are bounded direction by direction, by their tables alone (the weaker bound the
+#: solver used before the joint one; the tests compare the two).
+JOINT_SYMBOL_BOUND = True
 
 
 class SolveError(InputError):
@@ -232,10 +238,12 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
                 dec_line.append(line)
                 dec_channel.append(ch)
 
+    sym_child, sym_bound = _symbol_bound(shape, channels, dec_line, dec_channel, option_tiles, cell_base)
     best, board, leaves, num_leaves, overflow, nodes = _search.search(
         num_cells, num_tiles, shape.line_cells, shape.line_len, np.array(dec_line, dtype=np.int64),
         np.array(dec_channel, dtype=np.int64), np.array(dec_partner, dtype=np.int64), line_slot, channels.options,
-        channels.points, counts, option_tiles, cell_base, tables, cap, all, floor, MAX_LEAVES if all else 1)
+        channels.points, counts, option_tiles, cell_base, tables, cap, all, floor, MAX_LEAVES if all else 1,
+        sym_child, sym_bound)
     global last_nodes
     last_nodes = nodes
     if best < 0:
@@ -270,6 +278,37 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
             break
     boards.sort(key=lambda b: format_board(b))
     return Solution(int(best), boards, complete, tuple(tiles))
+
+
+@lru_cache(maxsize=8)
+def _symbol_states(line_masks: tuple[int, ...]):
+    """The states of symbol decisions for lines decided in this order (None if there are too many)."""
+    child, sun, moon, depth, count = _search.symbol_states(np.array(line_masks, dtype=np.int64), MAX_SYMBOL_STATES)
+    if count < 0:
+        return None
+    for array in (child, sun, moon, depth):
+        array.setflags(write=False)
+    return child, sun, moon, depth
+
+
+def _symbol_bound(shape, channels: _Channels, dec_line, dec_channel, option_tiles, cell_base):
+    """Sunrays: the states of the symbol decisions and the joint bound in each, for these tiles (empty
+    arrays without symbol channels or when the board has too many states)."""
+    none = np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if len(channels.direction) == 3 or not JOINT_SYMBOL_BOUND:
+        return none
+    lines = [line for line, ch in zip(dec_line, dec_channel) if ch >= 3]
+    states = _symbol_states(tuple(sum(1 << int(c) for c in shape.line(line)) for line in lines))
+    if states is None:  # pragma: no cover - no shipped board has that many
+        return none
+    child, sun, moon, depth = states
+    sun_tiles, moon_tiles = int(option_tiles[3, 0]), int(option_tiles[3, 1])
+    can_sun = sum(1 << c for c in range(shape.num_cells) if int(cell_base[c]) & sun_tiles)
+    can_moon = sum(1 << c for c in range(shape.num_cells) if int(cell_base[c]) & moon_tiles)
+    lengths = np.array([int(shape.line_len[line]) for line in lines], dtype=np.int64)
+    bound = _search.symbol_bounds(child, sun, moon, depth, lengths, channels.points[3], sun_tiles.bit_count(),
+                                  moon_tiles.bit_count(), can_sun, can_moon)
+    return child, bound
 
 
 def _mirror_lines(shape, rotation) -> list[int]:

@@ -164,3 +164,20 @@ def test_train_command_with_jobs(tmp_path, capsys):
         assert main(["train", "--out", str(tmp_path / "bad"), "--games", "10", "--quiet", *bad]) == 2
         error = capsys.readouterr().err.strip()
         assert reason in error and "\n" not in error
+
+
+def test_a_share_of_any_size_is_played_in_chunks_of_bounded_memory_with_the_same_result(monkeypatch):
+    """--sync may be as large as the run (10^15 games): a worker keeps the scores of one chunk at a time, and
+    the chunks continue one random stream, so the share learns exactly as in one piece."""
+    from dataclasses import asdict
+
+    from takeiteasy.ai import train
+
+    config, weights = asdict(TrainConfig(**JOBS)), Trainer(TrainConfig(**JOBS), "unused").value.weights
+    whole = train.play_share(config, weights, 250, 700)
+    played, real = [], train.play_games
+    monkeypatch.setattr(train, "play_games", lambda *args: played.append(args[3]) or real(*args))
+    monkeypatch.setattr(train, "SHARE_CHUNK", 300)
+    chunked = train.play_share(config, weights, 250, 700)
+    assert played == [300, 300, 100]
+    assert np.array_equal(whole[0], chunked[0]) and whole[1] == chunked[1]

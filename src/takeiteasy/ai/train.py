@@ -164,16 +164,26 @@ def share_seed(seed: int, first_game: int) -> np.ndarray:
                     dtype=np.uint64)
 
 
+#: Games a worker plays per call of the compiled loop: their scores are kept only that long, so a share of any
+#: size (``--sync`` may exceed the games of the run) needs no more memory than this.
+SHARE_CHUNK = 5000
+
+
 def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -> tuple[np.ndarray, float]:
     """A worker's share of a round (worker entry point): games ``first_game`` .. ``+ count - 1`` learned from
     ``weights``; returns how the weights changed and the games' mean score."""
     c = TrainConfig(**config)
     learned = weights.copy()
-    scores = np.zeros(count, dtype=np.int64)
-    play_games(learned, share_seed(c.seed, first_game), first_game, count, c.games, c.alpha, c.alpha_final, c.hold,
-               True, tile_set_for(c.board), get_layout(c.board).num_cells, *feature_spec(c.board).tables(), scores)
+    rng, tile_set, per_round, tables = (share_seed(c.seed, first_game), tile_set_for(c.board),
+                                        get_layout(c.board).num_cells, feature_spec(c.board).tables())
+    total = 0
+    for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
+        scores = np.zeros(min(SHARE_CHUNK, first_game + count - start), dtype=np.int64)
+        play_games(learned, rng, start, len(scores), c.games, c.alpha, c.alpha_final, c.hold, True, tile_set,
+                   per_round, *tables, scores)
+        total += int(scores.sum())
     learned -= weights
-    return learned, float(scores.mean())
+    return learned, total / count
 
 
 class Trainer:

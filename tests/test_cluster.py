@@ -95,3 +95,51 @@ def test_a_worker_process_that_dies_is_an_error_saying_so(monkeypatch, capsys):
     assert main(["bench", "--agent", "fast", "--games", "4", "--jobs", "2"]) == 1
     error = capsys.readouterr().err.strip()
     assert error.startswith("takeiteasy bench: error: a worker process stopped") and "\n" not in error
+
+
+def _ready():
+    return os.getpid()
+
+
+def _ctrl_c_then_carry_on(seconds):
+    """A share of compiled training games: it does not look at signals while it runs."""
+    import signal
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.killpg(0, signal.SIGINT)  # Ctrl-C at the terminal: every process of the group gets it
+    time.sleep(seconds)
+
+
+CTRL_C_SCRIPT = """
+import os, signal, sys, time
+sys.path.insert(0, {tests!r})
+from test_cluster import _ctrl_c_then_carry_on, _ready
+from takeiteasy.cluster import Workers
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
+try:
+    with Workers(2) as workers:
+        workers.map(_ready, [(), ()])  # both processes up, waiting for work
+        if {while_working!r}:
+            workers.map(_ctrl_c_then_carry_on, [(600,), (600,)])
+        else:
+            os.killpg(0, signal.SIGINT)
+            time.sleep(600)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("while_working", [False, True])
+def test_ctrl_c_stops_the_worker_processes_at_once_and_without_a_traceback(while_working):
+    """Ctrl-C reaches every process of the terminal's group. The worker processes must not each print a
+    KeyboardInterrupt traceback (they did, waiting for work), and the parent must not wait for a share of
+    compiled games that will not look at the signal (it did, for the whole share)."""
+    import subprocess
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    script = CTRL_C_SCRIPT.format(tests=tests, while_working=while_working)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          start_new_session=True)  # a process group of its own, as at a terminal
+    assert done.stdout.strip() == "interrupted"
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr

@@ -18,7 +18,10 @@ weights file at the same path).
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import socket
+import threading
 from typing import Any, Callable, Sequence
 
 from .core.errors import InputError
@@ -84,12 +87,31 @@ def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) 
         raise WorkerError(f"a Ray task stopped ({type(exc).__name__})") from None
 
 
+@contextlib.contextmanager
+def _without_ctrl_c():
+    """Ctrl-C held back from this thread meanwhile: the worker processes started now inherit it blocked and never
+    see it (the terminal sends it to every process of the group), so a Ctrl-C is the parent's alone, which stops
+    them.  A Ctrl-C that comes meanwhile is not lost: it reaches the parent when this ends."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 class Workers:
     """Worker processes kept between rounds of work (training merges its workers' weights every few thousand
     games; starting processes and loading the compiled kernels each round would cost more than the round).
 
     ``jobs`` local processes (``spawn``), or Ray tasks with ``ray`` (an address; Ray keeps its own workers), or
     this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
+
+    A Ctrl-C (or any error) while the work runs stops the local processes at once, without a word from them: they
+    never see Ctrl-C themselves, and leaving the ``with`` block on an error ends them rather than waiting for
+    work whose results nobody will read.
     """
 
     def __init__(self, jobs: int, ray: str | None = None):
@@ -110,21 +132,31 @@ class Workers:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            return [f.result() for f in [self._pool.submit(function, *arguments) for arguments in argument_tuples]]
+            with _without_ctrl_c():  # processes start as work is handed out
+                futures = [self._pool.submit(function, *arguments) for arguments in argument_tuples]
+            return [f.result() for f in futures]
         except BrokenProcessPool:
             self.close()
             raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)") from None
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+    def close(self, stop: bool = False) -> None:
+        """Shut the local processes down: after the work handed out (``stop``: at once, dropping it)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if stop:
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+        pool.shutdown(cancel_futures=True)
 
     def __enter__(self) -> "Workers":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        self.close(stop=kind is not None)
 
 
 def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None) -> list[Any]:

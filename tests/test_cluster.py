@@ -143,3 +143,16 @@ def test_ctrl_c_stops_the_worker_processes_at_once_and_without_a_traceback(while
                           start_new_session=True)  # a process group of its own, as at a terminal
     assert done.stdout.strip() == "interrupted"
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
+
+
+def test_local_workers_start_no_more_processes_than_there_are_cpus():
+    """--jobs is part of the training settings (a 32-job run may be replayed on 2 cores): more jobs than CPUs take
+    turns on at most one process per CPU instead of starting a process (a few hundred MB) for each."""
+    import multiprocessing
+
+    from takeiteasy.cluster import Workers
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    with Workers(cpus + 2) as workers:
+        assert len(workers.map(_ready, [()] * (cpus + 2))) == cpus + 2
+        assert len(multiprocessing.active_children()) <= cpus

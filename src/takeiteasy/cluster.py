@@ -19,6 +19,7 @@ weights file at the same path).
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import socket
 import threading
@@ -102,12 +103,20 @@ def _without_ctrl_c():
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+def local_cpus() -> int:
+    """The CPUs this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no sched_getaffinity (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
 class Workers:
     """Worker processes kept between rounds of work (training merges its workers' weights every few thousand
     games; starting processes and loading the compiled kernels each round would cost more than the round).
 
-    ``jobs`` local processes (``spawn``), or Ray tasks with ``ray`` (an address; Ray keeps its own workers), or
-    this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
+    ``jobs`` local processes (``spawn``; no more than the CPUs, which then take the work in turns), or Ray tasks
+    with ``ray`` (an address; Ray keeps its own workers), or this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
 
     A Ctrl-C (or any error) while the work runs stops the local processes at once, without a word from them: they
     never see Ctrl-C themselves, and leaving the ``with`` block on an error ends them rather than waiting for
@@ -122,7 +131,9 @@ class Workers:
             from concurrent.futures import ProcessPoolExecutor
             from multiprocessing import get_context
 
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=get_context("spawn"))
+            # at most one process per CPU: more would only take turns on the CPUs, each with its own memory (a
+            # few hundred MB with the compiled kernels), and the results do not depend on where the work ran
+            self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"))
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
         if self.ray is not None:
@@ -161,7 +172,8 @@ class Workers:
 
 def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else one
-    local process (``spawn``) per tuple or, with ``ray`` (an address), one Ray task per tuple; in order."""
+    local process (``spawn``) per tuple (no more than the CPUs) or, with ``ray`` (an address), one Ray task per
+    tuple; in order."""
     with Workers(len(argument_tuples), ray) as workers:
         return workers.map(function, argument_tuples)
 

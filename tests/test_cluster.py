@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -87,6 +88,16 @@ def test_a_worker_process_that_dies_is_an_error_saying_so(monkeypatch, capsys):
 
     with Workers(2) as workers, pytest.raises(WorkerError, match="worker process stopped"):
         workers.map(_stop_this_process, [(3,), (3,)])
+
+    with Workers(2) as workers:  # one dies while waiting for the next round's work
+        pid = workers.map(_ready, [(), ()])[0]
+        os.kill(pid, 9)
+        for _ in range(1000):
+            if workers._pool._broken:  # the pool noticed (a thread of its own watches the processes)
+                break
+            time.sleep(0.01)
+        with pytest.raises(WorkerError, match="worker process stopped"):
+            workers.map(_ready, [(), ()])
 
     def failing(*args, **kwargs):
         raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)")

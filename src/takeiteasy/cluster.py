@@ -18,12 +18,13 @@ weights file at the same path).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import signal
 import socket
 import threading
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .core.errors import InputError
 
@@ -78,14 +79,26 @@ def cluster_cpus(address: str) -> int:
 
 def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``, one Ray task each, in order."""
+    return list(ray_imap(function, argument_tuples, address))
+
+
+def ray_imap(function: Callable, argument_tuples: Sequence[tuple], address: str) -> Iterator[Any]:
+    """:func:`ray_map`'s results one by one, in order: one Ray task each, all started at once, each result taken
+    from the cluster when it is asked for."""
     ray = connect(address)
     task = ray.remote(num_cpus=1)(function)
-    try:
-        return ray.get([task.remote(*arguments) for arguments in argument_tuples])
-    except ray.exceptions.RayTaskError as exc:  # the function itself raised: that error, as if run here
-        raise exc.cause if isinstance(exc.cause, Exception) else WorkerError(str(exc).splitlines()[0]) from None
-    except ray.exceptions.RayError as exc:
-        raise WorkerError(f"a Ray task stopped ({type(exc).__name__})") from None
+    refs = [task.remote(*arguments) for arguments in argument_tuples]
+    for k in range(len(refs)):
+        ref, refs[k] = refs[k], None
+        try:
+            result = ray.get(ref)
+        except ray.exceptions.RayTaskError as exc:  # the function itself raised: that error, as if run here
+            raise exc.cause if isinstance(exc.cause, Exception) else WorkerError(str(exc).splitlines()[0]) from None
+        except ray.exceptions.RayError as exc:
+            raise WorkerError(f"a Ray task stopped ({type(exc).__name__})") from None
+        del ref
+        yield result
+        del result
 
 
 @contextlib.contextmanager
@@ -136,19 +149,36 @@ class Workers:
             self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"))
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
+        return list(self.imap(function, argument_tuples))
+
+    def imap(self, function: Callable, argument_tuples: Sequence[tuple]) -> Iterator[Any]:
+        """:meth:`map`'s results one by one, in order, each as soon as it is in: all the work is handed out at
+        once, and a caller that keeps only what it needs holds one result at a time, not all of them."""
         if self.ray is not None:
-            return ray_map(function, argument_tuples, self.ray)
+            yield from ray_imap(function, argument_tuples, self.ray)
+            return
         if self._pool is None:
-            return [function(*arguments) for arguments in argument_tuples]
+            for arguments in argument_tuples:
+                yield function(*arguments)
+            return
         from concurrent.futures.process import BrokenProcessPool
+
+        def broken():
+            self.close()
+            return WorkerError("a worker process stopped before it answered (killed, or out of memory?)")
 
         try:
             with _without_ctrl_c():  # processes start as work is handed out
-                futures = [self._pool.submit(function, *arguments) for arguments in argument_tuples]
-            return [f.result() for f in futures]
-        except BrokenProcessPool:
-            self.close()
-            raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)") from None
+                futures = collections.deque(self._pool.submit(function, *arguments) for arguments in argument_tuples)
+        except BrokenProcessPool:  # one died while waiting for work
+            raise broken() from None
+        while futures:
+            try:
+                result = futures.popleft().result()
+            except BrokenProcessPool:
+                raise broken() from None
+            yield result
+            del result
 
     def close(self, stop: bool = False) -> None:
         """Shut the local processes down: after the work handed out (``stop``: at once, dropping it)."""

@@ -273,19 +273,22 @@ class Trainer:
         c = self.config
         end = min(c.games, (self.games_done // (c.jobs * c.sync) + 1) * c.jobs * c.sync)
         shares = [(start, min(end, start + c.sync)) for start in range(self.games_done, end, c.sync)]
-        results = workers.map(play_share, [(asdict(c), self.value.weights, start, stop - start)
-                                           for start, stop in shares])
+        # the changes come one at a time (``imap``): with many jobs, all of them at once would not fit in memory
+        imap = getattr(workers, "imap", workers.map)
+        results = imap(play_share, [(asdict(c), self.value.weights, start, stop - start) for start, stop in shares])
         # each weight moves by the mean change of the jobs that changed it: a weight every job moved (the
         # common features) by the average, as if the jobs had agreed; one only a job's games reached, fully
         total = np.zeros_like(self.value.weights)
         movers = np.zeros(self.value.weights.shape, dtype=np.int32)
-        for change, _ in results:  # in job order: the sum is the same wherever the jobs ran
+        points = 0.0
+        for (start, stop), (change, mean) in zip(shares, results):  # in job order: the same sum wherever they ran
             total += change
             movers += change != 0
+            points += mean * (stop - start)
+            del change
         self.value.weights += total / np.maximum(movers, 1).astype(np.float32)
         self.games_done = end
-        return float(sum(mean * (stop - start) for (_, mean), (start, stop) in zip(results, shares))
-                     / (end - shares[0][0]))
+        return float(points / (end - shares[0][0]))
 
     def run(self, progress=None, stop_after: int | None = None, chunk: int = 5000, workers=None) -> None:
         """Train until ``config.games`` games (or ``stop_after`` more; with several jobs, to the end of the round

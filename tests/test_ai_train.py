@@ -211,3 +211,23 @@ def test_a_share_of_any_size_is_played_in_chunks_of_bounded_memory_with_the_same
     chunked = train.play_share(config, weights, 250, 700)
     assert played == [300, 300, 100]
     assert np.array_equal(whole[0], chunked[0]) and whole[1] == chunked[1]
+
+
+def test_a_checkpoint_from_before_jobs_resumes_as_one_job_only(tmp_path, capsys):
+    """Checkpoints written before --jobs have no jobs or sync setting: they were one job's, and resume so; with
+    --jobs 2 they are refused in one line naming the setting."""
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "1000", "--eval-games", "50", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet"]
+    assert main(args + ["--stop-after", "500"]) == 0
+    with np.load(out / "checkpoint.npz") as data:
+        saved = dict(data)
+    config = json.loads(str(saved["config"]))
+    del config["jobs"], config["sync"]
+    saved["config"] = np.array(json.dumps(config))
+    np.savez(out / "checkpoint.npz", **saved)
+    capsys.readouterr()
+    assert main(args + ["--jobs", "2", "--sync", "250"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "jobs=1" in error and "\n" not in error
+    assert main(args) == 0 and "finished at game 1000" in capsys.readouterr().out

@@ -129,3 +129,32 @@ def test_rulebook_004_no_caller_games_of_agents_run_to_the_end_reproducibly(opti
     (game, scores), (_, again) = play(), play()
     assert game.finished and scores == again and len(set(game.deal)) == 19
     assert scores == [rules.score(board) for board in game.boards]
+
+
+@pytest.mark.parametrize("options", [
+    Options(caller=False, draw=3, placement="sunmoon", sunmoon_touch="previous"),
+    Options(caller=False, board="daffodil", stamen="holding", draw=2, placement="sunmoon", sunmoon_touch="previous"),
+])
+def test_rulebook_004_no_caller_rival_minded_announcing_at_a_full_table(options):
+    """Six players (learned, hand-written and random, so the boards part ways), three or two tiles at a time, the
+    daffodil holding area with its wildcards, sun/moon placement touching the previous tile: every announcement is
+    a tile of the remaining set, and the round replays exactly."""
+    rules = Ruleset.from_options(options)
+    kinds = ["fast", "heuristic", "random", "fast", "heuristic", "random"]
+
+    def play():
+        agents = [make_agent(kind, rules, seed=k) for k, kind in enumerate(kinds)]
+        announced = []
+        for agent in agents:
+            if hasattr(agent, "announce"):
+                def announce(view, own=agent.announce):
+                    tile = own(view)
+                    assert tile in view.remaining
+                    announced.append(tile)
+                    return tile
+                agent.announce = announce
+        game = Game(rules, [f"p{k}" for k in range(len(kinds))], seed=3)
+        return game.play(agents), list(game.deal), announced
+
+    first = play()
+    assert first == play() and first[2] and len(set(first[1])) == rules.tiles_per_round

@@ -87,3 +87,36 @@ def test_the_planner_stays_out_of_games_it_cannot_solve_exactly():
     game = Game(rules, ["a", "b"], seed=1)
     assert not PuzzlePlan.applies(game.view(0))  # others choose tiles too: not a puzzle
     assert PuzzlePlan.applies(Game(rules, ["solo"], seed=1).view(0))
+
+
+@pytest.mark.parametrize("options", [
+    {"draw": 3, "placement": "sunmoon", "sunmoon_touch": "previous"},
+    {"board": "daffodil", "stamen": "last", "draw": 2},
+])
+def test_rulebook_004_alone_best_lays_a_best_board_in_the_environments_too(options):
+    """The Gymnasium environment and a one-player PettingZoo environment with no caller: `AgentPolicy("best")`
+    announces and places every tile, legally, and ends on the maximum."""
+    gym = pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
+    from takeiteasy.envs import AgentPolicy
+    from takeiteasy.envs.pettingzoo_env import env as aec_env
+
+    env = gym.make("TakeItEasy-v0", caller=False, **options)
+    rules = env.unwrapped.rules
+    top, policy = maximum(rules).score, AgentPolicy("best", rules)
+    _, info = env.reset(seed=1)
+    done = False
+    while not done:
+        action = policy(env)
+        assert info["action_mask"][action]
+        _, _, done, _, info = env.step(action)
+    assert info["score"] == top
+    table = aec_env(num_players=1, caller=False, **options)
+    table.reset(seed=1)
+    for _ in table.agent_iter():
+        observation, _, ended, cut, _ = table.last()
+        action = None if ended or cut else policy(table)
+        assert action is None or observation["action_mask"][action]
+        table.step(action)
+    assert table.unwrapped.round.game.scores() == [top]

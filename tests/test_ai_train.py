@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 
 import numpy as np
 
@@ -122,6 +123,35 @@ def test_a_round_moves_each_weight_by_the_mean_change_of_the_jobs_that_moved_it(
     assert np.allclose(change[:3], [2.0, 4.0, -2.0]) and not change[3:].any()
 
 
+class _Streaming:
+    """Workers handing back the jobs' changes one at a time, checking that the round has let go of the earlier
+    ones (all of them at once: 4,096 jobs x 13 MB)."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def imap(self, function, argument_tuples):
+        handed = []
+        for k, _ in enumerate(argument_tuples):
+            assert all(ref() is None for ref in handed[:-1]), "the round holds every job's change"
+            change = np.zeros(self.size, dtype=np.float32)
+            change[k] = 1.0
+            handed.append(weakref.ref(change))
+            yield change, 100.0
+            del change
+
+    def map(self, function, argument_tuples):
+        return list(self.imap(function, argument_tuples))
+
+
+def test_a_round_holds_the_changes_of_its_jobs_one_at_a_time(tmp_path):
+    trainer = Trainer(TrainConfig(**dict(JOBS, jobs=6, sync=100)), tmp_path)
+    before = trainer.value.weights.copy()
+    assert trainer.run_round(_Streaming(before.size)) == 100.0
+    change = trainer.value.weights - before
+    assert np.allclose(change[:6], 1.0) and not change[6:].any()
+
+
 def test_several_jobs_learn_and_give_the_same_weights_wherever_they_run(tmp_path):
     from takeiteasy.cluster import Workers
 
@@ -164,3 +194,40 @@ def test_train_command_with_jobs(tmp_path, capsys):
         assert main(["train", "--out", str(tmp_path / "bad"), "--games", "10", "--quiet", *bad]) == 2
         error = capsys.readouterr().err.strip()
         assert reason in error and "\n" not in error
+
+
+def test_a_share_of_any_size_is_played_in_chunks_of_bounded_memory_with_the_same_result(monkeypatch):
+    """--sync may be as large as the run (10^15 games): a worker keeps the scores of one chunk at a time, and
+    the chunks continue one random stream, so the share learns exactly as in one piece."""
+    from dataclasses import asdict
+
+    from takeiteasy.ai import train
+
+    config, weights = asdict(TrainConfig(**JOBS)), Trainer(TrainConfig(**JOBS), "unused").value.weights
+    whole = train.play_share(config, weights, 250, 700)
+    played, real = [], train.play_games
+    monkeypatch.setattr(train, "play_games", lambda *args: played.append(args[3]) or real(*args))
+    monkeypatch.setattr(train, "SHARE_CHUNK", 300)
+    chunked = train.play_share(config, weights, 250, 700)
+    assert played == [300, 300, 100]
+    assert np.array_equal(whole[0], chunked[0]) and whole[1] == chunked[1]
+
+
+def test_a_checkpoint_from_before_jobs_resumes_as_one_job_only(tmp_path, capsys):
+    """Checkpoints written before --jobs have no jobs or sync setting: they were one job's, and resume so; with
+    --jobs 2 they are refused in one line naming the setting."""
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "1000", "--eval-games", "50", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet"]
+    assert main(args + ["--stop-after", "500"]) == 0
+    with np.load(out / "checkpoint.npz") as data:
+        saved = dict(data)
+    config = json.loads(str(saved["config"]))
+    del config["jobs"], config["sync"]
+    saved["config"] = np.array(json.dumps(config))
+    np.savez(out / "checkpoint.npz", **saved)
+    capsys.readouterr()
+    assert main(args + ["--jobs", "2", "--sync", "250"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "jobs=1" in error and "\n" not in error
+    assert main(args) == 0 and "finished at game 1000" in capsys.readouterr().out

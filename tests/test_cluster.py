@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -88,6 +89,16 @@ def test_a_worker_process_that_dies_is_an_error_saying_so(monkeypatch, capsys):
     with Workers(2) as workers, pytest.raises(WorkerError, match="worker process stopped"):
         workers.map(_stop_this_process, [(3,), (3,)])
 
+    with Workers(2) as workers:  # one dies while waiting for the next round's work
+        pid = workers.map(_ready, [(), ()])[0]
+        os.kill(pid, 9)
+        for _ in range(1000):
+            if workers._pool._broken:  # the pool noticed (a thread of its own watches the processes)
+                break
+            time.sleep(0.01)
+        with pytest.raises(WorkerError, match="worker process stopped"):
+            workers.map(_ready, [(), ()])
+
     def failing(*args, **kwargs):
         raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)")
 
@@ -95,3 +106,64 @@ def test_a_worker_process_that_dies_is_an_error_saying_so(monkeypatch, capsys):
     assert main(["bench", "--agent", "fast", "--games", "4", "--jobs", "2"]) == 1
     error = capsys.readouterr().err.strip()
     assert error.startswith("takeiteasy bench: error: a worker process stopped") and "\n" not in error
+
+
+def _ready():
+    return os.getpid()
+
+
+def _ctrl_c_then_carry_on(seconds):
+    """A share of compiled training games: it does not look at signals while it runs."""
+    import signal
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.killpg(0, signal.SIGINT)  # Ctrl-C at the terminal: every process of the group gets it
+    time.sleep(seconds)
+
+
+CTRL_C_SCRIPT = """
+import os, signal, sys, time
+sys.path.insert(0, {tests!r})
+from test_cluster import _ctrl_c_then_carry_on, _ready
+from takeiteasy.cluster import Workers
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with Ctrl-C ignored
+try:
+    with Workers(2) as workers:
+        workers.map(_ready, [(), ()])  # both processes up, waiting for work
+        if {while_working!r}:
+            workers.map(_ctrl_c_then_carry_on, [(600,), (600,)])
+        else:
+            os.killpg(0, signal.SIGINT)
+            time.sleep(600)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("while_working", [False, True])
+def test_ctrl_c_stops_the_worker_processes_at_once_and_without_a_traceback(while_working):
+    """Ctrl-C reaches every process of the terminal's group. The worker processes must not each print a
+    KeyboardInterrupt traceback (they did, waiting for work), and the parent must not wait for a share of
+    compiled games that will not look at the signal (it did, for the whole share)."""
+    import subprocess
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    script = CTRL_C_SCRIPT.format(tests=tests, while_working=while_working)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          start_new_session=True)  # a process group of its own, as at a terminal
+    assert done.stdout.strip() == "interrupted"
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
+
+
+def test_local_workers_start_no_more_processes_than_there_are_cpus():
+    """--jobs is part of the training settings (a 32-job run may be replayed on 2 cores): more jobs than CPUs take
+    turns on at most one process per CPU instead of starting a process (a few hundred MB) for each."""
+    import multiprocessing
+
+    from takeiteasy.cluster import Workers
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    with Workers(cpus + 2) as workers:
+        assert len(workers.map(_ready, [()] * (cpus + 2))) == cpus + 2
+        assert len(multiprocessing.active_children()) <= cpus

@@ -1022,3 +1022,35 @@ def test_reading_one_room_from_storage_holds_up_no_other_room_and_makes_one_copy
         thread.join(10)
     assert len(got) == 2 and got[0] is got[1] and got[0] is master.get(first.code)
     assert store.reads.count(first.code) == 1
+
+
+def test_reading_rooms_from_storage_leaves_nothing_behind_for_codes_that_do_not_exist_or_fail():
+    """Anyone may ask for any code: the per-room loading entries of codes with no room, of reads that fail and of
+    reads that many wait for at once are all gone afterwards (the table does not grow with the codes asked)."""
+    from takeiteasy.server.rooms import Busy, NotFound, RoomMaster
+
+    class FlakyStore(MemoryStore):
+        def load(self, code):
+            time.sleep(0.001)
+            if code.startswith("FAIL"):
+                raise StoreError("disk on fire")
+            return super().load(code)
+
+    store = FlakyStore()
+    room, _ = RoomMaster(store).create("room", "ann", None, None, [], True)
+    master, errors = RoomMaster(store, in_memory=1), []
+
+    def ask(k):
+        for code in (f"NOPE{k % 3}", f"FAIL{k % 2}", room.code, f"X{k}"):
+            try:
+                assert master.get(code).code == room.code
+            except (NotFound, Busy) as exc:
+                errors.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(set(errors)) == ["Busy", "NotFound"] and len(errors) == 36
+    assert master._loading == {} and master.get(room.code).code == room.code

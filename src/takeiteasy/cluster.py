@@ -18,8 +18,13 @@ weights file at the same path).
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import os
+import signal
 import socket
-from typing import Any, Callable, Sequence
+import threading
+from typing import Any, Callable, Iterator, Sequence
 
 from .core.errors import InputError
 
@@ -74,22 +79,61 @@ def cluster_cpus(address: str) -> int:
 
 def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``, one Ray task each, in order."""
+    return list(ray_imap(function, argument_tuples, address))
+
+
+def ray_imap(function: Callable, argument_tuples: Sequence[tuple], address: str) -> Iterator[Any]:
+    """:func:`ray_map`'s results one by one, in order: one Ray task each, all started at once, each result taken
+    from the cluster when it is asked for."""
     ray = connect(address)
     task = ray.remote(num_cpus=1)(function)
+    refs = [task.remote(*arguments) for arguments in argument_tuples]
+    for k in range(len(refs)):
+        ref, refs[k] = refs[k], None
+        try:
+            result = ray.get(ref)
+        except ray.exceptions.RayTaskError as exc:  # the function itself raised: that error, as if run here
+            raise exc.cause if isinstance(exc.cause, Exception) else WorkerError(str(exc).splitlines()[0]) from None
+        except ray.exceptions.RayError as exc:
+            raise WorkerError(f"a Ray task stopped ({type(exc).__name__})") from None
+        del ref
+        yield result
+        del result
+
+
+@contextlib.contextmanager
+def _without_ctrl_c():
+    """Ctrl-C held back from this thread meanwhile: the worker processes started now inherit it blocked and never
+    see it (the terminal sends it to every process of the group), so a Ctrl-C is the parent's alone, which stops
+    them.  A Ctrl-C that comes meanwhile is not lost: it reaches the parent when this ends."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        return ray.get([task.remote(*arguments) for arguments in argument_tuples])
-    except ray.exceptions.RayTaskError as exc:  # the function itself raised: that error, as if run here
-        raise exc.cause if isinstance(exc.cause, Exception) else WorkerError(str(exc).splitlines()[0]) from None
-    except ray.exceptions.RayError as exc:
-        raise WorkerError(f"a Ray task stopped ({type(exc).__name__})") from None
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def local_cpus() -> int:
+    """The CPUs this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no sched_getaffinity (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
 
 
 class Workers:
     """Worker processes kept between rounds of work (training merges its workers' weights every few thousand
     games; starting processes and loading the compiled kernels each round would cost more than the round).
 
-    ``jobs`` local processes (``spawn``), or Ray tasks with ``ray`` (an address; Ray keeps its own workers), or
-    this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
+    ``jobs`` local processes (``spawn``; no more than the CPUs, which then take the work in turns), or Ray tasks
+    with ``ray`` (an address; Ray keeps its own workers), or this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
+
+    A Ctrl-C (or any error) while the work runs stops the local processes at once, without a word from them: they
+    never see Ctrl-C themselves, and leaving the ``with`` block on an error ends them rather than waiting for
+    work whose results nobody will read.
     """
 
     def __init__(self, jobs: int, ray: str | None = None):
@@ -100,36 +144,66 @@ class Workers:
             from concurrent.futures import ProcessPoolExecutor
             from multiprocessing import get_context
 
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=get_context("spawn"))
+            # at most one process per CPU: more would only take turns on the CPUs, each with its own memory (a
+            # few hundred MB with the compiled kernels), and the results do not depend on where the work ran
+            self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"))
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
+        return list(self.imap(function, argument_tuples))
+
+    def imap(self, function: Callable, argument_tuples: Sequence[tuple]) -> Iterator[Any]:
+        """:meth:`map`'s results one by one, in order, each as soon as it is in: all the work is handed out at
+        once, and a caller that keeps only what it needs holds one result at a time, not all of them."""
         if self.ray is not None:
-            return ray_map(function, argument_tuples, self.ray)
+            yield from ray_imap(function, argument_tuples, self.ray)
+            return
         if self._pool is None:
-            return [function(*arguments) for arguments in argument_tuples]
+            for arguments in argument_tuples:
+                yield function(*arguments)
+            return
         from concurrent.futures.process import BrokenProcessPool
 
-        try:
-            return [f.result() for f in [self._pool.submit(function, *arguments) for arguments in argument_tuples]]
-        except BrokenProcessPool:
+        def broken():
             self.close()
-            raise WorkerError("a worker process stopped before it answered (killed, or out of memory?)") from None
+            return WorkerError("a worker process stopped before it answered (killed, or out of memory?)")
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        try:
+            with _without_ctrl_c():  # processes start as work is handed out
+                futures = collections.deque(self._pool.submit(function, *arguments) for arguments in argument_tuples)
+        except BrokenProcessPool:  # one died while waiting for work
+            raise broken() from None
+        while futures:
+            try:
+                result = futures.popleft().result()
+            except BrokenProcessPool:
+                raise broken() from None
+            yield result
+            del result
+
+    def close(self, stop: bool = False) -> None:
+        """Shut the local processes down: after the work handed out (``stop``: at once, dropping it)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if stop:
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+        pool.shutdown(cancel_futures=True)
 
     def __enter__(self) -> "Workers":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        self.close(stop=kind is not None)
 
 
 def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else one
-    local process (``spawn``) per tuple or, with ``ray`` (an address), one Ray task per tuple; in order."""
+    local process (``spawn``) per tuple (no more than the CPUs) or, with ``ray`` (an address), one Ray task per
+    tuple; in order."""
     with Workers(len(argument_tuples), ray) as workers:
         return workers.map(function, argument_tuples)
 

@@ -8,8 +8,9 @@ the placement rules accept.  On the standard board that is a 307 board every rou
 :class:`PuzzlePlan` keeps such a plan for an agent and follows it for as long as the board agrees
 with it; when it does not (someone else played the agent's board), it plans again from the board
 as it stands.  It plans only where the solver is quick and its boards can be laid tile by tile:
-standard or best-sunray scoring (whose bonus goes to the best board of the round, and alone
-that is this one), no holding area.
+standard or best-sunray scoring, no holding area.  Under best-sunray scoring the plan is the board
+with the most points: alone, its bonus comes only if that board has a sun row or a moon row, which
+the solver does not aim for (a board with fewer points and both rows may score more; docs/AI.md).
 """
 
 from __future__ import annotations

@@ -164,16 +164,26 @@ def share_seed(seed: int, first_game: int) -> np.ndarray:
                     dtype=np.uint64)
 
 
+#: Games a worker plays per call of the compiled loop: their scores are kept only that long, so a share of any
+#: size (``--sync`` may exceed the games of the run) needs no more memory than this.
+SHARE_CHUNK = 5000
+
+
 def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -> tuple[np.ndarray, float]:
     """A worker's share of a round (worker entry point): games ``first_game`` .. ``+ count - 1`` learned from
     ``weights``; returns how the weights changed and the games' mean score."""
     c = TrainConfig(**config)
     learned = weights.copy()
-    scores = np.zeros(count, dtype=np.int64)
-    play_games(learned, share_seed(c.seed, first_game), first_game, count, c.games, c.alpha, c.alpha_final, c.hold,
-               True, tile_set_for(c.board), get_layout(c.board).num_cells, *feature_spec(c.board).tables(), scores)
+    rng, tile_set, per_round, tables = (share_seed(c.seed, first_game), tile_set_for(c.board),
+                                        get_layout(c.board).num_cells, feature_spec(c.board).tables())
+    total = 0
+    for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
+        scores = np.zeros(min(SHARE_CHUNK, first_game + count - start), dtype=np.int64)
+        play_games(learned, rng, start, len(scores), c.games, c.alpha, c.alpha_final, c.hold, True, tile_set,
+                   per_round, *tables, scores)
+        total += int(scores.sum())
     learned -= weights
-    return learned, float(scores.mean())
+    return learned, total / count
 
 
 class Trainer:
@@ -263,19 +273,22 @@ class Trainer:
         c = self.config
         end = min(c.games, (self.games_done // (c.jobs * c.sync) + 1) * c.jobs * c.sync)
         shares = [(start, min(end, start + c.sync)) for start in range(self.games_done, end, c.sync)]
-        results = workers.map(play_share, [(asdict(c), self.value.weights, start, stop - start)
-                                           for start, stop in shares])
+        # the changes come one at a time (``imap``): with many jobs, all of them at once would not fit in memory
+        imap = getattr(workers, "imap", workers.map)
+        results = imap(play_share, [(asdict(c), self.value.weights, start, stop - start) for start, stop in shares])
         # each weight moves by the mean change of the jobs that changed it: a weight every job moved (the
         # common features) by the average, as if the jobs had agreed; one only a job's games reached, fully
         total = np.zeros_like(self.value.weights)
         movers = np.zeros(self.value.weights.shape, dtype=np.int32)
-        for change, _ in results:  # in job order: the sum is the same wherever the jobs ran
+        points = 0.0
+        for (start, stop), (change, mean) in zip(shares, results):  # in job order: the same sum wherever they ran
             total += change
             movers += change != 0
+            points += mean * (stop - start)
+            del change
         self.value.weights += total / np.maximum(movers, 1).astype(np.float32)
         self.games_done = end
-        return float(sum(mean * (stop - start) for (_, mean), (start, stop) in zip(results, shares))
-                     / (end - shares[0][0]))
+        return float(points / (end - shares[0][0]))
 
     def run(self, progress=None, stop_after: int | None = None, chunk: int = 5000, workers=None) -> None:
         """Train until ``config.games`` games (or ``stop_after`` more; with several jobs, to the end of the round

@@ -9,7 +9,8 @@ from ..core.layouts import LAYOUT_NAMES
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
-MAX_JOBS = 4096  # each worker's change to the weights (13 MB on the standard board) comes back every round
+MAX_JOBS = 4096  # each worker's change to the weights (13 MB on the standard board) comes back every round,
+# one after the other (Trainer.run_round holds one at a time)
 
 
 def register(sub) -> None:

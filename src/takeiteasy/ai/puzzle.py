@@ -7,8 +7,8 @@ the placement rules accept.  On the standard board that is a 307 board every rou
 
 :class:`PuzzlePlan` keeps such a plan for an agent and follows it for as long as the board agrees
 with it; when it does not (someone else played the agent's board), it plans again from the board
-as it stands.  It plans only where the solver is quick and its boards can be laid tile by tile:
-standard or best-sunray scoring, no holding area.  Under best-sunray scoring the plan is the board
+as it stands.  It plans only where the solver is exact and quick and its boards can be laid tile by
+tile: standard, Sunrays or best-sunray scoring, no holding area.  Under best-sunray scoring the plan is the board
 with the most points: alone, its bonus comes only if that board has a sun row or a moon row, which
 the solver does not aim for (a board with fewer points and both rows may score more; docs/AI.md).
 """
@@ -28,7 +28,7 @@ ORDER_BUDGET = 20_000
 def plannable(rules: Ruleset) -> bool:
     """Whether :class:`PuzzlePlan` plays under these rules (the solver is exact and fast for them)."""
     return (not rules.options.caller and not rules.holding_cells
-            and rules.scoring.name in ("standard", "best-sunray"))
+            and rules.scoring.name in ("standard", "sunrays", "best-sunray"))
 
 
 def placement_order(rules: Ruleset, board: np.ndarray, targets: list[tuple[int, int]], previous_tile: int,

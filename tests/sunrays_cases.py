@@ -27,16 +27,22 @@ def fewer_tiles(count: int = 10):
     return [deal(3, range(27), 15, index=i) for i in range(count)]
 
 
+def partial_board(rng: random.Random, in_play: int, empty: int):
+    """A random full board of ``in_play`` random tiles' first 19 with ``empty`` cells emptied again:
+    (the board, the emptied cells, the tiles to place: the emptied ones and the rest in play)."""
+    tiles = rng.sample(range(27), in_play)
+    board = np.array(tiles[:19], dtype=np.int64)
+    cells = sorted(rng.sample(range(19), empty))
+    loose = [int(board[c]) for c in cells] + tiles[19:]
+    board[cells] = -1
+    return board, cells, loose
+
+
 def fixed_boards(count: int = 20):
     """A random board of 19 tiles with 9 of them kept; the other 10 and 2 more to place."""
     cases = []
     for seed in range(count):
-        rng = random.Random(4000 + seed)
-        tiles = rng.sample(range(27), 21)
-        board = np.array(tiles[:19], dtype=np.int64)
-        empty = sorted(rng.sample(range(19), 10))
-        loose = [int(board[c]) for c in empty] + tiles[19:]
-        board[empty] = -1
+        board, _, loose = partial_board(random.Random(4000 + seed), 21, 10)
         cases.append((board, loose))
     return cases
 

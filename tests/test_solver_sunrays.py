@@ -170,12 +170,7 @@ def test_random_partial_boards_match_the_per_direction_bound(monkeypatch):
 @pytest.mark.parametrize("seed", range(3))
 def test_every_optimal_sunrays_completion_is_listed(seed):
     """--all under Sunrays: the listed boards are exactly brute force's optima (5 empty cells, 6 tiles)."""
-    rng = random.Random(500 + seed)
-    tiles = rng.sample(range(27), 20)
-    fixed = np.array(tiles[:19], dtype=np.int64)
-    empty = sorted(rng.sample(range(19), 5))
-    loose = [int(fixed[c]) for c in empty] + tiles[19:]
-    fixed[empty] = -1
+    fixed, empty, loose = cases.partial_board(random.Random(500 + seed), 20, 5)
     result = solve(SUNRAYS, loose, fixed=fixed, all=True)
     assert result.score == brute_force(fixed, loose, SUNRAYS.layout, SUNRAYS.symbols)
     expected = set()

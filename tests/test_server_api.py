@@ -1054,3 +1054,39 @@ def test_reading_rooms_from_storage_leaves_nothing_behind_for_codes_that_do_not_
         thread.join(30)
     assert sorted(set(errors)) == ["Busy", "NotFound"] and len(errors) == 36
     assert master._loading == {} and master.get(room.code).code == room.code
+
+
+def test_a_room_acted_on_stays_in_memory_so_nobody_reads_a_stale_copy_of_it():
+    """While one request's action on a room waits for storage, other rooms push it out of memory's limit.  It
+    used to be dropped, and a request meanwhile read the old copy from storage, so the next action on it failed
+    with 'storage failed' (503).  Now a room stays in memory while anyone acts on it, and the per-room entries
+    are gone once nobody does."""
+    from takeiteasy.server.rooms import Room, RoomMaster
+
+    class GatedStore(MemoryStore):
+        gated, writing, release = None, threading.Event(), threading.Event()
+
+        def append(self, code, version, events, summary):
+            if code == self.gated:
+                self.writing.set()
+                assert self.release.wait(10)
+            return super().append(code, version, events, summary)
+
+    store = GatedStore()
+    master = RoomMaster(store, in_memory=1)
+    room, _ = master.create("room", "ann", None, None, [], True)
+    store.gated = room.code
+    joining = threading.Thread(target=master.act, args=(room.code, "join", "bob"))
+    joining.start()
+    try:
+        assert store.writing.wait(10)
+        master.create("room", "cat", None, None, [], True)  # memory holds one room: the other one is acting
+        assert master.get(room.code) is room  # the live room, not a copy read from storage before bob's join
+    finally:
+        store.release.set()
+        joining.join(10)
+    store.gated = None
+    master.act(room.code, "join", "dan")
+    assert [seat.name for seat in master.get(room.code).seats] == ["ann", "bob", "dan"]
+    assert [seat.name for seat in Room(*store.load(room.code)).seats] == ["ann", "bob", "dan"]  # stored alike
+    assert master._acting == {} and master.rooms_in_memory == 1

@@ -39,6 +39,7 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..ai import AGENTS, make_agent
@@ -746,7 +747,9 @@ class RoomMaster:
         self.in_memory = max(1, in_memory)
         self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.RLock()  # the room table and room creation: held briefly, never while a room acts
-        self._acting: dict[str, threading.Lock] = {}  # one per room in memory: rooms act in parallel
+        # per room someone acts on or waits to: [its lock, how many threads hold or want it]; rooms act in
+        # parallel, and a room with an entry stays in memory (a copy read from storage meanwhile would be stale)
+        self._acting: dict[str, list] = {}
         self._loading: dict[str, list] = {}  # per room being read from storage: [its lock, threads wanting it]
 
     @property
@@ -757,23 +760,35 @@ class RoomMaster:
         return time.time() - self.idle_seconds
 
     def _keep(self, room: Room) -> None:
-        """Remember ``room`` as the most recently used; forget the least recently used beyond the limit."""
+        """Remember ``room`` as the most recently used; forget the least recently used beyond the limit, except
+        this one and rooms being acted on (which may exceed the limit for a while)."""
         self._rooms[room.code] = room
         self._rooms.move_to_end(room.code)
-        while len(self._rooms) > self.in_memory:
-            code, _ = self._rooms.popitem(last=False)
-            lock = self._acting.get(code)
-            if lock is not None and not lock.locked():
-                del self._acting[code]
+        excess = len(self._rooms) - self.in_memory
+        if excess > 0:
+            idle = [code for code in self._rooms if code not in self._acting and code != room.code][:excess]
+            for code in idle:
+                del self._rooms[code]
 
     def _forget(self, code: str) -> None:
         """Drop a room whose memory may be ahead of storage; it is replayed from storage when next used."""
         with self._lock:
             self._rooms.pop(code, None)
 
-    def _room_lock(self, code: str) -> threading.Lock:
+    @contextmanager
+    def _acting_on(self, code: str):
+        """Hold room ``code`` for one action: one at a time per room, and the room stays in memory meanwhile."""
         with self._lock:
-            return self._acting.setdefault(code, threading.Lock())
+            entry = self._acting.setdefault(code, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._lock:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._acting[code]
 
     def get(self, code) -> Room:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
@@ -860,7 +875,7 @@ class RoomMaster:
 
         One action at a time per room; other rooms act meanwhile.
         """
-        with self._room_lock(self.get(code).code):  # get first: locks only for rooms that exist
+        with self._acting_on(self.get(code).code):  # get first: entries only for rooms that exist
             room = self.get(code)  # as it is now that nobody else acts on it
             before, playing = room.version, room.status == "playing"
             try:
@@ -889,7 +904,7 @@ class RoomMaster:
     def ai_turns(self, code) -> list[AITurn]:
         """The steps the AI seats owe in room ``code`` now (see :class:`AITurn`); apply each one's event with
         ``act(code, "ai_move", turn, turn.think())``."""
-        with self._room_lock(self.get(code).code):
+        with self._acting_on(self.get(code).code):
             return self.get(code).ai_turns()
 
     def _persist(self, room: Room, before: int, events: list[dict]) -> None:

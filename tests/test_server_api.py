@@ -1090,3 +1090,40 @@ def test_a_room_acted_on_stays_in_memory_so_nobody_reads_a_stale_copy_of_it():
     assert [seat.name for seat in master.get(room.code).seats] == ["ann", "bob", "dan"]
     assert [seat.name for seat in Room(*store.load(room.code)).seats] == ["ann", "bob", "dan"]  # stored alike
     assert master._acting == {} and master.rooms_in_memory == 1
+
+
+def test_a_slow_room_creation_holds_up_no_other_room():
+    """Creating a room counts the open rooms and writes the new one under a lock of its own: a slow database
+    write used to hold the whole room table, so every request for any room waited for it."""
+    from takeiteasy.server.rooms import RoomMaster
+
+    class GatedStore(MemoryStore):
+        gate, writing, release = False, threading.Event(), threading.Event()
+
+        def create(self, code, record, summary, events):
+            if self.gate:
+                self.writing.set()
+                assert self.release.wait(10)
+            return super().create(code, record, summary, events)
+
+    store = GatedStore()
+    master = RoomMaster(store, in_memory=1)
+    first, _ = master.create("room", "ann", None, None, [], True)
+    second, _ = master.create("room", "bob", None, None, [], True)  # the first is now in storage only
+    store.gate, made = True, []
+    creating = threading.Thread(target=lambda: made.append(master.create("solo", "cat", None, None, [], False)))
+    creating.start()
+    try:
+        assert store.writing.wait(10)
+        answered = []
+        others = [threading.Thread(target=lambda: answered.append(master.get(first.code).code)),
+                  threading.Thread(target=lambda: answered.append(master.act(second.code, "join", "dan")[0].code))]
+        for thread in others:
+            thread.start()
+        for thread in others:
+            thread.join(5)
+        assert sorted(answered) == sorted([first.code, second.code]), "a request waited for the room creation"
+    finally:
+        store.release.set()
+        creating.join(10)
+    assert made and master.get(made[0][0].code) is made[0][0]

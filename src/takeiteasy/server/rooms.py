@@ -746,7 +746,8 @@ class RoomMaster:
         self.idle_seconds = idle_hours * 3600.0
         self.in_memory = max(1, in_memory)
         self._rooms: OrderedDict[str, Room] = OrderedDict()
-        self._lock = threading.RLock()  # the room table and room creation: held briefly, never while a room acts
+        self._lock = threading.RLock()  # the room table: held briefly, never while a room acts or storage works
+        self._creating = threading.Lock()  # room creation: the open-room count and the new room's write together
         # per room someone acts on or waits to: [its lock, how many threads hold or want it]; rooms act in
         # parallel, and a room with an entry stays in memory (a copy read from storage meanwhile would be stale)
         self._acting: dict[str, list] = {}
@@ -856,19 +857,19 @@ class RoomMaster:
             events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
         if mode == "solo":
             events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turns)
-        with self._lock:
+        with self._creating:
             self._check_room_limit()  # again: with the store write, one step for every creator
             try:
                 self.store.create(code, record, room.summary(), events)
             except StoreError as exc:
                 raise Busy(f"storage failed, no room was created ({exc})") from None
-            self._keep(room)
+            with self._lock:
+                self._keep(room)
             return room, token
 
     def _check_room_limit(self) -> None:
-        with self._lock:
-            if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:
-                raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
+        if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:
+            raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
 
     def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
         """Run ``room.<action>(*args)``; persist its events before returning (room, events, result).

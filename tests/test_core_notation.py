@@ -48,6 +48,24 @@ def test_bad_tiles_get_a_reason(text, fragment):
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("text, meant", [("2-9-4", "9-2-4"), ("294", "924"), ("4-2-9", "9-2-4"), ("375", "573")])
+def test_rulebook_001_a_call_in_another_order_is_refused_with_the_tile_it_means(text, meant):
+    """Rulebook 001 (older English rules), the caller's turn: its example call "2-9-4" names the values in
+    another order than the project's notation (vertical, rising, falling).  Reading a call in a fixed order keeps
+    tokens unambiguous, so such a call is refused, naming the tile it means."""
+    with pytest.raises(NotationError) as info:
+        parse_tile(text)
+    assert f"did you mean {meant}?" in str(info.value)
+    assert parse_tile(meant) == parse_tile(meant.replace("-", ""))
+
+
+@pytest.mark.parametrize("text", ["999", "195", "837", "2*4", "5x4"])
+def test_values_that_are_no_tile_in_any_order_get_no_suggestion(text):
+    with pytest.raises(NotationError) as info:
+        parse_tile(text)
+    assert "did you mean" not in str(info.value)
+
+
 def test_bad_boards_name_token_position_and_reason():
     tiles = " ".join(TOKENS[:19])
     with pytest.raises(NotationError, match=r"wrong cell count: 18 tokens, but the standard board has 19 cells"):

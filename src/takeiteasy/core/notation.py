@@ -55,9 +55,11 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
     for d, ch in enumerate(chars):
         if ch != "*" and (not ch.isdigit() or int(ch) not in DIRECTION_VALUES[d]):
             expected = ", ".join(map(str, DIRECTION_VALUES[d]))
+            reordered = _in_direction_order(chars, "-" if "-" in token else "")
+            hint = f" (did you mean {reordered}? values go in direction order)" if reordered else ""
             raise NotationError(
-                f"unknown value {ch!r} for the {ORDINALS[d]} ({DIRECTION_NAMES[d]}) stripe; expected {expected} or *",
-                token, position)
+                f"unknown value {ch!r} for the {ORDINALS[d]} ({DIRECTION_NAMES[d]}) stripe; expected {expected} "
+                f"or *{hint}", token, position)
     tile = TILE_BY_TOKEN.get(chars)
     if tile is None:
         raise NotationError("no such wildcard tile; the wildcards are ***, 1**, *2* and **3", token, position)
@@ -65,6 +67,16 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
         raise NotationError("wildcard tiles belong to the daffodil tile set (use --wildcards or --board daffodil)",
                             token, position)
     return tile
+
+
+def _in_direction_order(chars: str, joiner: str) -> str | None:
+    """The token meant by three values said in another order (one rulebook calls 9-2-4 "2-9-4"), if any."""
+    if not chars.isdigit():
+        return None
+    ordered = [next((int(c) for c in chars if int(c) in values), None) for values in DIRECTION_VALUES]
+    if None in ordered or sorted(map(str, ordered)) != sorted(chars):
+        return None
+    return joiner.join(map(str, ordered))
 
 
 def parse_tiles(text: str, allowed=None, unique: bool = True) -> list[int]:

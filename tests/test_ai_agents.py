@@ -12,6 +12,7 @@ from takeiteasy.ai.hints import announce_hints, hint
 from takeiteasy.cli import main
 from takeiteasy.core import Game, Options, Ruleset
 from takeiteasy.core.game import View
+from takeiteasy.core.errors import InputError
 from takeiteasy.core.notation import parse_board
 
 VARIANTS = {
@@ -142,12 +143,57 @@ def test_rulebook_004_announce_hints_rank_each_tile_by_its_best_cell():
         assert (h.cell, h.expected) == (best.cell, best.expected)
 
 
+def test_rulebook_004_announce_hints_against_other_boards_rank_by_the_margin():
+    """Rulebook 004, no caller, other players: each tile also gets the other boards' mean expected final score
+    (each judged like the player's own, with the previous tile where it lies on that board), and tiles rank by
+    the margin.  Near the end the estimates are exact, so the ranking can be checked by scoring."""
+    rules = Ruleset.from_options(Options(caller=False))
+    own = np.array(list(range(18)) + [-1], dtype=np.int64)
+    mirrored = np.array([-1] + list(range(18)), dtype=np.int64)  # the same tiles, another board
+    shifted = np.roll(own, 5)
+    ranked = announce_hints(rules, own, previous_tile=17, previous_cell=17, agent="fast", others=[mirrored, shifted])
+    shifted_empty = int(np.flatnonzero(shifted < 0)[0])
+    for h in ranked:
+        full_own, full_mirrored, full_shifted = own.copy(), mirrored.copy(), shifted.copy()
+        full_own[18], full_mirrored[0], full_shifted[shifted_empty] = h.tile, h.tile, h.tile
+        assert h.expected == rules.score(full_own)
+        assert h.rivals == (rules.score(full_mirrored) + rules.score(full_shifted)) / 2
+        assert h.to_json()["margin"] == round(h.expected - h.rivals, 2)
+    assert [h.margin for h in ranked] == sorted((h.margin for h in ranked), reverse=True)
+    alone = announce_hints(rules, own, previous_tile=17, previous_cell=17, agent="fast")
+    assert {(h.tile, h.expected) for h in alone} == {(h.tile, h.expected) for h in ranked}
+    assert all(h.rivals is None and "margin" not in h.to_json() for h in alone)
+
+
+@pytest.mark.parametrize("other, why", [
+    (np.full(19, -1, dtype=np.int64), "holds other tiles"),
+    (np.full(21, -1, dtype=np.int64), "21 cells"),
+])
+def test_announce_hints_refuse_other_boards_that_cannot_be_at_the_table(other, why):
+    rules = Ruleset.from_options(Options(caller=False))
+    board = np.full(19, -1, dtype=np.int64)
+    board[9] = 20
+    with pytest.raises(InputError, match=why):
+        announce_hints(rules, board, agent="fast", others=[other])
+
+
 def test_hint_command_announce(capsys):
     assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "--announce", "--json", "--agent", "fast"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["announce"] is True and len(data["hints"]) == 26 and "574" not in {h["tile"] for h in data["hints"]}
     assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "--announce", "--in-hand", "123"]) == 2
     assert "--in-hand" in capsys.readouterr().err
+    other = "574 . . . . . . . . . . . . . . . . . ."
+    assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "--announce", "--json", "--agent", "fast",
+                 "--other", other, "--previous", "574", "--previous-cell", "9"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["others"] == [other] and all("margin" in h for h in data["hints"])
+    for argv, why in ((["--announce", "--other", "574 . ."], "--other board 1: wrong cell count"),
+                      (["--announce", "--other", ". " * 19], "other board 1: holds other tiles"),
+                      (["123", "--other", other], "--other is for --announce")):
+        assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", *argv, "--agent", "fast"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert why in error and "\n" not in error
     for argv in (["123", "--previous-cell", "40"], ["--announce", "--previous-cell", "-7"]):
         assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", *argv, "--agent", "fast"]) == 2
         error = capsys.readouterr().err.strip()

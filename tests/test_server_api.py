@@ -541,6 +541,15 @@ def test_announce_hint_ranks_the_tiles_like_the_function(client):
     assert answer["announce"] is True
     assert answer["hints"] == [h.to_json() for h in announce_hints(rules, parse_board(text), agent="fast")]
     assert "tile: missing" in refused(client.post("/api/hint", json={"board": text}))
+    other = "574 . . . . . . . . . . . . . . . . . ."
+    against = client.post("/api/hint", json={"board": text, "announce": True, "agent": "fast", "others": [other],
+                                             "previous_tile": "574", "previous_cell": 9}).json()
+    assert against["hints"] == [h.to_json() for h in announce_hints(
+        rules, parse_board(text), None, parse_tile("574"), 9, agent="fast", others=[parse_board(other)])]
+    assert "other board 1" in refused(client.post("/api/hint", json={"board": text, "announce": True,
+                                                                    "others": [". . ."]}))
+    assert "for \"announce\"" in refused(client.post("/api/hint", json={"board": text, "tile": "123",
+                                                                       "others": [other]}))
     refused(client.post("/api/hint", json={"board": text, "announce": True, "tile": "123"}))
     refused(client.post("/api/hint", json={"board": text, "announce": "yes"}))
     refused(client.post("/api/hint", json={"board": text, "announce": True, "previous_cell": 40,
@@ -657,14 +666,15 @@ def test_serve_command_refuses_a_bad_port(capsys):
 
 
 def test_hint_request_carries_only_what_a_player_sees_and_no_room(client):
-    """A hint cannot read a room's secret deal: it takes no room code or token, only a board, a tile and the
-    player's own previous placement, and its answer is the hint function's on exactly that."""
+    """A hint cannot read a room's secret deal: it takes no room code or token, only a board, a tile, the
+    player's own previous placement (and, to announce, the other boards on the table, which every player sees),
+    and its answer is the hint function's on exactly that."""
     from takeiteasy.ai import hint
     from takeiteasy.core import parse_tile
     from takeiteasy.server.protocol import HintRequest
 
     assert set(HintRequest.model_fields) == {"board", "tile", "announce", "previous_tile", "previous_cell", "preset",
-                                             "options", "agent", "in_hand"}
+                                             "options", "agent", "in_hand", "others"}
     joined = create(client, mode="room", preset="sunmoon")
     code, token = joined["code"], joined["token"]
     friend = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()

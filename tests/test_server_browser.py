@@ -217,6 +217,40 @@ def test_rulebook_004_no_caller_hint_ranks_the_tiles_to_announce(server, browser
     assert not errors
 
 
+def test_rulebook_004_no_caller_hint_against_an_opponent_ranks_tiles_by_the_margin_over_their_board(server, browser):
+    """Rulebook 004, no caller, with an AI opponent: the announce hint sends the other board too and shows
+    each tile's margin (own expected final score minus the other board's), as the hint function ranks them."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Rival")
+    page.select_option("#preset", "no-caller")
+    page.select_option(".ai-pick >> nth=0", "greedy")
+    page.click("#solo")
+    for _ in range(2):  # two turns each: the boards differ by then
+        page.wait_for_selector("#announce:not([hidden]) svg, #board .legal")
+        if page.locator("#announce").is_visible():
+            page.click("#announce svg >> nth=0")
+            page.wait_for_selector("#board .legal")
+        place(page, 4)
+    page.wait_for_selector("#announce:not([hidden]) svg")
+    with page.expect_request("**/api/hint") as request:
+        page.keyboard.press("h")
+    page.wait_for_selector("#announce .ann-tile.hint-best")
+    body = request.value.post_data_json
+    assert body["announce"] is True and len(body["others"]) == 1
+    shown = {tile: float(value) for tile, value in page.eval_on_selector_all(
+        "#announce .ann-tile", "spans => spans.map(s => [s.querySelector('svg').dataset.tile, s.dataset.expected])")}
+    rules = Ruleset.from_options(Options(caller=False))
+    own = parse_board(" ".join(board_tokens(page)))
+    other = parse_board(body["others"][0])
+    assert sorted(own[own >= 0]) == sorted(other[other >= 0]) and other[other >= 0].size == 2
+    previous = parse_tile(body["previous_tile"])
+    expected = announce_hints(rules, own, None, previous, body["previous_cell"], others=[other])
+    assert shown == {h.to_json()["tile"]: h.to_json()["margin"] for h in expected}
+    assert page.get_attribute("#announce .ann-tile.hint-best svg", "data-tile") == expected[0].to_json()["tile"]
+    assert "for the others" in page.text_content("#hint-info")
+    assert not errors
+
+
 def test_rulebook_001_solo_with_confirm_moves_the_last_tile_then_draws_on_enter(server, browser):
     """Rulebook 001: a tile may move until the next draw.  With "confirm" ticked, a solo game waits for
     the player: the placed tile can be clicked and moved, and Enter (or the button) draws the next."""

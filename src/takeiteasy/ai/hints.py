@@ -38,9 +38,18 @@ class AnnounceHint:
     tile: int
     cell: int  # where the tile would go best
     expected: float  # expected final score of the player's own board when the tile is announced
+    rivals: float | None = None  # the other boards' mean expected final score then (when they were given)
+
+    @property
+    def margin(self) -> float | None:
+        """How far the player's board is expected to end ahead of the others' mean."""
+        return None if self.rivals is None else self.expected - self.rivals
 
     def to_json(self) -> dict:
-        return {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
+        out = {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
+        if self.rivals is not None:
+            out.update(rivals=round(self.rivals, 2), margin=round(self.margin, 2))
+        return out
 
 
 def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) -> tuple[int, ...]:
@@ -113,20 +122,44 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
 
 
 def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
-                   agent: str = "best") -> list[AnnounceHint]:
+                   agent: str = "best", others=()) -> list[AnnounceHint]:
     """No caller: every tile that may be announced (``remaining``, default every tile not on the board) with
-    the expected final score of the player's own board when it comes now and goes on its best cell, best
-    first.  The other players' boards do not count: announcing a tile that hurts them is the player's call."""
+    the expected final score of the player's own board when it comes now and goes on its best cell.
+
+    Alone, the best for the player's board comes first.  With ``others``, the other players' boards (they hold
+    the same tiles: everyone places what is announced), each tile also gets their mean expected final score,
+    and the tile that leaves the player furthest ahead comes first, as the AI players choose (``announce``).
+    """
     board = np.asarray(board, dtype=np.int64)
+    placed = sorted(int(t) for t in board if t >= 0)
+    others = [np.asarray(other, dtype=np.int64) for other in others]
+    for number, other in enumerate(others, start=1):
+        if other.shape != board.shape:
+            raise InputError(f"other board {number}: {other.size} cells, but this board has {board.size}")
+        if sorted(int(t) for t in other if t >= 0) != placed:
+            raise InputError(f"other board {number}: holds other tiles than this board (everyone places the "
+                             "tiles announced)")
     if remaining is None:
-        remaining = [t for t in rules.tile_set if t not in set(int(x) for x in board)]
+        remaining = [t for t in rules.tile_set if t not in set(placed)]
     remaining = [int(t) for t in remaining]
     if not remaining:
         raise InputError("no tile is left to announce")
+
+    def best_for(on_board, tile, where_previous):
+        others_to_come = [t for t in remaining if t != tile]
+        return hint(rules, on_board, tile, others_to_come, previous_tile, where_previous, agent=agent)[0]
+
+    # everyone placed the previous tile, each on a cell of their own
+    previous_cells = [int(np.flatnonzero(other == previous_tile)[0]) if previous_tile >= 0 and previous_tile in other
+                      else -1
+                      for other in others]
     hints = []
     for tile in remaining:
-        others = [t for t in remaining if t != tile]
-        best = hint(rules, board, tile, others, previous_tile, previous_cell, agent=agent)[0]
-        hints.append(AnnounceHint(tile, best.cell, best.expected))
-    hints.sort(key=lambda h: (-h.expected, h.tile))
+        best = best_for(board, tile, previous_cell)
+        rivals = None
+        if others:
+            rivals = float(np.mean([best_for(other, tile, where).expected
+                                    for other, where in zip(others, previous_cells)]))
+        hints.append(AnnounceHint(tile, best.cell, best.expected, rivals))
+    hints.sort(key=lambda h: (-(h.expected if h.rivals is None else h.margin), -h.expected, h.tile))
     return hints

@@ -19,6 +19,9 @@ def register(sub) -> None:
     parser.add_argument("tokens", nargs="+", metavar="BOARD TILE", help="the board's tokens, then the tile")
     parser.add_argument("--announce", action="store_true",
                         help="no caller: rank the tiles you may announce by your board's expected final score")
+    parser.add_argument("--other", action="append", default=[], metavar="BOARD",
+                        help="with --announce: another player's board (repeat for each); tiles are then ranked "
+                             "by how far they leave your board ahead of the others' mean")
     parser.add_argument("--agent", default="best", help="whose estimate: best (default), fast or heuristic")
     parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
                                                            "that depend on it)")
@@ -41,6 +44,8 @@ def run(args) -> int:
     rules = rules_from_args(args)
     if args.announce:
         return run_announce(args, rules)
+    if args.other:
+        raise InputError("--other is for --announce: the other boards matter when choosing the tile to call")
     if len(args.tokens) < 2:
         raise InputError("expected a board and then a tile")
     board = parse_board(" ".join(args.tokens[:-1]), rules.layout, rules.tile_set)
@@ -75,18 +80,30 @@ def run_announce(args, rules) -> int:
     board = parse_board(" ".join(args.tokens), rules.layout, rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
     remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
-    hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent)
+    others = []
+    for number, text in enumerate(args.other, start=1):
+        try:
+            others.append(parse_board(text, rules.layout, rules.tile_set))
+        except InputError as exc:
+            raise InputError(f"--other board {number}: {exc}") from None
+    hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent, others=others)
     if args.json:
         print(json.dumps({"board": format_board(board), "agent": args.agent, "announce": True,
+                          "others": [format_board(other) for other in others],
                           "hints": [h.to_json() for h in hints]}))
         return 0
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"Which tile to announce ({args.agent}; your board only)")
-    for name in ("rank", "tile", "best cell", "expected final score"):
+    against = f"against {len(others)} other board{'s' if len(others) > 1 else ''}" if others else "your board only"
+    table = Table(title=f"Which tile to announce ({args.agent}; {against})")
+    columns = ["rank", "tile", "best cell", "expected final score"] + (["others' mean", "margin"] if others else [])
+    for name in columns:
         table.add_column(name, justify="right")
     for rank, h in enumerate(hints, start=1):
-        table.add_row(str(rank), TOKENS[h.tile], str(h.cell), f"{h.expected:.1f}")
+        row = [str(rank), TOKENS[h.tile], str(h.cell), f"{h.expected:.1f}"]
+        if others:
+            row += [f"{h.rivals:.1f}", f"{h.margin:+.1f}"]
+        table.add_row(*row)
     Console().print(table)
     return 0

@@ -448,6 +448,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
         if body.announce:
             return await announce_hint(rules, board, previous, body)
+        if body.others:
+            raise InputError("others: the other boards are for \"announce\": true")
         if body.tile is None:
             raise InputError("tile: missing (or ask for \"announce\": true)")
         tile = parse_tile(body.tile, allowed=rules.tile_set)
@@ -460,8 +462,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def announce_hint(rules: Ruleset, board: np.ndarray, previous: int, body: msg.HintRequest) -> dict:
         if body.tile is not None or body.in_hand:
             raise InputError("announce: give only the board (no tile, no in_hand)")
+        others = []
+        for number, text in enumerate(body.others, start=1):
+            try:
+                others.append(hint_board(rules, text))
+            except InputError as exc:
+                raise InputError(f"other board {number}: {exc}") from None
         hints = await run_in_threadpool(ai_announce_hints, rules, board, None, previous, body.previous_cell,
-                                        agent=body.agent)
+                                        agent=body.agent, others=others)
         return {"board": format_board(board), "agent": body.agent, "announce": True,
                 "hints": [h.to_json() for h in hints]}
 

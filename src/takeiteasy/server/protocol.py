@@ -8,7 +8,7 @@ their shapes are described in ``docs/WEB.md``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
@@ -92,7 +92,8 @@ class ScoreBoard(Request):
 
 class HintRequest(Request):
     """``POST /api/hint``: the expected final score of each allowed cell for a tile, best first (or, with
-    ``announce``, of each tile the player may announce, for their own board).
+    ``announce``, of each tile the player may announce, for their own board and, given ``others``, against
+    the other boards).
 
     Only what a player sees goes in: their own board (holding slots may follow the
     layout's cells), the tile to place, any other tiles drawn with it (``in_hand``)
@@ -110,6 +111,9 @@ class HintRequest(Request):
     agent: StrictStr = Field(default="best", max_length=64)
     # the other tile of a two-tile draw; each more multiplies the search (two took 10 s, four over 15 min)
     in_hand: list[StrictStr] = Field(default_factory=list, max_length=1)
+    # with ``announce``: the other players' boards, which they show the table; tiles are then ranked by how far
+    # they leave this board ahead of the others' mean
+    others: list[Annotated[StrictStr, Field(max_length=400)]] = Field(default_factory=list, max_length=7)
 
 
 class Joined(BaseModel):

@@ -33,6 +33,8 @@ const el = (tag, attrs = {}, text) => {
   return node;
 };
 
+const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+
 function toast(text) {
   const t = $("toast");
   t.textContent = text; t.hidden = false;
@@ -303,13 +305,15 @@ async function renderGame() {
   if (!ann.hidden) {
     // with an announce hint: each tile's expected final score for this board, the best one marked
     const ready = S.hint && S.hint.status === "ready" && S.hint.announce ? S.hint : null;
-    const expected = new Map((ready ? ready.hints : []).map((h) => [h.tile, h.expected]));
+    // against other players each tile shows its margin over their mean, as that is what it is ranked by
+    const expected = new Map((ready ? ready.hints : []).map((h) => [h.tile, h.margin === undefined ? h.expected : h.margin]));
     const top = ready && ready.hints.length ? ready.hints[0].tile : null;
     ann.replaceChildren(...announceable().map((token) => {
       const icon = tileIcon(token);
       pressable(icon, `announce ${token.split("").join("-")}`, () => act("announce", { tile: token }));
       if (!expected.has(token)) return icon;
-      const label = el("small", { class: "ann-hint" }, expected.get(token).toFixed(1));
+      const shown = ready.hints[0].margin === undefined ? expected.get(token).toFixed(1) : signed(expected.get(token));
+      const label = el("small", { class: "ann-hint" }, shown);
       const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
       box.append(icon, label);
       return box;
@@ -480,9 +484,17 @@ function hintKey() {
   const st = S.state, m = me();
   if (!m || st.status !== "playing") return null;
   const board = (myPlayer().board || []).map((t) => t || ".").join(" ");
-  if (m.phase === "announce") return `${st.code}|${st.round}|${board}|announce|${(st.announced || []).join(" ")}`;
+  if (m.phase === "announce") {
+    return `${st.code}|${st.round}|${board}|announce|${(st.announced || []).join(" ")}|${otherBoards().join("|")}`;
+  }
   if (m.phase !== "place" || S.moving || !S.selected) return null;
   return `${st.code}|${st.round}|${board}|${S.selected}|${m.pending.join(" ")}`;
+}
+
+// announcing with others at the table: their boards (shown to everyone) weigh in, as they do for the AI players
+function otherBoards() {
+  const st = S.state;
+  return st.players.filter((p, i) => i !== st.you && p.board).map((p) => p.board.map((t) => t || ".").join(" "));
 }
 
 function announceable() {
@@ -501,8 +513,10 @@ function renderHintBar(key) {
   else if (h.status === "error") info.textContent = `no hint: ${h.error}`;
   else if (!h.hints.length) info.textContent = "no hint for this tile";
   else if (h.announce) {
-    info.textContent = `best to announce: ${h.hints[0].tile} (for cell ${h.hints[0].cell}), expected final score `
-      + `${h.hints[0].expected.toFixed(1)} for your board`;
+    const top = h.hints[0];
+    info.textContent = `best to announce: ${top.tile} (for cell ${top.cell}), expected final score `
+      + `${top.expected.toFixed(1)} for your board`
+      + (top.margin === undefined ? "" : `, ${top.rivals.toFixed(1)} for the others (${signed(top.margin)})`);
   } else info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`;
 }
 
@@ -512,7 +526,7 @@ async function requestHint() {
   const st = S.state, m = me();
   const announce = m.phase === "announce";
   const body = { board: myPlayer().board.map((t) => t || ".").join(" "), options: st.options };
-  if (announce) body.announce = true;
+  if (announce) { body.announce = true; body.others = otherBoards(); }
   else {
     body.tile = S.selected;
     body.in_hand = m.pending.filter((t) => t !== S.selected);  // drawn with it: certain to come

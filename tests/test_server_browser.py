@@ -540,3 +540,27 @@ def test_the_caller_screen_lays_out_a_board_to_enter_with_the_called_tiles(serve
     dora = next(r for r in row if r[0] == "Dora")
     assert dora[1].startswith(str(expected))
     assert not errors
+
+
+def test_rulebook_000_adjacent_round_analysis_calls_an_unreachable_best_board_an_upper_bound(server, browser):
+    """Rulebook 000, adjacent placement: the best board of the round's tiles usually cannot be laid in the order
+    they came, and the analysis then says "at most" (the report's ``reachable``) rather than claiming it."""
+    from takeiteasy.solve.analysis import best_possible
+
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Edge")
+    page.select_option("#preset", "adjacent")
+    page.click("#solo")
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        place(page, turn * 3)
+    page.wait_for_selector("#result:not([hidden])")
+    drawn = page.eval_on_selector_all("#history svg", "s => s.map(x => x.dataset.tile)")
+    best = best_possible(Ruleset.from_options(Options(placement="adjacent")), [parse_tile(t) for t in drawn])
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=60_000)
+    text = page.text_content("#analysis")
+    bound = "" if best["reachable"] else "at most "
+    assert f"Best possible with these tiles: {bound}{best['score']} (you: " in text
+    assert ("upper bound" in text) == (not best["reachable"])
+    assert not errors

@@ -9,6 +9,7 @@ import pytest
 from takeiteasy.ai import make_agent
 from takeiteasy.cli import main
 from takeiteasy.core import Game, InputError, Ruleset
+from takeiteasy.core.notation import parse_board
 from takeiteasy.core.rules import Options
 from takeiteasy.solve import solve
 from takeiteasy.solve.analysis import analyse_game
@@ -120,3 +121,54 @@ def test_analyse_command_draws_boards_with_a_holding_area(tmp_path, capsys):
     out = capsys.readouterr().out
     placed = [t for t in game.to_json()["players"][0]["board"].split()[:rules.layout.num_cells] if t != "."]
     assert all(f"[{t[0]} {t[1]} {t[2]}]" in out for t in placed)
+
+
+def _lays_in_order(rules, board, deal) -> bool:
+    """Reference for one tile at a time: each tile, when it comes, may go where ``board`` has it."""
+    work, previous, cells = rules.empty_board(), (-1, -1), {int(t): c for c, t in enumerate(board) if t >= 0}
+    for tile in deal:
+        if not rules.legal_mask(work, tile, *previous)[cells[tile]]:
+            return False
+        work[cells[tile]] = tile
+        previous = (tile, cells[tile])
+    return True
+
+
+@pytest.mark.parametrize("placement", ["adjacent", "sunmoon"])
+def test_rulebook_000_under_a_placement_rule_the_best_board_is_exact_only_if_it_can_be_laid_in_order(placement):
+    """Rulebook 000, placement variants (adjacent; sun/moon adjacent): every tile must touch one placed before, so
+    the solver's best board (which ignores the order) may be out of reach with the tiles in the order they came.
+    The report says so (``reachable``); when it is reachable, the board it shows can be laid in that order."""
+    from takeiteasy.core.deal import deal as seeded_deal
+    from takeiteasy.solve.analysis import best_possible
+    from takeiteasy.solve.solver import solve_round
+
+    rules = Ruleset.from_options(Options(placement=placement))
+    seen = set()
+    for index in range(12):
+        deal = seeded_deal(11, rules.tile_set, 19, index=index)
+        best = best_possible(rules, deal)
+        optimal = solve_round(rules, deal, all=True)
+        assert optimal.complete and best["score"] == optimal.score
+        assert best["reachable"] == any(_lays_in_order(rules, board, deal) for board in optimal.boards)
+        if best["reachable"]:
+            board = parse_board(best["board"])
+            assert _lays_in_order(rules, board, deal) and rules.score(board) == best["score"]
+        seen.add(best["reachable"])
+    assert seen == ({False} if placement == "adjacent" else {False, True})  # adjacent: hardly ever reachable
+    assert best_possible(Ruleset.from_options(), deal)["reachable"] is True  # free placement: any order
+
+
+def test_an_unreachable_best_board_is_shown_as_an_upper_bound(tmp_path, capsys):
+    """The analysis command and the end of `play` say "at most" when no best board can be laid in order."""
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    game = Game(rules, ["ann"], seed=3)
+    game.play([make_agent("greedy", rules, 1)])
+    report = analyse_game(game.to_json(), agent_game=False)
+    assert report["best_possible"]["reachable"] is False
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_json()))
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"best possible with these tiles: at most {report['best_possible']['score']}" in out
+    assert "upper bound" in out

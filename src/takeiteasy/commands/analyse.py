@@ -51,7 +51,11 @@ def run(args) -> int:
 
     best = report["best_possible"]
     agent = report["agent"]
-    console.print(f"best possible with these tiles: {best['score']}  ({best['board']})")
+    bound = "" if best.get("reachable", True) else "at most "  # reports saved before "reachable": exact
+    console.print(f"best possible with these tiles: {bound}{best['score']}  ({best['board']})")
+    if bound:
+        console.print("  (an upper bound: under this placement rule no best board could be laid in the order the "
+                      "tiles came)")
     draw(best["board"])
     if agent and agent["agent"]:
         console.print(f"agent '{agent['agent']}' on the same deal: {agent['score']}")

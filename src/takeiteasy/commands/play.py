@@ -309,17 +309,25 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
     console.print(table)
     best = _best_possible(game)
     if best is not None:
-        console.print(f"Best possible with these tiles: {best}  (move by move: play with --save, then "
-                      "takeiteasy analyse)")
+        console.print(f"Best possible with these tiles: {_best_text(best)}  (move by move: play with --save, "
+                      "then takeiteasy analyse)")
     if match.finished and len(game.players) > 1:
         console.print("Winner: " + ", ".join(game.players[p] for p in match.winners))
 
 
-def _best_possible(game: Game) -> int | None:
-    """The exact solver's best board of the round's tiles, or None where it does not know the scoring rule."""
-    from ..solve.solver import SolveError, solve_round
+def _best_possible(game: Game) -> dict | None:
+    """The exact solver's best board of the round's tiles (``analysis.best_possible``), or None where it does
+    not know the scoring rule."""
+    from ..solve.analysis import best_possible
+    from ..solve.solver import SolveError
 
     try:
-        return solve_round(game.rules, game.deal).score
+        return best_possible(game.rules, game.deal)
     except SolveError:
         return None
+
+
+def _best_text(best: dict) -> str:
+    if best["reachable"]:
+        return str(best["score"])
+    return f"at most {best['score']} (no best board could be laid in the order the tiles came)"

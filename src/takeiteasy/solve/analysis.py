@@ -4,9 +4,10 @@
 ``docs/FORMATS.md``) and, for every player, reports:
 
 * the score, and the best score the same tiles could have made on that board
-  (the exact solver, :func:`solve_round`: the stamen rules of daffodil variants
-  2 to 4 are kept, other placement rules and the order of placing are not, so
-  under adjacent placement it is an upper bound);
+  (the exact solver, :func:`solve_round`, which keeps the stamen rules of
+  daffodil variants 2 to 4), with ``reachable`` saying whether that board can
+  be laid with the tiles in the order they came; under adjacent or sun/moon
+  placement it may not be, and the score is then an upper bound;
 * the score of the strongest registered agent playing the same deal;
 * move by move, the evaluator's expected final score of the chosen cell and
   of the best legal cell, their difference (the move's *loss*), and the three
@@ -39,6 +40,8 @@ from ..core.tiles import TOKENS
 from .solver import solve, solve_round
 
 ANALYSIS_FORMAT = "takeiteasy-analysis"
+#: Optimal boards tried in the order drawn under a placement rule, before the best score is called a bound.
+REACHABLE_CANDIDATES = 64
 #: Agents tried, strongest first, for "the agent's score on the same deal".
 AGENT_PREFERENCE = ("best", "fast", "heuristic", "greedy")
 
@@ -126,14 +129,51 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     return report
 
 
+def best_possible(rules: Ruleset, deal: list[int]) -> dict:
+    """The best board of a round's tiles: ``{"score", "board", "reachable"}``.
+
+    Under free placement any board can be laid in any order.  Under adjacent or
+    sun/moon placement the optimal boards (up to :data:`REACHABLE_CANDIDATES`)
+    are tried in the order the tiles came; ``reachable`` is False when none could
+    be laid, and the score is then only an upper bound on what the round allowed.
+    """
+    from ..ai.puzzle import placement_order
+
+    deal = [int(t) for t in deal]
+    if rules.options.placement == "free":
+        best = solve_round(rules, deal)
+        return {"score": best.score, "board": format_board(best.board), "reachable": True}
+    best = solve_round(rules, deal, all=True, max_boards=REACHABLE_CANDIDATES)
+    for board in best.boards:
+        if _laid_in_order(rules, board, deal, placement_order):
+            return {"score": best.score, "board": format_board(board), "reachable": True}
+    return {"score": best.score, "board": format_board(best.board), "reachable": False}
+
+
+def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int], placement_order) -> bool:
+    """Whether ``board`` can be laid with the tiles coming in ``deal`` order (any order within a draw group)."""
+    cell_of = {int(t): int(c) for c, t in enumerate(board) if t >= 0}
+    if any(t not in cell_of for t in deal):
+        return False
+    work, previous = rules.empty_board(), (-1, -1)
+    start = 0
+    for size in group_sizes(len(deal), rules.options.draw):
+        order = placement_order(rules, work, [(t, cell_of[t]) for t in deal[start:start + size]], *previous)
+        if order is None:
+            return False
+        for tile, cell in order:
+            work[cell] = tile
+        previous, start = order[-1], start + size
+    return True
+
+
 def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool) -> dict:
     """The part of a report that depends only on the tiles: the best board and the agent's game."""
-    best = solve_round(rules, deal)
     return {
         "format": ANALYSIS_FORMAT,
         "options": rules.options.to_json(),
         "deal": [TOKENS[t] for t in deal],
-        "best_possible": {"score": best.score, "board": format_board(best.board)},
+        "best_possible": best_possible(rules, deal),
         "agent": _agent_score(rules, deal) if agent_game else None,
         "evaluator": None,
         "players": [],

@@ -147,14 +147,14 @@ def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
                          f"{rules.layout.num_cells}")
 
 
-def solve_round(rules: Ruleset, drawn, all: bool = False) -> Solution:
+def solve_round(rules: Ruleset, drawn, all: bool = False, max_boards: int = MAX_BOARDS) -> Solution:
     """The best board a round's tiles allowed, given the order they were drawn in: :func:`solve` within
     what the stamen rule lets end on the stamen (the first or last tiles drawn, or no wildcard; daffodil
     variants 2 to 4), the same as :func:`solve` under every other rule."""
     drawn = [int(t) for t in drawn]
     permitted = rules.stamen_rule.stamen_tiles(rules.layout, drawn)
     allowed = None if permitted is None else dict.fromkeys(rules.layout.stamen_cells, permitted)
-    return solve(rules, drawn, all=all, allowed=allowed)
+    return solve(rules, drawn, all=all, allowed=allowed, max_boards=max_boards)
 
 
 def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,

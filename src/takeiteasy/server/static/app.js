@@ -409,8 +409,14 @@ async function renderAnalysis(bar, info, box) {
   if (box.hidden) return;
   const report = a.report, best = report.best_possible;
   const mine = st.you !== null && st.you !== undefined ? report.players[st.you] : null;
-  const parts = [el("p", {}, `Best possible with these tiles: ${best.score}` +
+  // under adjacent or sun/moon placement the best board may not be layable in the order drawn: then a bound
+  const bound = best.reachable === false;
+  const parts = [el("p", { class: "best-line" }, `Best possible with these tiles: ${bound ? "at most " : ""}${best.score}` +
     (mine && mine.score !== null ? ` (you: ${mine.score}, ${mine.missed} below)` : ""))];
+  if (bound) {
+    parts.push(el("p", { class: "muted" }, "No best board can be laid in the order the tiles came under this " +
+      "placement rule, so this is an upper bound; the board below ignores the order."));
+  }
   const figure = el("figure");
   const svg = el("svg:svg", { class: "best-board", "aria-label": "the best board" });
   drawBoard(svg, await getLayout(st.layout), best.board.split(" ").map((t) => (t === "." ? null : t)));

@@ -178,6 +178,22 @@ def test_rulebook_001_best_of_three_highest_single_score_takes_a_board():
     assert match.finished and match.winners == [1]
 
 
+def test_rulebook_001_best_of_leaders_who_keep_tying_share_the_win_after_n_deciding_boards():
+    """Rulebook 001, best of N boards (the tie-break is the project's choice, RULES.md): tied leaders play
+    deciding boards, at most N; two copies of one AI tie on every board and used to play for ever."""
+    rules = Ruleset.from_options(preset("best-of-3"))
+    match = Match(rules, ["a", "b", "c"])
+    match.results = [[90, 90, 10], [80, 80, 10], [70, 70, 10], [60, 60, 10], [50, 50, 10]]
+    assert not match.finished  # three boards and two deciding ones, nobody has a board yet
+    match.results.append([40, 40, 10])
+    assert match.finished and match.winners == [0, 1, 2]  # nobody took a board: all three share
+    match.results = [[90, 10, 10], [10, 90, 10], [50, 50, 10], [50, 50, 10], [50, 50, 10], [50, 50, 10]]
+    assert match.finished and match.winners == [0, 1]  # the leaders share; the third has fewer boards
+    twins = Match(rules, ["a", "b"], seed=3)
+    twins.play([make_agent("greedy", rules, 0), make_agent("greedy", rules, 0)])
+    assert len(twins.results) == 6 and twins.winners == [0, 1]
+
+
 def test_rulebook_004_solitaire_one_player_and_personal_best(tmp_path):
     """Rulebooks 000 and 004, solitaire: one player tries to beat a personal best, kept per ruleset."""
     rules = Ruleset.from_options(preset("solitaire"))

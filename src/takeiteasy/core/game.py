@@ -541,7 +541,8 @@ class Match:
     round and the highest running total wins.  ``best-of`` (rulebook 001):
     the single highest score takes each board (a shared top score takes it
     for nobody); nothing carries over; the match ends when no one can catch
-    the leader, and tied leaders after N boards play deciding boards.
+    the leader, and tied leaders after N boards play deciding boards, at most
+    N of them (then they share the win).
     """
 
     rules: Ruleset
@@ -611,6 +612,8 @@ class Match:
         if len(self.players) > 1 and played < self.rounds:
             left = self.rounds - played
             return sum(1 for w in won if w + left >= lead) == 1  # nobody else can reach the leader
+        if played >= self.rounds * 2:  # N deciding boards at most: players who always tie would never finish
+            return True
         return played >= self.rounds and won.count(lead) == 1 or (len(self.players) == 1 and played >= self.rounds)
 
     @property

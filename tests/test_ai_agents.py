@@ -65,6 +65,42 @@ def test_two_drawn_tiles_are_both_placed_legally():
     assert tile in game.pending[0] and cell in game.view(0).legal_cells(tile)
 
 
+@pytest.mark.parametrize("agent, draw, full", [("fast", 3, 3 * 6 * 2 * 6), ("fast", 4, 4 * 6 * 3 * 6 * 2 * 6),
+                                                ("best", 2, 2 * 6), ("best", 3, 3 * 6 * 2 * 6)])
+def test_a_hand_of_a_few_tiles_is_followed_through_in_full(agent, draw, full, monkeypatch):
+    """Several tiles at a time (the easier game's option ``draw``): the first placement of a hand is judged
+    with every other tile of the hand placed after it, over the most promising cells of each."""
+    rules = Ruleset.from_options(Options(draw=draw))
+    player, calls = make_agent(agent, rules), []
+    # counted, and without best's searches (the count is the point: 216 searches take 20 s)
+    monkeypatch.setattr(player, "estimates", lambda *a: calls.append(1) or player.quick_estimates(*a))
+    game = Game(rules, ["bot"], seed=5)
+    game.draw()
+    tile, cell = player.choose_move(game.view(0))
+    assert len(calls) == full and tile in game.pending[0] and cell in game.view(0).legal_cells(tile)
+
+
+@pytest.mark.parametrize("agent", ["fast", "best"])
+def test_a_big_hand_is_searched_within_a_bound(agent, monkeypatch):
+    """Any ``draw`` is a legal option (the web API takes it too): a hand of ten tiles used to be followed
+    through in every order, which would take years; beyond ``hand_leaves`` estimates a move, the tiles left in
+    hand are judged as tiles still to come, and the move stays legal."""
+    rules = Ruleset.from_options(Options(draw=10))
+    player, calls = make_agent(agent, rules), []
+    real = player.estimates
+    monkeypatch.setattr(player, "estimates", lambda *a: calls.append(1) or real(*a))
+    game = Game(rules, ["bot"], seed=5)
+    game.draw()
+    assert len(game.pending[0]) == 10
+    tile, cell = player.choose_move(game.view(0))
+    assert 10 <= len(calls) <= player.hand_leaves
+    assert tile in game.pending[0] and cell in game.view(0).legal_cells(tile)
+    if agent == "fast":  # a whole round (best takes longer: a search per tile in hand)
+        whole = Game(rules, ["bot"], seed=6)
+        whole.play([player])
+        assert whole.finished
+
+
 def test_announce_picks_a_tile_still_in_the_bag():
     """Rulebook 004, no caller: the announcing player picks one of the tiles not drawn yet."""
     rules = Ruleset.from_options(Options(caller=False))

@@ -38,6 +38,11 @@ BEST_BUDGET = 20_000
 BEST_DEEP = 3
 #: Several tiles in hand (two-tile draw): cells of each tile followed through with the rest of the hand.
 HAND_WIDTH = 6
+#: The most estimates a move's hand search may ask for, shared by the tiles in hand: four tiles are followed
+#: in full with the quick estimates (4 x 1,296), three with ``expectimax``'s searches (3 x 72).  Beyond it the
+#: tiles still in hand are judged as tiles still to come: a round drawn ten at a time would otherwise take years.
+HAND_LEAVES = 4 * 1_296
+SEARCH_HAND_LEAVES = 3 * 72
 
 
 def bag_of(remaining) -> np.ndarray:
@@ -206,23 +211,34 @@ class _Estimating(Agent):
         hand (``view.pending``) are known, not random: they are placed after it as well as possible."""
         return self._real_totals(view, self.hand_totals(view, view.tile, self.hint_estimates))
 
-    def hand_totals(self, view: View, tile: int, estimate, width: int | None = None) -> np.ndarray:
+    #: the most estimates a move's hand search may ask for (see ``HAND_LEAVES``)
+    hand_leaves: int = HAND_LEAVES
+
+    def hand_totals(self, view: View, tile: int, estimate, width: int | None = None,
+                    leaves: int | None = None) -> np.ndarray:
         """Expected final score per allowed cell of ``tile`` by ``estimate``, when the other tiles in hand
         follow it, each on its best cell.  With ``width``, only that many cells (the most promising
-        by the quick estimate) are followed through; the others are NaN."""
+        by the quick estimate) are followed through; the others are NaN.  When following them all would
+        ask for more than ``leaves`` estimates, the tiles left in hand are judged as still to come."""
         board, allowed, in_bag = self._arrays(view, tile)
         others = tuple(t for t in view.pending if t != tile)
-        if not others:
+        leaves = self.hand_leaves // max(1, len(view.pending)) if leaves is None else leaves
+        if others:
+            now, future, _ = self.quick_estimates(board, tile, allowed, in_bag)
+            quick = self._scored(board, tile, allowed, now) + future
+            cells = np.flatnonzero(~np.isnan(quick))
+            if width is not None:
+                cells = cells[np.argsort(-quick[cells], kind="stable")[:width]]
+            branches = len(cells) * len(others)
+        if not others or branches > leaves:
+            if others:  # certain to come, but too many to follow: in the bag with the tiles that may come
+                board, allowed, in_bag = self._arrays(View(self.rules, view.board, tile, (*view.remaining, *others),
+                                                           view.previous_tile, view.turn, view.previous_cell), tile)
             now, future, searched = estimate(board, tile, allowed, in_bag)
             totals = self._scored(board, tile, allowed, now) + future
             if searched.any():  # unsearched cells are not comparable with searched ones
                 totals[~searched] = np.nan
             return totals
-        now, future, _ = self.quick_estimates(board, tile, allowed, in_bag)
-        quick = self._scored(board, tile, allowed, now) + future
-        cells = np.flatnonzero(~np.isnan(quick))
-        if width is not None:
-            cells = cells[np.argsort(-quick[cells], kind="stable")[:width]]
         totals = np.full(board.shape[0], np.nan)
         remaining = tuple(t for t in view.remaining if t != tile)
         for cell in cells:
@@ -231,7 +247,7 @@ class _Estimating(Agent):
             best = -np.inf
             for other in others:
                 follow = View(self.rules, after, other, remaining, tile, view.turn + 1, real, others)
-                values = self.hand_totals(follow, other, estimate, width)
+                values = self.hand_totals(follow, other, estimate, width, leaves // branches)
                 if not np.isnan(values).all():
                     best = max(best, float(np.nanmax(values)))
             # nowhere left for the others (cannot happen with whole rounds): the board as it stands
@@ -341,6 +357,7 @@ class ExpectimaxAgent(_Estimating):
     """
 
     name = "expectimax"
+    hand_leaves = SEARCH_HAND_LEAVES
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, width: int = BEST_WIDTH,
                  width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET, deep: int = 0):

@@ -564,3 +564,43 @@ def test_rulebook_000_adjacent_round_analysis_calls_an_unreachable_best_board_an
     assert f"Best possible with these tiles: {bound}{best['score']} (you: " in text
     assert ("upper bound" in text) == (not best["reachable"])
     assert not errors
+
+
+def test_rulebook_000_sunmoon_tiles_show_their_symbol_and_the_status_names_the_rule(server, browser):
+    """Rulebook 000, Sun/Moon Adjacent Placement: where a tile may go depends on its symbol and the previous
+    tile's, so every tile shows its symbol (the engine's map), and the status line says which case applies.
+    Under the standard rules the symbols mean nothing and are not drawn."""
+    from takeiteasy.core.tiles import SYMBOL_NAMES, SYMBOLS
+
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Sunny")
+    page.select_option("#preset", "sunmoon")
+    page.click("#solo")
+    rules = Ruleset.from_options(Options(placement="sunmoon"))
+    for turn in range(6):
+        page.wait_for_selector("#board .legal")
+        current = page.get_attribute("#current svg", "data-tile")
+        symbol = SYMBOL_NAMES[int(SYMBOLS[parse_tile(current)])]
+        assert page.get_attribute("#current svg .symbol", "data-symbol") == symbol
+        status = page.text_content("#status")
+        if turn:
+            before = SYMBOL_NAMES[int(SYMBOLS[parse_tile(previous)])]
+            assert (f"a {symbol} like your last tile: it must touch a placed tile" in status) == (symbol == before)
+            assert (f"a {symbol} after a {before}: any empty cell" in status) == (symbol != before)
+            # the shown legal cells are the engine's
+            board = parse_board(" ".join(board_tokens(page)))
+            legal = [int(c) for c in page.eval_on_selector_all("#board .legal", "gs => gs.map(g => g.dataset.cell)")]
+            allowed = rules.legal_mask(board, parse_tile(current), previous_tile=parse_tile(previous))
+            assert legal == [c for c in range(19) if allowed[c] and board[c] < 0]
+        previous = current
+        place(page, turn * 5)
+    shown = page.eval_on_selector_all("#board g.cell[data-tile]", "gs => gs.map(g => [g.dataset.tile, "
+                                      "g.querySelector('.symbol').dataset.symbol])")
+    assert len(shown) == 6
+    assert all(symbol == SYMBOL_NAMES[int(SYMBOLS[parse_tile(tile)])] for tile, symbol in shown)
+    page.click("#leave")
+    page.select_option("#preset", "standard")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    assert page.locator("#current .symbol").count() == 0
+    assert not errors

@@ -604,3 +604,25 @@ def test_rulebook_000_sunmoon_tiles_show_their_symbol_and_the_status_names_the_r
     page.wait_for_selector("#board .legal")
     assert page.locator("#current .symbol").count() == 0
     assert not errors
+
+
+def test_on_a_phone_a_long_name_and_the_ai_list_do_not_widen_the_page(server, browser):
+    """A 390 px wide phone: the longest name allowed (24 characters, no space to break at) in the tables, and the
+    AI picker with each agent's description, must fit the screen (no sideways scrolling)."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Phoneuser_with_long_name")
+    page.set_viewport_size({"width": 390, "height": 844})
+    fits = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    assert page.evaluate(fits)
+    page.click("#create-room")
+    page.wait_for_selector("#lobby:not([hidden])")
+    longest = max(page.eval_on_selector_all("#lobby-agent option", "os => os.map(o => o.textContent)"), key=len)
+    page.select_option("#lobby-agent", label=longest)
+    page.click("#lobby-add")
+    page.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert page.evaluate(fits), "the lobby is wider than the phone"
+    page.click("#lobby-start")
+    page.wait_for_selector("#board .legal")
+    assert page.evaluate(fits), "the game is wider than the phone"
+    assert page.eval_on_selector("#players", "t => t.getBoundingClientRect().right") <= 390
+    assert not errors

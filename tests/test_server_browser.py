@@ -339,8 +339,22 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     eve.fill("#entry-score", "123")
     eve.click("#entry-btn")
     host.wait_for_function("[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '123')")
+    assert "(Caller to come)" in host.text_content("#caller-status")
+    assert eve.text_content("#caller-status") == "Your score is in; the host ends the round"
+    # the caller entered nothing: ending the round would give 0 for good, so the page asks first
+    asked: list[str] = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    host.click("#end-round")
+    host.wait_for_function("document.querySelector('#end-round') && !document.querySelector('#end-round').hidden")
+    assert asked and "No board or score yet for Caller:" in asked[0] and "Eve" not in asked[0]
+    assert host.evaluate("S.state.status") == "playing"
+    host.once("dialog", lambda d: d.accept())
     host.click("#end-round")  # one round under the standard rules: the match is over
     host.wait_for_selector("#end-round", state="hidden")
+    top = max([("Caller", 0), ("Dora", dora_score), ("Eve", 123)], key=lambda p: p[1])
+    for page in (host, eve):  # the table is told who won
+        page.wait_for_function(f"document.getElementById('caller-status').textContent === "
+                               f"'Game over — {top[0]} wins!'")
     rows = host.eval_on_selector_all("#caller-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
     assert rows[0] == ["player", "R1", "total"]
     assert rows[1:] == [["Caller", "0", "0"], ["Dora", str(dora_score), str(dora_score)], ["Eve", "123", "123"]]

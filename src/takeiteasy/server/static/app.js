@@ -262,12 +262,15 @@ function renderLobby() {
   $("lobby-add-person").hidden = st.mode !== "caller";
 }
 
+function gameOverText() {
+  const st = S.state;
+  const names = st.winners.map((w) => st.players[w].name).join(" and ");
+  return st.players.length > 1 && names ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
+}
+
 function statusText() {
   const st = S.state, m = me();
-  if (st.status === "finished") {
-    const names = st.winners.map((w) => st.players[w].name).join(" and ");
-    return st.players.length > 1 ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
-  }
+  if (st.status === "finished") return gameOverText();
   if (st.status === "round_over") {
     return `Round ${st.round + 1} over${isHost() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
@@ -635,6 +638,7 @@ function renderCaller() {
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
   $("caller-next").hidden = !host || st.status !== "round_over";
+  $("caller-status").textContent = callerStatus(st, host);
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
   head.appendChild(el("th", {}, "player"));
@@ -664,6 +668,22 @@ function renderCaller() {
   if (st.status === "playing") renderEntryLayout(st);
   renderAnalysis($("caller-analysis-bar"), $("caller-analysis-info"), $("caller-analysis"));
 }
+
+// What the table does now: call, enter the boards, end the round, or who won.
+function callerStatus(st, host) {
+  if (st.status === "finished") return gameOverText();
+  if (st.status === "round_over") {
+    return `Round ${st.round + 1} of ${st.rounds} over — ${host ? "start the next when the table is ready"
+      : `waiting for ${st.players[st.host].name} to start the next`}`;
+  }
+  if (st.left > 0) return host ? "Call the next tile once everyone has placed the last" : "Place each called tile on your board";
+  const missing = noEntry(st);
+  if (host) return missing.length ? `Every tile is called: enter the boards or scores (${missing.join(", ")} to come), then end the round`
+    : "Every score is in: end the round";
+  return (st.entries || {})[st.you] ? "Your score is in; the host ends the round" : "Every tile is called: enter your board or score";
+}
+
+function noEntry(st) { return st.players.filter((p) => !(st.entries || {})[p.index]).map((p) => p.name); }
 
 // A board to enter, laid out with the called tiles instead of typed: it fills the notation box.
 async function renderEntryLayout(st) {
@@ -865,7 +885,13 @@ async function init() {
   $("caller-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
   $("call-btn").addEventListener("click", () => act("call"));
-  $("end-round").addEventListener("click", () => act("end-round"));
+  $("end-round").addEventListener("click", () => {
+    // a player with nothing entered scores 0 for the round, and that cannot be mended afterwards
+    const missing = noEntry(S.state);
+    if (missing.length && !window.confirm(`No board or score yet for ${missing.join(", ")}: ending the round now ` +
+      `gives ${missing.length > 1 ? "them" : "this player"} 0. End the round?`)) return;
+    act("end-round");
+  });
   $("caller-next").addEventListener("click", () => act("next"));
   $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
   $("hint-btn").addEventListener("click", requestHint);

@@ -178,6 +178,7 @@ def test_hints_with_two_tiles_drawn_count_on_the_other_tile(server, browser):
     page.wait_for_selector("#board .legal")
     shown = page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)")
     assert len(shown) == 2
+    assert page.locator("#current svg[tabindex='0'][role='button']").count() == 2  # a choice: both can be picked
     with page.expect_request("**/api/hint") as request:
         page.keyboard.press("h")
     page.wait_for_selector("#board .hint-best")
@@ -232,6 +233,8 @@ def test_rulebook_004_no_caller_hint_against_an_opponent_ranks_tiles_by_the_marg
             page.wait_for_selector("#board .legal")
         place(page, 4)
     page.wait_for_selector("#announce:not([hidden]) svg")
+    # the last tile is on the board already: it is not shown above the tiles to announce as if it were one
+    assert page.locator("#current").is_hidden() and page.locator("#current svg").count() == 0
     with page.expect_request("**/api/hint") as request:
         page.keyboard.press("h")
     page.wait_for_selector("#announce .ann-tile.hint-best")
@@ -260,6 +263,8 @@ def test_rulebook_001_solo_with_confirm_moves_the_last_tile_then_draws_on_enter(
     page.click("#solo")
     page.wait_for_selector("#board .legal")
     first = page.get_attribute("#current svg", "data-tile")
+    # one tile to place is no choice: it is not a control that Tab stops on and that does nothing
+    assert page.locator("#current svg[tabindex], #current svg[role='button']").count() == 0
     place(page)
     page.wait_for_selector("#draw-bar:not([hidden])")
     assert page.get_attribute("#current svg", "data-tile") == first  # nothing new drawn yet

@@ -335,10 +335,14 @@ async function renderGame() {
   const cur = $("current");
   cur.replaceChildren();
   // settling: the last drawn tile is already on the board, showing it big looked like one more to place
-  const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
+  // announcing: the last tile (on the board already) sat above the tiles to announce, looking like one of them
+  const showTiles = st.status !== "playing" || (m && ["settle", "announce"].includes(m.phase)) ? []
+    : m && m.phase === "place" ? m.pending : st.current || [];
+  const choice = !!m && m.phase === "place" && m.pending.length > 1;  // two drawn: pick the one to place
   for (const token of showTiles) {
-    const icon = tileIcon(token, m && m.phase === "place" && token === S.selected && m.pending.length > 1 ? "selected" : "");
-    pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
+    const icon = tileIcon(token, choice && token === S.selected ? "selected" : "");
+    // only a choice is a control: a lone tile clicked, or reached with Tab, did nothing
+    if (choice) pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
     cur.appendChild(icon);
   }
   cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)

@@ -645,3 +645,38 @@ def test_on_a_phone_a_long_name_and_the_ai_list_do_not_widen_the_page(server, br
     assert page.evaluate(fits), "the game is wider than the phone"
     assert page.eval_on_selector("#players", "t => t.getBoundingClientRect().right") <= 390
     assert not errors
+
+
+def test_a_player_who_left_a_game_under_way_finds_the_way_back_on_the_home_page(server, browser):
+    """Leaving a room mid-round keeps the seat (the others wait for the player's tile): the home page lists the
+    game under "Your games", and "Back to it" returns to it as it was. A finished game is not listed."""
+    errors: list[str] = []
+    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
+    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    ann.click("#lobby-start")
+    for page in (ann, bob):
+        page.wait_for_selector("#board .legal")
+    place(bob, 3)
+    bob_board = board_tokens(bob)
+    code = bob.text_content("#room-label").split()[-1]
+    bob.click("#leave")
+    bob.wait_for_selector("#my-rooms-box:not([hidden])")
+    listed = bob.text_content("#my-rooms li")
+    assert code in listed and "round 1 under way" in listed
+    place(ann, 0)  # meanwhile the next tile comes
+    bob.click("#my-rooms li button")
+    bob.wait_for_selector("#board .legal")
+    assert [t for t in board_tokens(bob) if t != "."] == [t for t in bob_board if t != "."]
+    assert bob.evaluate("S.state.drawn.length") == 2
+    # solo, played to the end: nothing to go back to
+    solo = open_page(browser, server, errors, "Alone")
+    solo.click("#solo")
+    for turn in range(19):
+        solo.wait_for_selector("#board .legal")
+        place(solo, turn)
+    solo.wait_for_selector("#result:not([hidden])")
+    solo.click("#leave")
+    solo.wait_for_selector("#home:not([hidden])")
+    solo.wait_for_timeout(500)  # the list is asked for after the home page shows
+    assert solo.locator("#my-rooms-box").is_hidden()
+    assert not errors

@@ -773,7 +773,7 @@ function startPolling() {
 function stopPolling() { clearInterval(S.pollTimer); S.pollTimer = null; }
 
 function enterRoom(joined) {
-  S.session = { code: joined.code, token: joined.token, player: joined.player };
+  S.session = { code: joined.code, token: joined.token, player: joined.player, at: Date.now() };
   localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
   localStorage.setItem("tie-last", joined.code);
   history.replaceState(null, "", `#room=${joined.code}`);
@@ -790,6 +790,35 @@ function leave() {
   render();
   loadRooms();
   loadScores();
+  loadMyRooms();
+}
+
+// Rooms this browser has a seat in that are not over: a player who left (or closed the tab) mid-game holds up
+// the others, so the way back is on the home page.  The newest few, each asked for its state.
+async function loadMyRooms() {
+  const saved = Object.keys(localStorage).filter((k) => /^tie-[A-Z0-9]{4,8}$/.test(k)).map((k) => {
+    try { return JSON.parse(localStorage.getItem(k)); } catch { return null; }
+  }).filter((s) => s && s.code && s.token).sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, 5);
+  const items = [];
+  for (const seat of saved) {
+    let st;
+    try {
+      const response = await fetch(`/api/rooms/${seat.code}`, { headers: { "x-player-token": seat.token } });
+      if (response.status === 404) { localStorage.removeItem(`tie-${seat.code}`); continue; }
+      if (!response.ok) continue;
+      st = (await response.json()).state;
+    } catch { continue; }
+    if (S.session || st.status === "finished") continue;
+    const li = el("li");
+    const b = el("button", { class: "primary" }, "Back to it");
+    b.addEventListener("click", () => join(st.code));
+    const what = { lobby: "in the lobby", playing: `round ${st.round + 1} under way`, round_over: `round ${st.round + 1} over` }[st.status] || st.status;
+    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? "caller" : st.preset || "custom"} · ${what}`), b);
+    items.push(li);
+  }
+  if (S.session) return;  // a room was entered meanwhile
+  $("my-rooms").replaceChildren(...items);
+  $("my-rooms-box").hidden = !items.length;
 }
 
 // ---- home ------------------------------------------------------------------------------------------
@@ -935,6 +964,7 @@ async function init() {
   render();
   loadRooms();
   loadScores();
+  if (!S.session) loadMyRooms();
   setInterval(() => { if (!S.session) loadRooms(); }, 5000);
 }
 

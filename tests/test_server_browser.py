@@ -680,3 +680,20 @@ def test_a_player_who_left_a_game_under_way_finds_the_way_back_on_the_home_page(
     solo.wait_for_timeout(500)  # the list is asked for after the home page shows
     assert solo.locator("#my-rooms-box").is_hidden()
     assert not errors
+
+
+def test_on_a_phone_each_new_screen_starts_at_its_top(server, browser):
+    """A phone scrolled down the home page (to the game buttons) and then starting a game sees the board from
+    its top, not the game screen scrolled as far as the home page was."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Scroller")
+    page.set_viewport_size({"width": 390, "height": 500})
+    page.click("#how-to-play summary")  # the page grows; scroll down to the end, then back to the buttons
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.eval_on_selector("#solo", "b => b.scrollIntoView({block: 'start'})")
+    assert page.evaluate("window.scrollY") > 100
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    assert page.evaluate("window.scrollY") == 0
+    assert page.eval_on_selector("#board", "b => b.getBoundingClientRect().top") >= 0
+    assert not errors

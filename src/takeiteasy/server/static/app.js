@@ -231,7 +231,10 @@ function drawBoard(svg, layout, board, opts = {}) {
 
 // ---- views ---------------------------------------------------------------------------------------
 function show(view) {
+  // another screen starts at its top: on a phone the scroll of the last one left the new one half off screen
+  const changed = $(view).hidden;
   for (const id of ["home", "lobby", "game", "caller"]) $(id).hidden = id !== view;
+  if (changed) window.scrollTo(0, 0);
 }
 
 function me() { return S.state && S.state.me; }

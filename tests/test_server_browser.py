@@ -596,13 +596,14 @@ def test_rulebook_000_sunmoon_tiles_show_their_symbol_and_the_status_names_the_r
     page.select_option("#preset", "sunmoon")
     page.click("#solo")
     rules = Ruleset.from_options(Options(placement="sunmoon"))
+    previous = None
     for turn in range(6):
         page.wait_for_selector("#board .legal")
         current = page.get_attribute("#current svg", "data-tile")
         symbol = SYMBOL_NAMES[int(SYMBOLS[parse_tile(current)])]
         assert page.get_attribute("#current svg .symbol", "data-symbol") == symbol
         status = page.text_content("#status")
-        if turn:
+        if previous is not None:
             before = SYMBOL_NAMES[int(SYMBOLS[parse_tile(previous)])]
             assert (f"a {symbol} like your last tile: it must touch a placed tile" in status) == (symbol == before)
             assert (f"a {symbol} after a {before}: any empty cell" in status) == (symbol != before)

@@ -514,6 +514,11 @@ def test_reference_endpoints(client):
     scored = client.post("/api/score", json={"board": " ".join(["574"] + ["."] * 18)}).json()
     assert scored["score"] == 0 and len(scored["lines"]) == 15
     assert "Take It Easy" in client.get("/").text
+    # the sun or moon of every tile (wildcards too), as the engine scores and places them, for the page to draw
+    from takeiteasy.core.tiles import SYMBOLS, TOKENS
+    tiles = client.get("/api/tiles").json()
+    assert tiles["symbol_of"] == {token: ("sun", "moon")[int(SYMBOLS[t])] for t, token in enumerate(TOKENS)}
+    assert len(tiles["symbol_of"]) == 31 and tiles["symbol_of"]["***"] == "sun"
 
 
 def test_hint_endpoint_ranks_cells_like_the_hint_function(client):

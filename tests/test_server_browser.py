@@ -178,6 +178,7 @@ def test_hints_with_two_tiles_drawn_count_on_the_other_tile(server, browser):
     page.wait_for_selector("#board .legal")
     shown = page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)")
     assert len(shown) == 2
+    assert page.locator("#current svg[tabindex='0'][role='button']").count() == 2  # a choice: both can be picked
     with page.expect_request("**/api/hint") as request:
         page.keyboard.press("h")
     page.wait_for_selector("#board .hint-best")
@@ -232,6 +233,8 @@ def test_rulebook_004_no_caller_hint_against_an_opponent_ranks_tiles_by_the_marg
             page.wait_for_selector("#board .legal")
         place(page, 4)
     page.wait_for_selector("#announce:not([hidden]) svg")
+    # the last tile is on the board already: it is not shown above the tiles to announce as if it were one
+    assert page.locator("#current").is_hidden() and page.locator("#current svg").count() == 0
     with page.expect_request("**/api/hint") as request:
         page.keyboard.press("h")
     page.wait_for_selector("#announce .ann-tile.hint-best")
@@ -260,6 +263,8 @@ def test_rulebook_001_solo_with_confirm_moves_the_last_tile_then_draws_on_enter(
     page.click("#solo")
     page.wait_for_selector("#board .legal")
     first = page.get_attribute("#current svg", "data-tile")
+    # one tile to place is no choice: it is not a control that Tab stops on and that does nothing
+    assert page.locator("#current svg[tabindex], #current svg[role='button']").count() == 0
     place(page)
     page.wait_for_selector("#draw-bar:not([hidden])")
     assert page.get_attribute("#current svg", "data-tile") == first  # nothing new drawn yet
@@ -339,8 +344,22 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     eve.fill("#entry-score", "123")
     eve.click("#entry-btn")
     host.wait_for_function("[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '123')")
+    assert "(Caller to come)" in host.text_content("#caller-status")
+    assert eve.text_content("#caller-status") == "Your score is in; the host ends the round"
+    # the caller entered nothing: ending the round would give 0 for good, so the page asks first
+    asked: list[str] = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    host.click("#end-round")
+    host.wait_for_function("document.querySelector('#end-round') && !document.querySelector('#end-round').hidden")
+    assert asked and "No board or score yet for Caller:" in asked[0] and "Eve" not in asked[0]
+    assert host.evaluate("S.state.status") == "playing"
+    host.once("dialog", lambda d: d.accept())
     host.click("#end-round")  # one round under the standard rules: the match is over
     host.wait_for_selector("#end-round", state="hidden")
+    top = max([("Caller", 0), ("Dora", dora_score), ("Eve", 123)], key=lambda p: p[1])
+    for page in (host, eve):  # the table is told who won
+        page.wait_for_function(f"document.getElementById('caller-status').textContent === "
+                               f"'Game over — {top[0]} wins!'")
     rows = host.eval_on_selector_all("#caller-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
     assert rows[0] == ["player", "R1", "total"]
     assert rows[1:] == [["Caller", "0", "0"], ["Dora", str(dora_score), str(dora_score)], ["Eve", "123", "123"]]
@@ -563,4 +582,119 @@ def test_rulebook_000_adjacent_round_analysis_calls_an_unreachable_best_board_an
     bound = "" if best["reachable"] else "at most "
     assert f"Best possible with these tiles: {bound}{best['score']} (you: " in text
     assert ("upper bound" in text) == (not best["reachable"])
+    assert not errors
+
+
+def test_rulebook_000_sunmoon_tiles_show_their_symbol_and_the_status_names_the_rule(server, browser):
+    """Rulebook 000, Sun/Moon Adjacent Placement: where a tile may go depends on its symbol and the previous
+    tile's, so every tile shows its symbol (the engine's map), and the status line says which case applies.
+    Under the standard rules the symbols mean nothing and are not drawn."""
+    from takeiteasy.core.tiles import SYMBOL_NAMES, SYMBOLS
+
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Sunny")
+    page.select_option("#preset", "sunmoon")
+    page.click("#solo")
+    rules = Ruleset.from_options(Options(placement="sunmoon"))
+    previous = None
+    for turn in range(6):
+        page.wait_for_selector("#board .legal")
+        current = page.get_attribute("#current svg", "data-tile")
+        symbol = SYMBOL_NAMES[int(SYMBOLS[parse_tile(current)])]
+        assert page.get_attribute("#current svg .symbol", "data-symbol") == symbol
+        status = page.text_content("#status")
+        if previous is not None:
+            before = SYMBOL_NAMES[int(SYMBOLS[parse_tile(previous)])]
+            assert (f"a {symbol} like your last tile: it must touch a placed tile" in status) == (symbol == before)
+            assert (f"a {symbol} after a {before}: any empty cell" in status) == (symbol != before)
+            # the shown legal cells are the engine's
+            board = parse_board(" ".join(board_tokens(page)))
+            legal = [int(c) for c in page.eval_on_selector_all("#board .legal", "gs => gs.map(g => g.dataset.cell)")]
+            allowed = rules.legal_mask(board, parse_tile(current), previous_tile=parse_tile(previous))
+            assert legal == [c for c in range(19) if allowed[c] and board[c] < 0]
+        previous = current
+        place(page, turn * 5)
+    shown = page.eval_on_selector_all("#board g.cell[data-tile]", "gs => gs.map(g => [g.dataset.tile, "
+                                      "g.querySelector('.symbol').dataset.symbol])")
+    assert len(shown) == 6
+    assert all(symbol == SYMBOL_NAMES[int(SYMBOLS[parse_tile(tile)])] for tile, symbol in shown)
+    page.click("#leave")
+    page.select_option("#preset", "standard")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    assert page.locator("#current .symbol").count() == 0
+    assert not errors
+
+
+def test_on_a_phone_a_long_name_and_the_ai_list_do_not_widen_the_page(server, browser):
+    """A 390 px wide phone: the longest name allowed (24 characters, no space to break at) in the tables, and the
+    AI picker with each agent's description, must fit the screen (no sideways scrolling)."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Phoneuser_with_long_name")
+    page.set_viewport_size({"width": 390, "height": 844})
+    fits = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    assert page.evaluate(fits)
+    page.click("#create-room")
+    page.wait_for_selector("#lobby:not([hidden])")
+    longest = max(page.eval_on_selector_all("#lobby-agent option", "os => os.map(o => o.textContent)"), key=len)
+    page.select_option("#lobby-agent", label=longest)
+    page.click("#lobby-add")
+    page.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert page.evaluate(fits), "the lobby is wider than the phone"
+    page.click("#lobby-start")
+    page.wait_for_selector("#board .legal")
+    assert page.evaluate(fits), "the game is wider than the phone"
+    assert page.eval_on_selector("#players", "t => t.getBoundingClientRect().right") <= 390
+    assert not errors
+
+
+def test_a_player_who_left_a_game_under_way_finds_the_way_back_on_the_home_page(server, browser):
+    """Leaving a room mid-round keeps the seat (the others wait for the player's tile): the home page lists the
+    game under "Your games", and "Back to it" returns to it as it was. A finished game is not listed."""
+    errors: list[str] = []
+    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
+    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    ann.click("#lobby-start")
+    for page in (ann, bob):
+        page.wait_for_selector("#board .legal")
+    place(bob, 3)
+    bob_board = board_tokens(bob)
+    code = bob.text_content("#room-label").split()[-1]
+    bob.click("#leave")
+    bob.wait_for_selector("#my-rooms-box:not([hidden])")
+    listed = bob.text_content("#my-rooms li")
+    assert code in listed and "round 1 under way" in listed
+    place(ann, 0)  # meanwhile the next tile comes
+    bob.click("#my-rooms li button")
+    bob.wait_for_selector("#board .legal")
+    assert [t for t in board_tokens(bob) if t != "."] == [t for t in bob_board if t != "."]
+    assert bob.evaluate("S.state.drawn.length") == 2
+    # solo, played to the end: nothing to go back to
+    solo = open_page(browser, server, errors, "Alone")
+    solo.click("#solo")
+    for turn in range(19):
+        solo.wait_for_selector("#board .legal")
+        place(solo, turn)
+    solo.wait_for_selector("#result:not([hidden])")
+    solo.click("#leave")
+    solo.wait_for_selector("#home:not([hidden])")
+    solo.wait_for_timeout(500)  # the list is asked for after the home page shows
+    assert solo.locator("#my-rooms-box").is_hidden()
+    assert not errors
+
+
+def test_on_a_phone_each_new_screen_starts_at_its_top(server, browser):
+    """A phone scrolled down the home page (to the game buttons) and then starting a game sees the board from
+    its top, not the game screen scrolled as far as the home page was."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Scroller")
+    page.set_viewport_size({"width": 390, "height": 500})
+    page.click("#how-to-play summary")  # the page grows; scroll down to the end, then back to the buttons
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.eval_on_selector("#solo", "b => b.scrollIntoView({block: 'start'})")
+    assert page.evaluate("window.scrollY") > 100
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    assert page.evaluate("window.scrollY") == 0
+    assert page.eval_on_selector("#board", "b => b.getBoundingClientRect().top") >= 0
     assert not errors

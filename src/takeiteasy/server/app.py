@@ -38,7 +38,7 @@ from ..core.layouts import LAYOUT_NAMES, layout as get_layout
 from ..core.notation import format_board, parse_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
-from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, TOKENS
+from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, SYMBOLS, TOKENS
 from ..solve.analysis import analyse_called_round, analyse_game
 from . import protocol as msg
 from .limits import Buckets, RateLimits
@@ -430,7 +430,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                                                 for n, v in zip(DIRECTION_NAMES, DIRECTION_VALUES)],
                 "palettes": {name: {str(v): {"name": c[0], "hex": c[1]} for v, c in pal.items()}
                              for name, pal in PALETTES.items()},
-                "symbols": list(SYMBOL_NAMES)}
+                "symbols": list(SYMBOL_NAMES),
+                # the sun or moon each tile carries (the shipped map: the server never reads a map file)
+                "symbol_of": {token: SYMBOL_NAMES[int(SYMBOLS[tile])] for tile, token in enumerate(TOKENS)}}
 
     @app.get("/api/layouts/{name}")
     async def get_layout_json(name: str):

@@ -11,7 +11,7 @@ const DIRS = [[0, 1], [Math.sqrt(3) / 2, -0.5], [Math.sqrt(3) / 2, 0.5]];
 const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sqrt(3) / 2, -0.31]];
 
 const S = {
-  presets: [], agents: [], palette: {}, layouts: {},
+  presets: [], agents: [], palette: {}, symbolOf: {}, layouts: {},
   session: null,          // {code, token, player}
   state: null, ws: null, pollTimer: null, wsRetry: 0,
   selected: null,         // the pending tile chosen to place
@@ -97,7 +97,33 @@ function drawTile(group, token, cx, cy, r = R) {
     digit.style.fontSize = `${r * 0.34}px`;
     group.appendChild(digit);
   }
+  if (symbolsShown() && S.symbolOf[token]) drawSymbol(group, S.symbolOf[token], cx + 0.8 * a, cy, r * 0.12);
 }
+
+// Sun/moon rules (the placement and the scoring variants) need each tile's symbol: drawn in the wedge on
+// the right, free of stripes and numbers.
+function symbolsShown() {
+  const o = S.state && S.state.options;
+  return !!o && (o.placement === "sunmoon" || ["sunrays", "best-sunray"].includes(o.scoring));
+}
+
+function drawSymbol(group, symbol, x, y, s) {
+  const g = el("svg:g", { class: `symbol ${symbol}`, "data-symbol": symbol });
+  g.appendChild(el("svg:title", {}, symbol));
+  if (symbol === "sun") {
+    for (let k = 0; k < 8; k++) {
+      const t = Math.PI / 4 * k, c = Math.cos(t), n = Math.sin(t);
+      g.appendChild(el("svg:line", { x1: x + c * s * 1.15, y1: y + n * s * 1.15, x2: x + c * s * 1.6, y2: y + n * s * 1.6 }));
+    }
+    g.appendChild(el("svg:circle", { cx: x, cy: y, r: s * 0.85 }));
+  } else {  // a crescent opening to the right
+    const h = s * 1.6, at = x + s * 0.5;
+    g.appendChild(el("svg:path", { d: `M ${at} ${y - h} A ${h} ${h} 0 0 0 ${at} ${y + h} A ${s * 0.55} ${h} 0 0 1 ${at} ${y - h} Z` }));
+  }
+  group.appendChild(g);
+}
+
+const symbolName = (token) => (symbolsShown() && S.symbolOf[token] ? S.symbolOf[token] : null);
 
 // Something clicked can also be reached with Tab and used with Enter or Space.
 function pressable(node, label, handler) {
@@ -205,7 +231,10 @@ function drawBoard(svg, layout, board, opts = {}) {
 
 // ---- views ---------------------------------------------------------------------------------------
 function show(view) {
+  // another screen starts at its top: on a phone the scroll of the last one left the new one half off screen
+  const changed = $(view).hidden;
   for (const id of ["home", "lobby", "game", "caller"]) $(id).hidden = id !== view;
+  if (changed) window.scrollTo(0, 0);
 }
 
 function me() { return S.state && S.state.me; }
@@ -236,17 +265,24 @@ function renderLobby() {
   $("lobby-add-person").hidden = st.mode !== "caller";
 }
 
+function gameOverText() {
+  const st = S.state;
+  const names = st.winners.map((w) => st.players[w].name).join(" and ");
+  return st.players.length > 1 && names ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
+}
+
 function statusText() {
   const st = S.state, m = me();
-  if (st.status === "finished") {
-    const names = st.winners.map((w) => st.players[w].name).join(" and ");
-    return st.players.length > 1 ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
-  }
+  if (st.status === "finished") return gameOverText();
   if (st.status === "round_over") {
     return `Round ${st.round + 1} over${isHost() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
   if (!m) return "Watching";
-  if (m.phase === "place") return S.moving ? `Move ${S.moving.split("").join("-")}: click an empty cell` : `Place ${(S.selected || m.pending[0]).split("").join("-")}`;
+  if (m.phase === "place") {
+    if (S.moving) return `Move ${S.moving.split("").join("-")}: click an empty cell`;
+    const tile = S.selected || m.pending[0];
+    return `Place ${tile.split("").join("-")}${sunMoonRule(tile, m.previous)}`;
+  }
   if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
   if (m.phase === "announce") return "Your turn: announce a tile";
   if (m.phase === "settle") {
@@ -256,6 +292,16 @@ function statusText() {
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
   if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
+}
+
+// Sun/moon placement: why some empty cells are not allowed (a tile repeating the last tile's symbol must touch)
+function sunMoonRule(tile, previous) {
+  const o = S.state.options;
+  if (o.placement !== "sunmoon" || !previous) return "";
+  const now = symbolName(tile), before = symbolName(previous.tile);
+  if (!now || !before) return "";
+  if (now !== before) return ` — a ${now} after a ${before}: any empty cell`;
+  return ` — a ${now} like your last tile: it must touch ${o.sunmoon_touch === "previous" ? "that tile" : "a placed tile"}`;
 }
 
 async function renderGame() {
@@ -292,10 +338,14 @@ async function renderGame() {
   const cur = $("current");
   cur.replaceChildren();
   // settling: the last drawn tile is already on the board, showing it big looked like one more to place
-  const showTiles = st.status !== "playing" || (m && m.phase === "settle") ? [] : m && m.phase === "place" ? m.pending : st.current || [];
+  // announcing: the last tile (on the board already) sat above the tiles to announce, looking like one of them
+  const showTiles = st.status !== "playing" || (m && ["settle", "announce"].includes(m.phase)) ? []
+    : m && m.phase === "place" ? m.pending : st.current || [];
+  const choice = !!m && m.phase === "place" && m.pending.length > 1;  // two drawn: pick the one to place
   for (const token of showTiles) {
-    const icon = tileIcon(token, m && m.phase === "place" && token === S.selected && m.pending.length > 1 ? "selected" : "");
-    pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
+    const icon = tileIcon(token, choice && token === S.selected ? "selected" : "");
+    // only a choice is a control: a lone tile clicked, or reached with Tab, did nothing
+    if (choice) pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
     cur.appendChild(icon);
   }
   cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)
@@ -595,6 +645,7 @@ function renderCaller() {
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
   $("caller-next").hidden = !host || st.status !== "round_over";
+  $("caller-status").textContent = callerStatus(st, host);
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
   head.appendChild(el("th", {}, "player"));
@@ -624,6 +675,22 @@ function renderCaller() {
   if (st.status === "playing") renderEntryLayout(st);
   renderAnalysis($("caller-analysis-bar"), $("caller-analysis-info"), $("caller-analysis"));
 }
+
+// What the table does now: call, enter the boards, end the round, or who won.
+function callerStatus(st, host) {
+  if (st.status === "finished") return gameOverText();
+  if (st.status === "round_over") {
+    return `Round ${st.round + 1} of ${st.rounds} over — ${host ? "start the next when the table is ready"
+      : `waiting for ${st.players[st.host].name} to start the next`}`;
+  }
+  if (st.left > 0) return host ? "Call the next tile once everyone has placed the last" : "Place each called tile on your board";
+  const missing = noEntry(st);
+  if (host) return missing.length ? `Every tile is called: enter the boards or scores (${missing.join(", ")} to come), then end the round`
+    : "Every score is in: end the round";
+  return (st.entries || {})[st.you] ? "Your score is in; the host ends the round" : "Every tile is called: enter your board or score";
+}
+
+function noEntry(st) { return st.players.filter((p) => !(st.entries || {})[p.index]).map((p) => p.name); }
 
 // A board to enter, laid out with the called tiles instead of typed: it fills the notation box.
 async function renderEntryLayout(st) {
@@ -709,7 +776,7 @@ function startPolling() {
 function stopPolling() { clearInterval(S.pollTimer); S.pollTimer = null; }
 
 function enterRoom(joined) {
-  S.session = { code: joined.code, token: joined.token, player: joined.player };
+  S.session = { code: joined.code, token: joined.token, player: joined.player, at: Date.now() };
   localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
   localStorage.setItem("tie-last", joined.code);
   history.replaceState(null, "", `#room=${joined.code}`);
@@ -726,6 +793,35 @@ function leave() {
   render();
   loadRooms();
   loadScores();
+  loadMyRooms();
+}
+
+// Rooms this browser has a seat in that are not over: a player who left (or closed the tab) mid-game holds up
+// the others, so the way back is on the home page.  The newest few, each asked for its state.
+async function loadMyRooms() {
+  const saved = Object.keys(localStorage).filter((k) => /^tie-[A-Z0-9]{4,8}$/.test(k)).map((k) => {
+    try { return JSON.parse(localStorage.getItem(k)); } catch { return null; }
+  }).filter((s) => s && s.code && s.token).sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, 5);
+  const items = [];
+  for (const seat of saved) {
+    let st;
+    try {
+      const response = await fetch(`/api/rooms/${seat.code}`, { headers: { "x-player-token": seat.token } });
+      if (response.status === 404) { localStorage.removeItem(`tie-${seat.code}`); continue; }
+      if (!response.ok) continue;
+      st = (await response.json()).state;
+    } catch { continue; }
+    if (S.session || st.status === "finished") continue;
+    const li = el("li");
+    const b = el("button", { class: "primary" }, "Back to it");
+    b.addEventListener("click", () => join(st.code));
+    const what = { lobby: "in the lobby", playing: `round ${st.round + 1} under way`, round_over: `round ${st.round + 1} over` }[st.status] || st.status;
+    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? "caller" : st.preset || "custom"} · ${what}`), b);
+    items.push(li);
+  }
+  if (S.session) return;  // a room was entered meanwhile
+  $("my-rooms").replaceChildren(...items);
+  $("my-rooms-box").hidden = !items.length;
 }
 
 // ---- home ------------------------------------------------------------------------------------------
@@ -805,7 +901,7 @@ async function init() {
   window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
   const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
   const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
-  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
+  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic; S.symbolOf = tiles.symbol_of || {};
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
   const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
   $("preset").addEventListener("change", () => { info(); loadScores(); }); info();
@@ -825,7 +921,13 @@ async function init() {
   $("caller-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
   $("call-btn").addEventListener("click", () => act("call"));
-  $("end-round").addEventListener("click", () => act("end-round"));
+  $("end-round").addEventListener("click", () => {
+    // a player with nothing entered scores 0 for the round, and that cannot be mended afterwards
+    const missing = noEntry(S.state);
+    if (missing.length && !window.confirm(`No board or score yet for ${missing.join(", ")}: ending the round now ` +
+      `gives ${missing.length > 1 ? "them" : "this player"} 0. End the round?`)) return;
+    act("end-round");
+  });
   $("caller-next").addEventListener("click", () => act("next"));
   $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
   $("hint-btn").addEventListener("click", requestHint);
@@ -865,6 +967,7 @@ async function init() {
   render();
   loadRooms();
   loadScores();
+  if (!S.session) loadMyRooms();
   setInterval(() => { if (!S.session) loadRooms(); }, 5000);
 }
 

@@ -110,6 +110,25 @@ def test_rulebook_000_sunmoon_compares_with_the_previous_tile_not_the_first():
     game.place(0, 17)
 
 
+def test_rulebook_000_placement_guidance_names_the_case_that_applies():
+    """Rulebook 000, Sun/Moon Adjacent Placement (and adjacent placement): the few words a player is shown
+    before placing say which case applies, and agree with the cells the rule allows."""
+    sun1, sun2 = tiles_with(SUNMOON, SUN)[:2]
+    moon = tiles_with(SUNMOON, MOON)[0]
+    board = SUNMOON.empty_board()
+    board[0] = sun1
+    assert SUNMOON.guidance(sun1) == ADJACENT.guidance(sun1) == "the first tile: any empty cell"
+    assert SUNMOON.guidance(sun2, sun1, 0) == "a sun like your last tile: it must touch a placed tile"
+    assert legal(SUNMOON, board, sun2, sun1, 0) == neighbours_by_coordinates(SUNMOON, 0)
+    assert SUNMOON.guidance(moon, sun1, 0) == "a moon after a sun: any empty cell"
+    assert legal(SUNMOON, board, moon, sun1, 0) == set(range(1, 19))
+    assert SUNMOON_PREVIOUS.guidance(sun2, sun1, 0) == "a sun like your last tile: it must touch that tile"
+    assert ADJACENT.guidance(moon, sun1, 0) == "it must touch a placed tile"
+    assert Ruleset.from_options().guidance(moon, sun1, 0) == ""
+    assert SUNMOON.uses_symbols and Ruleset.from_options(Options(scoring="sunrays")).uses_symbols
+    assert not ADJACENT.uses_symbols and not Ruleset.from_options().uses_symbols
+
+
 def test_rulebook_002_sunmoon_touch_previous_option():
     """Rulebook 002 (French text), Sun/Moon Adjacent Placement: with sunmoon_touch=previous a repeated symbol
     must touch the previous tile itself."""

@@ -521,6 +521,23 @@ def test_reference_endpoints(client):
     assert len(tiles["symbol_of"]) == 31 and tiles["symbol_of"]["***"] == "sun"
 
 
+def test_rulebook_000_sun_moon_rooms_send_the_symbols_and_what_the_rule_asks_of_each_tile(client):
+    """Rulebook 000, sun/moon placement: the page shows each tile's symbol and why cells are refused; both
+    come from the engine in the room's state (symbols only where the rules look at them)."""
+    joined = create(client, mode="solo", preset="sunmoon")
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    from takeiteasy.core.tiles import TOKENS
+
+    rules = Ruleset.from_options(Options(placement="sunmoon"))
+    assert st["symbols"] == {TOKENS[t]: name for t, name in rules.symbol_names().items()}
+    assert st["me"]["guidance"] == {t: "the first tile: any empty cell" for t in st["me"]["pending"]}
+    st = place_first_legal(client, code, token, st)
+    tile, previous = parse_tile(st["me"]["pending"][0]), st["me"]["previous"]
+    assert st["me"]["guidance"][TOKENS[tile]] == rules.guidance(tile, parse_tile(previous["tile"]), previous["cell"])
+    plain = create(client, mode="solo")["state"]
+    assert "symbols" not in plain and set(plain["me"]["guidance"].values()) == {""}
+
+
 def test_hint_endpoint_ranks_cells_like_the_hint_function(client):
     from takeiteasy.ai import hint
     from takeiteasy.core import parse_board, parse_tile

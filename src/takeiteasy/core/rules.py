@@ -59,6 +59,10 @@ class PlacementRule:
         """Why a cell outside the mask is refused (the cell being empty is checked first)."""
         return "that cell is not allowed"
 
+    def guidance(self, context: PlacementContext) -> str:
+        """What this rule asks of ``context.tile`` now, for a player about to place it ("" when nothing)."""
+        return ""
+
 
 class FreePlacement(PlacementRule):
     pass
@@ -74,6 +78,9 @@ class AdjacentPlacement(PlacementRule):
     def refusal(self, board=None, shape=None, context=None, cell: int = -1) -> str:
         where = f"cell {cell} does not touch a placed tile" if cell >= 0 else "the cell does not touch a placed tile"
         return f"adjacent placement: {where}; after the first tile, every tile must touch a placed tile along an edge"
+
+    def guidance(self, context: PlacementContext) -> str:
+        return "the first tile: any empty cell" if context.previous_tile < 0 else "it must touch a placed tile"
 
 
 class SunMoonPlacement(PlacementRule):
@@ -95,6 +102,16 @@ class SunMoonPlacement(PlacementRule):
             where = f"cell {context.previous_cell}" if context.previous_cell >= 0 else "the board"
             return why + f"the previous tile ({where}); cell {cell} does not"
         return why + f"a placed tile; cell {cell} does not"
+
+    def guidance(self, context: PlacementContext) -> str:
+        if context.previous_tile < 0:
+            return "the first tile: any empty cell"
+        symbols = context.symbols if context.symbols is not None else SYMBOLS
+        now, before = (SYMBOL_NAMES[int(symbols[t])] for t in (context.tile, context.previous_tile))
+        if now != before:
+            return f"a {now} after a {before}: any empty cell"
+        touch = "that tile" if self.code == kernels.PLACE_SUNMOON_PREVIOUS else "a placed tile"
+        return f"a {now} like your last tile: it must touch {touch}"
 
 
 class SunMoonPreviousPlacement(SunMoonPlacement):
@@ -428,6 +445,19 @@ class Ruleset:
             return self.stamen_rule.refusal(board, self.layout, cell)
         context = PlacementContext(tile, previous_tile, self.symbols, previous_cell)
         return self.placement.refusal(board, self.layout, context, cell)
+
+    def guidance(self, tile: int, previous_tile: int = -1, previous_cell: int = -1) -> str:
+        """What the placement rule asks of ``tile`` now, in a few words for a player ("" under free placement)."""
+        return self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
+
+    @property
+    def uses_symbols(self) -> bool:
+        """Whether the tiles' suns and moons matter (sun/moon placement, Sunrays or Best Sunray scoring)."""
+        return isinstance(self.placement, SunMoonPlacement) or self.options.scoring != "standard"
+
+    def symbol_names(self) -> dict[int, str]:
+        """The sun or moon of every tile of the set, by tile id."""
+        return {t: SYMBOL_NAMES[int(self.symbols[t])] for t in self.tile_set}
 
     def _full(self, board: np.ndarray) -> np.ndarray:
         """A board array with the holding slots, added empty when given only the layout's cells."""

@@ -661,6 +661,8 @@ class Room:
             "winners": self.match.winners if self.match else [],
             "players": [s.public(i) for i, s in enumerate(self.seats)],
         }
+        if self.rules.uses_symbols:  # the sun or moon of each tile, when the rules look at them
+            state["symbols"] = {TOKENS[t]: name for t, name in self.rules.symbol_names().items()}
         if self.digital:
             self._digital_state(state, viewer)
         else:
@@ -708,6 +710,8 @@ class Room:
             me["legal"] = {TOKENS[t]: [int(c) for c in
                                        rules.legal_mask(board, t, previous_tile, previous_cell).nonzero()[0]]
                            for t in game.pending[viewer]}
+            # what the placement rule asks of each tile now, in the engine's words ("" under free placement)
+            me["guidance"] = {TOKENS[t]: rules.guidance(t, previous_tile, previous_cell) for t in game.pending[viewer]}
         elif game.all_drawn and not game.settled[viewer]:
             me["phase"] = "settle"
             me["release"] = {TOKENS[int(board[s])]: rules.release_cells(board, int(board[s]))

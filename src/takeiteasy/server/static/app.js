@@ -11,7 +11,7 @@ const DIRS = [[0, 1], [Math.sqrt(3) / 2, -0.5], [Math.sqrt(3) / 2, 0.5]];
 const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sqrt(3) / 2, -0.31]];
 
 const S = {
-  presets: [], agents: [], palette: {}, symbolOf: {}, layouts: {},
+  presets: [], agents: [], palette: {}, layouts: {},
   session: null,          // {code, token, player}
   state: null, ws: null, pollTimer: null, wsRetry: 0,
   selected: null,         // the pending tile chosen to place
@@ -97,15 +97,12 @@ function drawTile(group, token, cx, cy, r = R) {
     digit.style.fontSize = `${r * 0.34}px`;
     group.appendChild(digit);
   }
-  if (symbolsShown() && S.symbolOf[token]) drawSymbol(group, S.symbolOf[token], cx + 0.8 * a, cy, r * 0.12);
+  if (symbolsShown() && S.state.symbols[token]) drawSymbol(group, S.state.symbols[token], cx + 0.8 * a, cy, r * 0.12);
 }
 
-// Sun/moon rules (the placement and the scoring variants) need each tile's symbol: drawn in the wedge on
-// the right, free of stripes and numbers.
-function symbolsShown() {
-  const o = S.state && S.state.options;
-  return !!o && (o.placement === "sunmoon" || ["sunrays", "best-sunray"].includes(o.scoring));
-}
+// Sun/moon rules (the placement and the scoring variants) need each tile's symbol: the room's state has them
+// then (the engine decides), drawn in the wedge on the right, free of stripes and numbers.
+function symbolsShown() { return !!(S.state && S.state.symbols); }
 
 function drawSymbol(group, symbol, x, y, s) {
   const g = el("svg:g", { class: `symbol ${symbol}`, "data-symbol": symbol });
@@ -122,8 +119,6 @@ function drawSymbol(group, symbol, x, y, s) {
   }
   group.appendChild(g);
 }
-
-const symbolName = (token) => (symbolsShown() && S.symbolOf[token] ? S.symbolOf[token] : null);
 
 // Something clicked can also be reached with Tab and used with Enter or Space.
 function pressable(node, label, handler) {
@@ -281,7 +276,8 @@ function statusText() {
   if (m.phase === "place") {
     if (S.moving) return `Move ${S.moving.split("").join("-")}: click an empty cell`;
     const tile = S.selected || m.pending[0];
-    return `Place ${tile.split("").join("-")}${sunMoonRule(tile, m.previous)}`;
+    const rule = (m.guidance || {})[tile];  // the engine's words for what the placement rule asks now
+    return `Place ${tile.split("").join("-")}${rule ? ` — ${rule}` : ""}`;
   }
   if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
   if (m.phase === "announce") return "Your turn: announce a tile";
@@ -292,16 +288,6 @@ function statusText() {
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
   if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
-}
-
-// Sun/moon placement: why some empty cells are not allowed (a tile repeating the last tile's symbol must touch)
-function sunMoonRule(tile, previous) {
-  const o = S.state.options;
-  if (o.placement !== "sunmoon" || !previous) return "";
-  const now = symbolName(tile), before = symbolName(previous.tile);
-  if (!now || !before) return "";
-  if (now !== before) return ` — a ${now} after a ${before}: any empty cell`;
-  return ` — a ${now} like your last tile: it must touch ${o.sunmoon_touch === "previous" ? "that tile" : "a placed tile"}`;
 }
 
 async function renderGame() {
@@ -901,7 +887,7 @@ async function init() {
   window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
   const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
   const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
-  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic; S.symbolOf = tiles.symbol_of || {};
+  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
   const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
   $("preset").addEventListener("change", () => { info(); loadScores(); }); info();

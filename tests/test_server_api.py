@@ -298,6 +298,22 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
     assert st["status"] == "finished" and len(st["drawn"]) == 19
 
 
+def test_rulebook_004_the_next_chooser_is_told_to_wait_until_everyone_has_placed(client):
+    """Rulebook 004, no caller: the next tile is announced once every player has placed the last.  The next
+    chooser, done placing before the others, used to be offered the tiles to announce, and got a refusal."""
+    host = create(client, mode="room", preset="no-caller")
+    code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    st = post(client, code, "start", token=ann).json()["state"]
+    assert st["chooser"] == 0 and st["me"]["phase"] == "announce"
+    st = post(client, code, "announce", token=ann, tile=st["remaining"][0]).json()["state"]
+    bobs = place_first_legal(client, code, bob, state(client, code, bob))
+    assert bobs["chooser"] == 1 and bobs["me"]["phase"] == "wait"  # ann still places
+    assert "every player must place" in refused(post(client, code, "announce", token=bob, tile=bobs["remaining"][0]))
+    place_first_legal(client, code, ann, state(client, code, ann))
+    assert state(client, code, bob)["me"]["phase"] == "announce"
+
+
 def test_draw_is_refused_when_there_is_nothing_to_draw_in_a_no_caller_confirm_game(client):
     """Rulebook 004: with no caller the next tile is announced, not drawn; a draw on the player's turn to
     announce used to answer 200 and do nothing."""
@@ -519,6 +535,9 @@ def test_reference_endpoints(client):
     tiles = client.get("/api/tiles").json()
     assert tiles["symbol_of"] == {token: ("sun", "moon")[int(SYMBOLS[t])] for t, token in enumerate(TOKENS)}
     assert len(tiles["symbol_of"]) == 31 and tiles["symbol_of"]["***"] == "sun"
+    # what the page calls a tile: as a caller says it (rulebook 003 names the wildcards)
+    assert tiles["names"]["964"] == "9-6-4" and tiles["names"]["***"] == "triple wildcard"
+    assert tiles["names"]["*2*"] == "double wildcard with 2" and len(tiles["names"]) == 31
 
 
 def test_rulebook_000_sun_moon_rooms_send_the_symbols_and_what_the_rule_asks_of_each_tile(client):

@@ -698,3 +698,26 @@ def test_on_a_phone_each_new_screen_starts_at_its_top(server, browser):
     assert page.evaluate("window.scrollY") == 0
     assert page.eval_on_selector("#board", "b => b.getBoundingClientRect().top") >= 0
     assert not errors
+
+
+def test_rulebook_003_daffodil_wildcards_are_named_as_the_caller_says_them(server, browser):
+    """Rulebook 003, the daffodil edition's wildcards: the page names a wildcard tile to place as a caller
+    says it ("triple wildcard", "double wildcard with 2"), not by its token's stars."""
+    from takeiteasy.core.notation import call_words
+
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Daffy")
+    page.select_option("#preset", "daffodil")
+    page.click("#solo")
+    named = []
+    for turn in range(21):
+        page.wait_for_selector("#board .legal")
+        tile = page.get_attribute("#current svg", "data-tile")
+        status = page.text_content("#status")
+        assert status.startswith(f"Place {call_words(parse_tile(tile))}")
+        if "*" in tile:
+            named.append(status)
+        place(page, turn)
+    # 21 of 31 tiles are drawn: a round holds a wildcard 99 times in 100 (the deal is the server's secret)
+    assert all("wildcard" in status and "*" not in status for status in named)
+    assert not errors

@@ -35,7 +35,7 @@ from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
 from ..commands.score import score_record
 from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES, layout as get_layout
-from ..core.notation import format_board, parse_board, parse_tile
+from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, SYMBOLS, TOKENS
@@ -432,7 +432,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                              for name, pal in PALETTES.items()},
                 "symbols": list(SYMBOL_NAMES),
                 # the sun or moon each tile carries (the shipped map: the server never reads a map file)
-                "symbol_of": {token: SYMBOL_NAMES[int(SYMBOLS[tile])] for tile, token in enumerate(TOKENS)}}
+                "symbol_of": {token: SYMBOL_NAMES[int(SYMBOLS[tile])] for tile, token in enumerate(TOKENS)},
+                # what a caller says for each tile: its values, or a wildcard's name
+                "names": {token: call_words(tile) for tile, token in enumerate(TOKENS)}}
 
     @app.get("/api/layouts/{name}")
     async def get_layout_json(name: str):

@@ -718,7 +718,7 @@ class Room:
                              for s in rules.holding_cells if board[s] >= 0}
         elif over or (game.all_drawn and game.settled[viewer]):
             me["phase"] = "done"
-        elif game.chooser == viewer:
+        elif game.chooser == viewer and not game.waiting:  # announcing waits until everyone has placed
             me["phase"] = "announce"
         else:
             me["phase"] = "wait"

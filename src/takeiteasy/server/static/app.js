@@ -11,7 +11,7 @@ const DIRS = [[0, 1], [Math.sqrt(3) / 2, -0.5], [Math.sqrt(3) / 2, 0.5]];
 const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sqrt(3) / 2, -0.31]];
 
 const S = {
-  presets: [], agents: [], palette: {}, layouts: {},
+  presets: [], agents: [], palette: {}, names: {}, layouts: {},
   session: null,          // {code, token, player}
   state: null, ws: null, pollTimer: null, wsRetry: 0,
   selected: null,         // the pending tile chosen to place
@@ -33,6 +33,8 @@ const el = (tag, attrs = {}, text) => {
   return node;
 };
 
+// a tile as a caller says it: "9-6-4", or a wildcard by its name (the server's words)
+const tileName = (token) => S.names[token] || token.split("").join("-");
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
 
 function toast(text) {
@@ -137,7 +139,7 @@ function pressable(node, label, handler) {
 function tileIcon(token, cls = "") {
   const svg = el("svg:svg", { viewBox: `${-R - 2} ${-APOTHEM - 2} ${2 * R + 4} ${2 * APOTHEM + 4}`, class: cls });
   svg.dataset.tile = token;
-  const title = el("svg:title", {}, token.split("").join("-"));
+  const title = el("svg:title", {}, tileName(token));
   svg.appendChild(title);
   drawTile(svg, token, 0, 0);
   return svg;
@@ -207,7 +209,7 @@ function drawBoard(svg, layout, board, opts = {}) {
     }
     const actionable = token ? movable.has(i) || (opts.pickable || []).includes(i) : legal.has(i) || targets.has(i);
     if (opts.onClick && actionable) {
-      pressable(g, token ? `cell ${i}, ${token.split("").join("-")}` : `cell ${i}`, () => opts.onClick(i, token));
+      pressable(g, token ? `cell ${i}, ${tileName(token)}` : `cell ${i}`, () => opts.onClick(i, token));
     } else if (opts.onClick) {
       g.addEventListener("click", () => opts.onClick(i, token));
     }
@@ -274,15 +276,15 @@ function statusText() {
   }
   if (!m) return "Watching";
   if (m.phase === "place") {
-    if (S.moving) return `Move ${S.moving.split("").join("-")}: click an empty cell`;
+    if (S.moving) return `Move ${tileName(S.moving)}: click an empty cell`;
     const tile = S.selected || m.pending[0];
     const rule = (m.guidance || {})[tile];  // the engine's words for what the placement rule asks now
-    return `Place ${tile.split("").join("-")}${rule ? ` — ${rule}` : ""}`;
+    return `Place ${tileName(tile)}${rule ? ` — ${rule}` : ""}`;
   }
   if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
   if (m.phase === "announce") return "Your turn: announce a tile";
   if (m.phase === "settle") {
-    return S.holdPick ? `Put ${S.holdPick.split("").join("-")} on a highlighted stamen cell`
+    return S.holdPick ? `Put ${tileName(S.holdPick)} on a highlighted stamen cell`
       : "Move held tiles onto the stamen (click one), then finish";
   }
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
@@ -331,7 +333,7 @@ async function renderGame() {
   for (const token of showTiles) {
     const icon = tileIcon(token, choice && token === S.selected ? "selected" : "");
     // only a choice is a control: a lone tile clicked, or reached with Tab, did nothing
-    if (choice) pressable(icon, `tile ${token.split("").join("-")}`, () => { S.selected = token; S.moving = null; render(); });
+    if (choice) pressable(icon, `tile ${tileName(token)}`, () => { S.selected = token; S.moving = null; render(); });
     cur.appendChild(icon);
   }
   cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)
@@ -346,7 +348,7 @@ async function renderGame() {
     const top = ready && ready.hints.length ? ready.hints[0].tile : null;
     ann.replaceChildren(...announceable().map((token) => {
       const icon = tileIcon(token);
-      pressable(icon, `announce ${token.split("").join("-")}`, () => act("announce", { tile: token }));
+      pressable(icon, `announce ${tileName(token)}`, () => act("announce", { tile: token }));
       if (!expected.has(token)) return icon;
       const shown = ready.hints[0].margin === undefined ? expected.get(token).toFixed(1) : signed(expected.get(token));
       const label = el("small", { class: "ann-hint" }, shown);
@@ -505,7 +507,7 @@ function stepThrough(layout, moves, size, evaluator) {
     const other = m.best_cell !== m.cell && typeof m.best_cell === "number" && m.best_cell >= 0 && m.best_cell < size &&
       !board[m.best_cell] && typeof m.expected_best === "number";
     drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
-    caption.textContent = `Move ${k}: ${m.tile.split("").join("-")} on cell ${m.cell}, expected final score ${num(m.expected)}` +
+    caption.textContent = `Move ${k}: ${tileName(m.tile)} on cell ${m.cell}, expected final score ${num(m.expected)}` +
       (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, marked).` : ", where the AI would put it too.");
   };
   const step = (d) => { slider.value = Math.min(moves.length, Math.max(1, +slider.value + d)); show(+slider.value); };
@@ -691,7 +693,7 @@ async function renderEntryLayout(st) {
   const again = () => renderEntryLayout(S.state);
   $("entry-tiles").replaceChildren(...left.map((token) => {
     const icon = tileIcon(token, token === entry.pick ? "selected" : "");
-    pressable(icon, `tile ${token.split("").join("-")}`, () => { entry.pick = entry.pick === token ? null : token; again(); });
+    pressable(icon, `tile ${tileName(token)}`, () => { entry.pick = entry.pick === token ? null : token; again(); });
     return icon;
   }));
   const empty = [], full = [];
@@ -887,7 +889,7 @@ async function init() {
   window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
   const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
   const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
-  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic;
+  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic; S.names = tiles.names || {};
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
   const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
   $("preset").addEventListener("change", () => { info(); loadScores(); }); info();

@@ -412,6 +412,8 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert page.locator("#analysis .best-board [data-tile]").count() == 19
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round
+    # the disabled button cannot keep keyboard focus: it moves to the analysis itself
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'analysis'")
     # stepping through the round: the board after move k has k tiles, the k-th outlined
     assert page.locator("#analysis .step-board [data-tile]").count() == 19
     page.eval_on_selector("#analysis input[type=range]", "e => { e.value = 1; e.dispatchEvent(new Event('input')); }")

@@ -434,7 +434,16 @@ async function requestAnalysis() {
     const data = await api("GET", `/api/rooms/${S.state.code}/analysis`);
     next = { key, status: "ready", report: data.analysis };
   } catch (e) { next = { key, status: "error", error: e.message }; }
-  if (S.analysis && S.analysis.key === key) { S.analysis = next; render(); }
+  if (!S.analysis || S.analysis.key !== key) return;
+  S.analysis = next;
+  await render();
+  // the button that asked is disabled now, which drops keyboard focus: carry it to the analysis
+  const box = document.querySelector("#analysis:not([hidden]), #caller-analysis:not([hidden])");
+  const active = document.activeElement;
+  if (box && (!active || active === document.body || active.disabled)) {
+    box.setAttribute("tabindex", "-1");
+    box.focus();
+  }
 }
 
 async function renderAnalysis(bar, info, box) {

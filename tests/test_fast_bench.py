@@ -61,6 +61,38 @@ def test_vs_compares_on_the_same_deals(capsys, tmp_path):
     assert plot.stat().st_size > 0
 
 
+def test_scores_file_pairs_each_deal_with_each_agents_score(capsys, tmp_path):
+    """``--scores FILE``: a CSV row per game with its tiles in draw order and each agent's score, so another
+    program's scores on the same deals can be paired game by game.  The rows replay: each deal played again
+    by the same agent scores the same."""
+    import csv
+
+    from takeiteasy.ai import make_agent
+    from takeiteasy.commands.bench import reseed
+    from takeiteasy.core import Game, Ruleset
+    from takeiteasy.core.deal import game_seed
+    from takeiteasy.core.notation import parse_tiles
+
+    path = tmp_path / "scores.csv"
+    report = bench(capsys, "--agent", "greedy", "--vs", "random", "--games", "6", "--seed", "9", "--scores", str(path))
+    rows = list(csv.DictReader(path.open()))
+    assert report["scores"] == str(path) and [int(r["game"]) for r in rows] == list(range(6))
+    assert [r["deal"] for r in rows] == [" ".join(TOKENS[t] for t in deal(9, range(27), 19, index=i)) for i in range(6)]
+    assert sum(int(r["score_greedy"]) - int(r["score_random"]) for r in rows) / 6 == pytest.approx(
+        report["difference"]["mean"])
+    rules = Ruleset.from_options()
+    for row in rows:  # greedy breaks ties at random: bench gives game i the randomness of (seed, i)
+        game, greedy = Game(rules, ["g"], deal=parse_tiles(row["deal"])), make_agent("greedy", rules, 0)
+        reseed(greedy, game_seed(9, int(row["game"])))
+        assert game.play([greedy])[0] == int(row["score_greedy"])
+    bench(capsys, "--agent", "random", "--games", "4", "--seed", "9", "--scores", str(path))
+    rows = list(csv.DictReader(path.open()))
+    assert list(rows[0]) == ["game", "deal", "score"] and rows[3]["deal"] == " ".join(
+        TOKENS[t] for t in deal(9, range(27), 19, index=3))
+    assert main(["bench", "--games", "2", "--scores", str(tmp_path / "no" / "s.csv")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_plot_reports_the_file_it_wrote(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     report = bench(capsys, "--agent", "random", "--games", "5", "--plot", "hist")

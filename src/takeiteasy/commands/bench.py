@@ -27,6 +27,7 @@ from ..core.errors import InputError
 from ..core.game import Game
 from ..core.notation import parse_tiles
 from ..core.rules import Options, Ruleset
+from ..core.tiles import TOKENS
 from ._options import add_rules_arguments, options_from_args
 
 DEFAULT_GAMES = 1000
@@ -56,6 +57,9 @@ def register(sub) -> None:
     parser.add_argument("--weights", metavar="FILE", help="weights for --agent instead of the shipped ones "
                                                           "(a weights.npz from takeiteasy train)")
     parser.add_argument("--vs-weights", metavar="FILE", help="weights for --vs instead of the shipped ones")
+    parser.add_argument("--scores", metavar="FILE",
+                        help="write every game's score to a CSV file (game, deal, score, and with --vs the other "
+                             "agent's score), to pair them with another program's scores on the same deals")
     parser.add_argument("--plot", metavar="FILE",
                         help="write a score histogram (PNG, SVG, PDF... by the extension; no extension: FILE.png)")
     parser.add_argument("--no-batch", action="store_true",
@@ -236,6 +240,17 @@ def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
     return deals
 
 
+def _check_writable(path: str) -> None:
+    """Refuse a scores file that cannot be written before any game is played (it is written at the end)."""
+    if path == "":
+        raise InputError("--scores: give a file name, e.g. scores.csv")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"--scores {path}: no folder {folder}")
+    if os.path.isdir(path):
+        raise InputError(f"--scores {path}: is a folder")
+
+
 def _check_agent(name: str) -> None:
     from ..ai import AGENTS
 
@@ -282,6 +297,30 @@ def write_plot(path: str, series: list[Series]) -> str:
     return path
 
 
+def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, deals) -> None:
+    """One CSV row per game: its index, its tiles in draw order (empty with no caller: the agent announced
+    them), and each agent's score."""
+    import csv
+
+    header = ["game", "deal", *(f"score_{s.agent}" if len(played) > 1 else "score" for s in played)]
+    if len(played) > 1 and played[0].agent == played[1].agent:
+        header[2:] = ["score_a", "score_b"]
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(header)
+            for index in range(len(played[0].scores)):
+                if not rules.options.caller:
+                    tiles = ""
+                else:
+                    dealt = deals[index] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
+                                                                        index=index)
+                    tiles = " ".join(TOKENS[t] for t in dealt)
+                writer.writerow([index, tiles, *(int(s.scores[index]) for s in played)])
+    except OSError as exc:
+        raise InputError(f"--scores {path}: cannot write it ({exc.strerror})") from None
+
+
 def _line(report: dict) -> str:
     speed = report["games_per_second"]
     move = report["ms_per_move"]
@@ -297,6 +336,8 @@ def run(args) -> int:
     _check_agent(args.agent)
     if args.plot is not None:
         plot_path(args.plot)  # refuse an empty name before any game is played
+    if args.scores is not None:
+        _check_writable(args.scores)
     if args.vs is not None:
         _check_agent(args.vs)
     elif args.vs_weights is not None:
@@ -328,7 +369,9 @@ def run(args) -> int:
         if games > len(deals):
             raise InputError(f"--games {games}, but deals file {args.deals} has only {len(deals)} deals")
         deals = deals[:games]
-    elif args.vs is not None and rules.options.caller:  # both agents must see the very same deals
+    elif (args.vs is not None or args.scores is not None) and rules.options.caller:
+        # both agents must see the very same deals, and a scores file names them (the random agent's batch
+        # simulator otherwise draws its own)
         deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
 
     context = {"seed": args.seed, "jobs": jobs, "ray": args.ray, "deals": args.deals, "options": options.to_json()}
@@ -351,6 +394,9 @@ def run(args) -> int:
         }
     if args.plot is not None:
         report["plot"] = write_plot(args.plot, played)
+    if args.scores is not None:
+        write_scores(args.scores, played, rules, args.seed, deals)
+        report["scores"] = args.scores
     if args.json:
         print(json.dumps(report))
     elif args.vs is not None:

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from takeiteasy.cli import main
-from takeiteasy.core import Ruleset, deal
+from takeiteasy.core import Options, Ruleset, deal
 from takeiteasy.core.tiles import TOKENS
 
 import reference
@@ -227,6 +227,21 @@ def test_play_answers_a_question_mark_with_the_hint_and_ends_with_the_best_possi
     assert status == 0 and shown in " ".join(out.split())  # rich wraps long lines
     assert "'? z': type '?'" in out
     assert f"Best possible with these tiles: {solve(rules, tiles).score}" in out
+
+
+def test_rulebook_004_play_answers_a_question_mark_when_announcing_with_the_announce_hint(capsys, monkeypatch):
+    """Rulebook 004, no caller: at the announce prompt '?' ranks the tiles to call as `hint --announce` does,
+    against the other players' boards (here an AI's), and the round goes on."""
+    from takeiteasy.ai import announce_hints
+
+    answers = ["?", "574", "0", ""] + ["q"]
+    status, out, _ = run_cli(capsys, "play", "--preset", "no-caller", "--vs", "greedy", "--seed", "2", "--no-record",
+                             stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
+    rules = Ruleset.from_options(Options(caller=False))
+    empty = rules.empty_board()
+    first = announce_hints(rules, empty, others=[empty])
+    shown = ",  ".join(f"{h.to_json()['tile']} -> {h.expected:.1f} ({h.margin:+.1f} on the others)" for h in first[:5])
+    assert " ".join(shown.split()) in " ".join(out.split()) and "announced by" in out  # rich wraps long lines
 
 
 @pytest.mark.parametrize("argv, message", [

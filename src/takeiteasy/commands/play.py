@@ -25,7 +25,7 @@ from ..terminal import board_text, tile_text
 from ._options import add_rules_arguments, rules_from_args
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
-        "'?' shows where the best AI would put it (with two tiles, '? b' for the second).  'q' quits.")
+        "'?' shows where the best AI would put it (with two tiles, '? b' for the second), or when you announce, which tile to call.  'q' quits.")
 HINTS_SHOWN = 5
 
 
@@ -169,13 +169,16 @@ def _human_announce(console: Console, game: Game, player: int) -> list[int]:
     from ..core.notation import parse_tile
 
     remaining = game.remaining()
-    console.print(f"{game.players[player]}, announce a tile from your remaining set: "
+    console.print(f"{game.players[player]}, announce a tile from your remaining set ('?' for a hint): "
                   + " ".join(format_tile(t) for t in remaining))
     for p, board in enumerate(game.boards):
         console.print(f"[bold]{game.players[p]}[/]")
         console.print(board_text(board, game.rules.layout))
     while True:
         answer = _ask(console, "announce> ")
+        if answer == "?":
+            _show_announce_hint(console, game, player)
+            continue
         try:
             tiles = game.announce(parse_tile(answer, allowed=remaining))
         except (IllegalMove, InputError) as exc:
@@ -268,6 +271,21 @@ def _show_hint(console: Console, game: Game, player: int, answer: str) -> None:
     console.print(f"{format_tile(tile)}: " + ",  ".join(f"cell {h.cell} -> {h.expected:.1f}"
                                                         for h in hints[:HINTS_SHOWN])
                   + "  (expected final score, best AI)")
+
+
+def _show_announce_hint(console: Console, game: Game, player: int) -> None:
+    """'?' when announcing: the best tiles to call, as `takeiteasy hint --announce` with the other boards."""
+    from ..ai.hints import announce_hints
+
+    view = game.view(player)
+    hints = announce_hints(game.rules, view.board, [t for t in view.remaining if t not in game.announced],
+                           view.previous_tile, view.previous_cell, others=view.others)
+    if view.others:
+        shown = ",  ".join(f"{format_tile(h.tile)} -> {h.expected:.1f} ({h.margin:+.1f} on the others)"
+                           for h in hints[:HINTS_SHOWN])
+    else:
+        shown = ",  ".join(f"{format_tile(h.tile)} -> {h.expected:.1f}" for h in hints[:HINTS_SHOWN])
+    console.print(shown + "  (your expected final score, best AI)")
 
 
 def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:

@@ -25,7 +25,8 @@ from ..terminal import board_text, tile_text
 from ._options import add_rules_arguments, rules_from_args
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
-        "'?' shows where the best AI would put it (with two tiles, '? b' for the second), or when you announce, which tile to call.  'q' quits.")
+        "'?' shows where the best AI would put it (with two tiles, '? b' for the second), or when you announce, "
+        "which tile to call.  'q' quits.")
 HINTS_SHOWN = 5
 
 

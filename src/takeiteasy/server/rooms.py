@@ -26,6 +26,11 @@ events (and a caller's draw, which needs nobody's decision).  The server then
 asks :meth:`Room.ai_turns` for the steps the AI seats owe, lets their agents
 think on copies (at the same time: players place at once), and applies each
 result with :meth:`Room.ai_move` (see ``create_app``'s AI jobs).
+
+A room waits for every person, so one who went away would hold it up for ever: once the game has waited
+:data:`STANDIN_GRACE_SECONDS` for a seat with no sign of its player, another player may hand that seat to an
+AI (:meth:`Room.standin`), which then plays it like any AI seat until the player takes it back
+(:meth:`Room.reclaim`).  Both are events; when players were last seen is kept in memory only.
 """
 
 from __future__ import annotations

@@ -1178,3 +1178,161 @@ def test_a_slow_room_creation_holds_up_no_other_room():
         store.release.set()
         creating.join(10)
     assert made and master.get(made[0][0].code) is made[0][0]
+
+
+# -- an AI stands in for a player who went away ------------------------------------------------------------------
+
+
+def room_of_two(client, **body):
+    """A started room of ann (the host) and bob: (code, ann's token, bob's token)."""
+    host = create(client, mode="room", **body)
+    code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    assert post(client, code, "start", token=ann).status_code == 200
+    return code, ann, bob
+
+
+def grace(monkeypatch, seconds):
+    from takeiteasy.server import rooms
+
+    monkeypatch.setattr(rooms, "STANDIN_GRACE_SECONDS", seconds)
+
+
+def test_an_ai_stands_in_for_a_player_who_went_away_and_the_round_finishes(client, monkeypatch):
+    """Everyone places each tile before the next comes, so one person gone mid-round held the room for ever:
+    after the grace period another player hands the absent seat to an AI, which plays it to the end."""
+    code, ann, bob = room_of_two(client, preset="easier")
+    st = state(client, code, ann)
+    for _ in st["me"]["pending"]:
+        st = place_first_legal(client, code, ann, st)
+    wait = st["players"][1]["standin_after"]  # bob was just here (the round started): not yet
+    assert 0 < wait <= 60 and "standin_after" not in st["players"][0]
+    assert "bob was here" in refused(post(client, code, "standin", token=ann, player=1), 409)
+    grace(monkeypatch, 0.2)
+    time.sleep(0.3)
+    st = state(client, code, ann)
+    assert st["players"][1]["standin_after"] == 0
+    r = post(client, code, "standin", token=ann, player=1)
+    assert r.status_code == 200, r.text
+    seat = r.json()["state"]["players"][1]
+    assert (seat["name"], seat["kind"], seat["agent"], seat["standin"]) == ("bob", "ai", "fast", True)
+    assert "standin_after" not in seat
+    st = after_ais(client, code, ann)
+    # the AI placed bob's pair, and then the pair of the next draw, which waits for ann now
+    assert st["players"][1]["placed"] == len(st["drawn"]) == 4 and st["players"][1]["standin"]
+    while st["status"] == "playing":
+        for _ in st["me"]["pending"]:
+            st = place_first_legal(client, code, ann, st)
+        st = after_ais(client, code, ann)
+    assert st["status"] == "finished" and all(p["placed"] == 19 for p in st["players"])
+    # a round an AI played for bob is not his on the best-scores list
+    assert [s["name"] for s in client.get("/api/scores", params={"preset": "easier"}).json()["scores"]] == ["ann"]
+
+
+def test_a_player_cannot_be_stood_in_for_while_the_game_is_not_waiting_for_them(client, monkeypatch):
+    """Bob, done with the tile, has nothing to do until ann places: however long he is away, nobody is held
+    up by him, so no AI takes his seat; ann, whom the game waits for, can be stood in for by bob."""
+    grace(monkeypatch, 0.0)
+    code, ann, bob = room_of_two(client)
+    place_first_legal(client, code, bob, state(client, code, bob))
+    st = state(client, code, ann)
+    assert "standin_after" not in st["players"][1]
+    assert "not waiting for bob" in refused(post(client, code, "standin", token=ann, player=1), 409)
+    assert state(client, code, bob)["players"][0]["standin_after"] == 0
+    assert state(client, code, ann)["players"][1]["kind"] == "human"
+
+
+def test_every_stand_in_that_is_not_fair_is_refused_with_the_room_intact(client, monkeypatch):
+    grace(monkeypatch, 0.0)
+    solo = create(client, mode="solo", agents=["greedy"])
+    assert "room of friends" in refused(post(client, solo["code"], "standin", token=solo["token"], player=1), 400)
+    caller = create(client, mode="caller")
+    dora = client.post(f"/api/rooms/{caller['code']}/join", json={"name": "dora"}).json()["token"]
+    assert dora and post(client, caller["code"], "start", token=caller["token"]).status_code == 200
+    assert "room of friends" in refused(post(client, caller["code"], "standin", token=caller["token"], player=1), 400)
+    host = create(client, mode="room")
+    client.post(f"/api/rooms/{host['code']}/join", json={"name": "bob"})
+    assert "during a round" in refused(post(client, host["code"], "standin", token=host["token"], player=1), 409)
+    big = create(client, mode="room", options={"draw": 3})
+    client.post(f"/api/rooms/{big['code']}/join", json={"name": "bob"})
+    post(client, big["code"], "start", token=big["token"])
+    assert "at most 2 tiles" in refused(post(client, big["code"], "standin", token=big["token"], player=1), 400)
+
+    host = create(client, mode="room", agents=["greedy"])
+    code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    post(client, code, "start", token=ann)
+    before = state(client, code, ann)["version"]
+    assert "yourself" in refused(post(client, code, "standin", token=ann, player=0), 400)
+    assert "is an AI player" in refused(post(client, code, "standin", token=ann, player=1), 400)
+    assert "no such player" in refused(post(client, code, "standin", token=ann, player=3), 400)
+    assert "no such player" in refused(post(client, code, "standin", token=ann, player=-1), 400)
+    refused(post(client, code, "standin", token=ann, player="2"), 422)
+    assert "agent 'nobody'" in refused(post(client, code, "standin", token=ann, player=2, agent="nobody"), 400)
+    refused(post(client, code, "standin", token=bob + "x", player=0), 403)
+    refused(post(client, code, "standin", player=0), 422)
+    assert "nobody is standing in" in refused(post(client, code, "reclaim", token=bob), 409)
+    assert state(client, code, ann)["version"] == before  # nothing changed
+
+    assert post(client, code, "standin", token=ann, player=2).status_code == 200
+    assert "already playing for bob" in refused(post(client, code, "standin", token=ann, player=2), 409)
+    assert "take your seat back" in refused(post(client, code, "standin", token=bob, player=0), 403)
+    bobs = state(client, code, bob)
+    assert bobs["me"]["phase"] == "standin" and "standin_after" not in bobs["players"][0]
+    assert "take your seat back" in refused(post(client, code, "place", token=bob, cell=0), 409)
+    st = after_ais(client, code, ann)
+    while st["status"] == "playing":
+        st = place_then_wait_for_ais(client, code, ann, st)
+    assert st["status"] == "finished" and post(client, code, "reclaim", token=bob).status_code == 200
+    assert "during a round" in refused(post(client, code, "standin", token=ann, player=2), 409)
+
+
+def test_a_stand_in_and_its_reclaim_are_stored_and_the_token_still_works(tmp_path, monkeypatch):
+    """The stand-in and the reclaim are events: a room replayed from storage has the same seats.  Bob's token
+    still names his seat while the AI plays it, and he takes it back to place the next tile himself.  A room
+    just read from storage counts every seat as present, so nobody is stood in for at once after a restart."""
+    db = tmp_path / "rooms.db"
+    grace(monkeypatch, 1.0)
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:
+        code, ann, bob = room_of_two(client)
+        place_first_legal(client, code, ann, state(client, code, ann))
+        time.sleep(1.1)
+        assert post(client, code, "standin", token=ann, player=1).status_code == 200
+        seats = client.app.state.master.get(code).seats
+        after_ais(client, code, ann)
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:
+        st = state(client, code, bob)
+        assert client.app.state.master.get(code).seats == seats
+        assert st["you"] == 1 and st["me"]["phase"] == "standin" and st["players"][1]["standin"]
+        assert st["players"][1]["placed"] == 2  # the AI placed the first tile for him, and the second
+        r = post(client, code, "reclaim", token=bob)
+        assert r.status_code == 200, r.text
+        seat = r.json()["state"]["players"][1]
+        assert (seat["kind"], seat["agent"], seat["standin"]) == ("human", None, False)
+        assert r.json()["state"]["me"]["phase"] == "wait"  # for ann, who has the second tile to place
+        seats = client.app.state.master.get(code).seats
+        st = place_first_legal(client, code, ann, state(client, code, ann))
+        assert len(st["drawn"]) == 3 and st["players"][1]["waiting"] and st["players"][1]["kind"] == "human"
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:
+        st = state(client, code, ann)
+        assert client.app.state.master.get(code).seats == seats
+        assert st["players"][1]["standin_after"] > 0  # just loaded: bob counts as present
+        time.sleep(0.3)
+        assert state(client, code, ann)["players"][1]["placed"] == 2  # nobody else plays bob's tile
+        st = place_first_legal(client, code, bob, state(client, code, bob))
+        assert st["players"][1]["placed"] == 3
+
+
+def test_rulebook_004_an_ai_stands_in_for_an_absent_chooser_and_announces(client, monkeypatch):
+    """No caller: the game also waits for the player whose turn it is to announce; an AI standing in announces."""
+    code, ann, bob = room_of_two(client, preset="no-caller")
+    st = post(client, code, "announce", token=ann, tile=state(client, code, ann)["remaining"][0]).json()["state"]
+    place_first_legal(client, code, ann, st)
+    st = place_first_legal(client, code, bob, state(client, code, bob))
+    assert st["chooser"] == 1 and st["me"]["phase"] == "announce"
+    grace(monkeypatch, 0.0)
+    assert post(client, code, "standin", token=ann, player=1).status_code == 200
+    deadline = time.monotonic() + 60
+    while len(state(client, code, ann)["drawn"]) < 2:  # the AI announces for bob
+        assert time.monotonic() < deadline, "the stand-in did not announce"
+        time.sleep(0.01)

@@ -723,3 +723,43 @@ def test_rulebook_003_daffodil_wildcards_are_named_as_the_caller_says_them(serve
     # 21 of 31 tiles are drawn: a round holds a wildcard 99 times in 100 (the deal is the server's secret)
     assert all("wildcard" in status and "*" not in status for status in named)
     assert not errors
+
+
+def test_an_ai_stands_in_for_a_guest_who_went_away_until_the_guest_takes_the_seat_back(server, browser, monkeypatch):
+    """A room waits for every player: when the guest does nothing past the grace period, the host is offered
+    "Let an AI play for Bob", the AI places Bob's tiles and the round goes on; Bob, back, sees that an AI is
+    playing for him and takes his seat back."""
+    from takeiteasy.server import rooms
+
+    monkeypatch.setattr(rooms, "STANDIN_GRACE_SECONDS", 2.0)
+    errors: list[str] = []
+    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
+    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    ann.click("#lobby-start")
+    for page in (ann, bob):
+        page.wait_for_selector("#board .legal")
+    place(ann, 0)
+    assert ann.locator("#standin-bar").is_hidden()  # Bob has had less than the grace period
+    button = ann.locator("#standin-bar button")
+    button.wait_for()  # the page asks again once the server's grace period is over
+    assert button.text_content() == "Let an AI play for Bob"
+    button.click()
+    ann.wait_for_function("document.querySelectorAll('#history svg').length === 2")  # the AI placed for Bob
+    ann.wait_for_selector("#board .legal")
+    assert "Bob (AI standing in)" in ann.text_content("#players")
+    assert ann.locator("#standin-bar").is_hidden()
+    bob.wait_for_selector("#reclaim-bar:not([hidden])")
+    assert bob.text_content("#status") == "An AI is playing for you" and bob.locator("#board .legal").count() == 0
+    # the AI placed Bob's second tile too (the players' table: Bob's row, the tiles placed)
+    ann.wait_for_function("document.getElementById('players').rows[2].cells[1].textContent === '2'")
+    bob.click("#reclaim-btn")
+    bob.wait_for_selector("#reclaim-bar", state="hidden")
+    place(ann, 1)
+    bob.wait_for_selector("#board .legal")  # the third tile is Bob's own to place again
+    place(ann, 2)
+    ann.wait_for_function("document.getElementById('status').textContent === 'Waiting for Bob'")
+    assert "standing in" not in ann.text_content("#players")
+    place(bob, 0)
+    for page in (ann, bob):
+        page.wait_for_function("document.querySelectorAll('#history svg').length === 4")
+    assert not errors

@@ -602,6 +602,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def end_round(code: str, body: msg.Authorised):
         return await action(code, body.token, "end_round")
 
+    @app.post("/api/rooms/{code}/standin")
+    async def standin(code: str, body: msg.StandIn):
+        return await action(code, body.token, "standin", body.player, body.agent)
+
+    @app.post("/api/rooms/{code}/reclaim")
+    async def reclaim(code: str, body: msg.Authorised):
+        return await action(code, body.token, "reclaim")
+
     @app.websocket("/api/rooms/{code}/ws")
     async def live(socket: WebSocket, code: str, token: str | None = None):
         await socket.accept()

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from .rooms import MAX_AGENTS, MAX_NAME
+from .rooms import MAX_AGENTS, MAX_NAME, STANDIN_AGENT
 
 Token = Field(min_length=1, max_length=200)
 
@@ -80,6 +80,13 @@ class Entry(Authorised):
     player: StrictInt | None = None
     board: StrictStr | None = Field(default=None, max_length=400)
     score: StrictInt | None = None
+
+
+class StandIn(Authorised):
+    """Rooms of friends: let an AI play for ``player``, a person the game has waited for in vain."""
+
+    player: StrictInt
+    agent: StrictStr = Field(default=STANDIN_AGENT, max_length=64)
 
 
 class ScoreBoard(Request):

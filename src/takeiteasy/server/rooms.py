@@ -26,6 +26,11 @@ events (and a caller's draw, which needs nobody's decision).  The server then
 asks :meth:`Room.ai_turns` for the steps the AI seats owe, lets their agents
 think on copies (at the same time: players place at once), and applies each
 result with :meth:`Room.ai_move` (see ``create_app``'s AI jobs).
+
+A room waits for every person, so one who went away would hold it up for ever: once the game has waited
+:data:`STANDIN_GRACE_SECONDS` for a seat with no sign of its player, another player may hand that seat to an
+AI (:meth:`Room.standin`), which then plays it like any AI seat until the player takes it back
+(:meth:`Room.reclaim`).  Both are events; when players were last seen is kept in memory only.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import copy
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import threading
 import time
@@ -67,6 +73,10 @@ MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard m
 # moves of one player between two draws, and score entries for one player in a round: every event is stored and
 # replayed on loading, so one client must not grow a room without end
 MAX_REPEATS = 20
+# a room waits for every player: a seat the game has waited for this long with no sign of its player (no action,
+# no state read with its token) may be handed to an AI by another player, so one who went away holds nobody up
+STANDIN_GRACE_SECONDS = 60.0
+STANDIN_AGENT = "fast"  # quick enough that the others barely wait for the stand-in
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
 ACTIVE = ("lobby", "playing", "round_over")
@@ -132,9 +142,10 @@ class Seat:
     kind: str  # human | ai | table (caller mode: a person at the table without a device)
     agent: str | None = None
     token_hash: str | None = None
+    standin: bool = False  # a person's seat an AI plays (kind "ai") until they reclaim it
 
     def public(self, index: int) -> dict:
-        return {"index": index, "name": self.name, "kind": self.kind, "agent": self.agent}
+        return {"index": index, "name": self.name, "kind": self.kind, "agent": self.agent, "standin": self.standin}
 
 
 @dataclass
@@ -196,9 +207,16 @@ class Room:
         # reloaded while waiting keeps waiting)
         self.confirm = bool(record.get("confirm"))
         self._draw_asked = False
+        self.stood_in: set[int] = set()  # seats an AI played at some time this round (kept off the best scores)
         for event in events:
             self._apply(event)
             self.events.append(event)
+        # when each seat last showed a sign of life, and since when the game waits for each seat it waits for:
+        # memory only (not events), so a room just loaded counts everyone as present now
+        self._loaded_at = time.monotonic()
+        self._seen: dict[int, float] = {}
+        self._owed_since: dict[int, float] = {}
+        self._track_owed()
 
     # -- facts ---------------------------------------------------------------
     @property
@@ -235,6 +253,7 @@ class Room:
         digest = hash_token(token)
         for index, seat in enumerate(self.seats):
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                self._seen[index] = time.monotonic()  # the player is here: no stand-in for a while
                 return index
         raise Forbidden(f"token: not a player's token in room {self.code}")
 
@@ -271,6 +290,15 @@ class Room:
         elif kind == "end":
             self.match.results.append([int(s) for s in event["scores"]])
             self.status = "finished" if self.match.finished else "round_over"
+        elif kind == "standin":
+            seat = self.seats[int(event["p"])]
+            seat.kind, seat.agent, seat.standin = "ai", event["agent"], True
+            self._agents.pop(int(event["p"]), None)
+            self.stood_in.add(int(event["p"]))
+        elif kind == "reclaim":
+            seat = self.seats[int(event["p"])]
+            seat.kind, seat.agent, seat.standin = "human", None, False
+            self._agents.pop(int(event["p"]), None)
         else:
             raise ValueError(f"unknown event {kind!r}")
         if self.game is not None and self.status == "playing" and self.game.finished:
@@ -282,6 +310,7 @@ class Room:
         self.status = "playing"
         self.last_group = []
         self._agents = {}
+        self.stood_in = {p for p, seat in enumerate(self.seats) if seat.standin}
         if self.digital:
             self.game = self.match.new_round()
         else:
@@ -304,6 +333,58 @@ class Room:
         self._apply(event)
         self.events.append(event)
         out.append(event)
+        self._track_owed()
+
+    # -- absent players: an AI may stand in (memory-only bookkeeping; the stand-in itself is an event) ----
+    def _owed_by(self) -> set[int]:
+        """The seats the game waits for now: to place, settle, or (no caller) announce the next tiles."""
+        game = self.game
+        if not self.digital or self.status != "playing" or game is None:
+            return set()
+        if game.waiting:
+            return set(game.waiting)
+        if game.chooser is not None and not self.awaiting_draw:
+            return {game.chooser}
+        return set()
+
+    def _track_owed(self) -> None:
+        now = time.monotonic()
+        self._owed_since = {p: self._owed_since.get(p, now) for p in self._owed_by()}
+
+    def _idle_seconds(self, seat: int) -> float:
+        """How long the game has waited for ``seat`` with no sign of its player (a player who was waiting
+        for the others is not idle: the clock starts when the game starts waiting for them)."""
+        since = max(self._seen.get(seat, self._loaded_at), self._owed_since.get(seat, time.monotonic()))
+        return max(0.0, time.monotonic() - since)
+
+    def _standin_refusal(self, seat: int, target) -> RoomError | None:
+        """Why ``seat`` may not hand ``target``'s seat to an AI now, idleness aside (None: it may)."""
+        if self.mode != "room":
+            return RoomError(f"an AI stands in only in a room of friends; this is a {self.mode} room")
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.seats):
+            return RoomError(f"player {target}: there is no such player")
+        if self.options.draw > MAX_AI_DRAW:
+            return RoomError(f"AI players play games of at most {MAX_AI_DRAW} tiles at a time, not {self.options.draw}")
+        name = self.seats[target].name
+        if self.seats[seat].standin:
+            return Forbidden("an AI is playing for you; take your seat back first")
+        if target == seat:
+            return RoomError("you cannot let an AI play for yourself; if you go away, the others may")
+        if self.seats[target].standin:
+            return Conflict(f"an AI is already playing for {name}")
+        if self.seats[target].kind != "human":
+            return RoomError(f"{name} is an AI player")
+        if self.status != "playing":
+            return Conflict(f"an AI stands in only during a round; the room is {self.status.replace('_', ' ')}")
+        if target not in self._owed_by():
+            return Conflict(f"the game is not waiting for {name}")
+        return None
+
+    def standin_wait(self, seat: int, target: int) -> float | None:
+        """Seconds until ``seat`` may hand ``target``'s seat to an AI (0: now), or None if it may not this turn."""
+        if self._standin_refusal(seat, target) is not None:
+            return None
+        return max(0.0, STANDIN_GRACE_SECONDS - self._idle_seconds(target))
 
     # -- actions (each returns the new events; raises with the room unchanged) ----
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
@@ -356,6 +437,7 @@ class Room:
 
     def place(self, seat: int, cell, tile=None) -> list[dict]:
         game = self._playing()
+        self._own_seat(seat)
         tile = self._pending_tile(seat, tile)
         reason = self.rules.refusal(game.boards[seat], tile, cell, game.previous_tile(seat), game.previous_cell(seat))
         if reason:
@@ -367,6 +449,7 @@ class Room:
 
     def move(self, seat: int, cell, tile=None) -> list[dict]:
         game = self._playing()
+        self._own_seat(seat)
         if tile is None:
             if not game.movable[seat]:
                 raise IllegalMove("only a tile placed since the last draw may be moved")
@@ -406,6 +489,7 @@ class Room:
 
     def announce(self, seat: int, tile) -> list[dict]:
         game = self._playing()
+        self._own_seat(seat)
         if self.options.caller:
             raise IllegalMove("this game has a caller: the server draws the tiles at random")
         if game.chooser != seat:
@@ -420,6 +504,7 @@ class Room:
 
     def settle(self, seat: int, releases: list[tuple]) -> list[dict]:
         self._playing()
+        self._own_seat(seat)
         moves = [(self._tile(t), c) for t, c in releases]
         self._trial().settle(seat, moves)
         out: list[dict] = []
@@ -489,6 +574,30 @@ class Room:
         self._emit(out, {"t": "end", "scores": scores})
         return out
 
+    def standin(self, seat: int, target, agent: str = STANDIN_AGENT) -> list[dict]:
+        """Hand the seat of ``target``, a person the game has waited for in vain, to an AI ``agent``: it keeps
+        the name and the token, and the AI makes its moves until the person reclaims it."""
+        refusal = self._standin_refusal(seat, target)
+        if refusal is not None:
+            raise refusal
+        if agent not in AGENTS:
+            raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
+        idle = self._idle_seconds(target)
+        if idle < STANDIN_GRACE_SECONDS:
+            raise Conflict(f"{self.seats[target].name} was here {idle:.0f} s ago; an AI may stand in after "
+                           f"{STANDIN_GRACE_SECONDS:g} s of waiting for them")
+        out: list[dict] = []
+        self._emit(out, {"t": "standin", "p": target, "agent": agent, "by": seat})
+        return out
+
+    def reclaim(self, seat: int) -> list[dict]:
+        """Take one's seat back from the AI standing in: the person plays it again from their next move on."""
+        if not self.seats[seat].standin:
+            raise Conflict("nobody is standing in for you; your seat is yours")
+        out: list[dict] = []
+        self._emit(out, {"t": "reclaim", "p": seat})
+        return out
+
     def analysis_input(self) -> tuple[str, object]:
         """What the analysis of the round just ended needs, copied now (the room may move on while it
         runs): ``("game", saved game)`` in a digital room, ``("called", (tiles, finals))`` at a table."""
@@ -510,6 +619,10 @@ class Room:
     def _caller_mode(self) -> None:
         if self.digital:
             raise RoomError("this action is for caller rooms (a physical table)")
+
+    def _own_seat(self, seat: int) -> None:
+        if self.seats[seat].standin:
+            raise Conflict("an AI is playing for you; take your seat back (reclaim) to play again")
 
     def _playing(self) -> Game:
         if not self.digital:
@@ -642,7 +755,7 @@ class Room:
         scores, now = self.match.results[-1], time.time()
         return [{"code": self.code, "round": self.round, "seat": p, "preset": preset, "name": seat.name,
                  "score": int(scores[p]), "mode": self.mode, "at": now}
-                for p, seat in enumerate(self.seats) if seat.kind == "human"]
+                for p, seat in enumerate(self.seats) if seat.kind == "human" and p not in self.stood_in]
 
     # -- what a player sees --------------------------------------------------
     def state(self, viewer: int | None = None) -> dict:
@@ -680,6 +793,10 @@ class Room:
         for p, entry in enumerate(state["players"]):
             entry["placed"] = len(game.moves[p])
             entry["waiting"] = p in waiting
+            if viewer is not None and not over:
+                wait = self.standin_wait(viewer, p)
+                if wait is not None:  # the viewer may let an AI play for p in this many seconds (0: now)
+                    entry["standin_after"] = math.ceil(wait)
             if look or p == viewer:
                 board = game.boards[p]
                 entry["board"] = [TOKENS[t] if t >= 0 else None for t in board]
@@ -699,13 +816,17 @@ class Room:
             state["announced"] = [TOKENS[t] for t in game.announced]
         if viewer is None:
             return
+        stood_in = self.seats[viewer].standin and not over  # an AI plays this seat until the player reclaims it
         me: dict = {"pending": [TOKENS[t] for t in game.pending[viewer]],
-                    "movable": [TOKENS[t] for t in game.movable[viewer]] if self.options.takeback else []}
+                    "movable": [TOKENS[t] for t in game.movable[viewer]]
+                    if self.options.takeback and not stood_in else []}
         board = game.boards[viewer]
         previous_tile, previous_cell = game.previous_tile(viewer), game.previous_cell(viewer)
         # the player's own last placement: what a hint needs for placement rules that look back
         me["previous"] = {"tile": TOKENS[previous_tile], "cell": int(previous_cell)} if previous_tile >= 0 else None
-        if game.pending[viewer]:
+        if stood_in:
+            me["phase"] = "standin"
+        elif game.pending[viewer]:
             me["phase"] = "place"
             me["legal"] = {TOKENS[t]: [int(c) for c in
                                        rules.legal_mask(board, t, previous_tile, previous_cell).nonzero()[0]]

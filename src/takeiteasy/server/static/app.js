@@ -14,6 +14,7 @@ const S = {
   presets: [], agents: [], palette: {}, names: {}, layouts: {},
   session: null,          // {code, token, player}
   state: null, ws: null, pollTimer: null, wsRetry: 0,
+  standinTimer: null,     // asks for the state again when the server said a stand-in becomes possible
   selected: null,         // the pending tile chosen to place
   moving: null,           // a just-placed tile picked up to move
   releases: [], holdPick: null,  // daffodil holding area, end of round
@@ -275,6 +276,7 @@ function statusText() {
     return `Round ${st.round + 1} over${isHost() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
   if (!m) return "Watching";
+  if (m.phase === "standin") return "An AI is playing for you";
   if (m.phase === "place") {
     if (S.moving) return `Move ${tileName(S.moving)}: click an empty cell`;
     const tile = S.selected || m.pending[0];
@@ -358,6 +360,7 @@ async function renderGame() {
     }));
   }
   $("settle").hidden = !(m && m.phase === "settle");
+  renderStandin(st, m);
   // players
   const over = st.status !== "playing";
   const head = el("tr");
@@ -368,7 +371,8 @@ async function renderGame() {
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     const busy = p.waiting ? (p.kind === "ai" ? " — thinking" : " — placing") : "";  // AI players move in the background
-    tr.appendChild(el("td", {}, `${p.name}${p.kind === "ai" ? " (AI)" : ""}${busy}`));
+    const kind = p.standin ? " (AI standing in)" : p.kind === "ai" ? " (AI)" : "";
+    tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${st.totals[p.index] ?? 0}`));
@@ -418,6 +422,32 @@ async function renderGame() {
   $("next-round").hidden = !(st.status === "round_over" && isHost());
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
+}
+
+// ---- a player who went away: the server says whom the viewer may let an AI play for, and from when ---------
+function renderStandin(st, m) {
+  const absent = st.status === "playing" ? st.players.filter((p) => p.standin_after === 0) : [];
+  $("standin-bar").replaceChildren(...absent.map((p) => {
+    const b = el("button", { "data-player": p.index }, `Let an AI play for ${p.name}`);
+    b.addEventListener("click", () => act("standin", { player: p.index }));
+    return b;
+  }));
+  $("standin-bar").hidden = !absent.length;
+  $("reclaim-bar").hidden = !(m && m.phase === "standin");
+}
+
+// No event marks the end of a grace period, so ask for the state again when the first one ends.
+function scheduleStandinCheck(state) {
+  clearTimeout(S.standinTimer);
+  const waits = state.players.map((p) => p.standin_after).filter((w) => w > 0);
+  if (!waits.length) return;
+  S.standinTimer = setTimeout(async () => {
+    if (!S.session || S.session.code !== state.code) return;
+    try {
+      const data = await api("GET", `/api/rooms/${state.code}`);
+      if (isCurrent(data.state)) setState(data.state);
+    } catch (e) { /* the next update tells */ }
+  }, Math.min(...waits) * 1000 + 200);
 }
 
 // ---- after a round: the best board the tiles allowed, the AI on the same tiles, the costliest moves ---
@@ -729,6 +759,7 @@ function setState(state) {
   if (!state) return;
   if (S.state && S.state.round !== state.round) { S.releases = []; S.holdPick = null; }
   S.state = state;
+  scheduleStandinCheck(state);
   render();
 }
 
@@ -784,6 +815,7 @@ function enterRoom(joined) {
 
 function leave() {
   disconnect();
+  clearTimeout(S.standinTimer);
   S.session = null; S.state = null; S.spoken = null;
   localStorage.removeItem("tie-last");
   history.replaceState(null, "", "#");
@@ -929,6 +961,7 @@ async function init() {
   $("settle-btn").addEventListener("click", () => { const releases = S.releases.map(([tile, cell]) => ({ tile, cell })); S.releases = []; act("settle", { releases }); });
   $("hint-btn").addEventListener("click", requestHint);
   $("draw-btn").addEventListener("click", () => act("draw"));
+  $("reclaim-btn").addEventListener("click", () => act("reclaim"));
   $("analyse-btn").addEventListener("click", requestAnalysis);
   $("caller-analyse-btn").addEventListener("click", requestAnalysis);
   $("speak-calls-label").hidden = !canSpeak();

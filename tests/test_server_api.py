@@ -1229,6 +1229,23 @@ def test_an_ai_stands_in_for_a_player_who_went_away_and_the_round_finishes(clien
     assert [s["name"] for s in client.get("/api/scores", params={"preset": "easier"}).json()["scores"]] == ["ann"]
 
 
+def test_a_host_an_ai_stands_in_for_no_longer_holds_up_the_next_round(client, monkeypatch):
+    """Only the host starts the next round of a match; a host who went away, and whose seat an AI plays, would
+    hold the room between rounds for ever: then any person in the room may start it."""
+    grace(monkeypatch, 0.0)
+    code, ann, bob = room_of_two(client, preset="four-rounds")
+    st = place_first_legal(client, code, bob, state(client, code, bob))
+    assert post(client, code, "standin", token=bob, player=0).status_code == 200  # ann is away
+    while st["status"] == "playing":
+        st = after_ais(client, code, bob)
+        if st["me"]["phase"] == "place":
+            st = place_first_legal(client, code, bob, st)
+    assert st["status"] == "round_over"
+    r = post(client, code, "next", token=bob)
+    assert r.status_code == 200, r.text
+    assert r.json()["state"]["round"] == 1 and r.json()["state"]["status"] == "playing"
+
+
 def test_a_player_cannot_be_stood_in_for_while_the_game_is_not_waiting_for_them(client, monkeypatch):
     """Bob, done with the tile, has nothing to do until ann places: however long he is away, nobody is held
     up by him, so no AI takes his seat; ann, whom the game waits for, can be stood in for by bob."""

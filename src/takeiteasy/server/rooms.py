@@ -426,7 +426,8 @@ class Room:
         return out
 
     def next_round(self, seat: int) -> list[dict]:
-        self._host_only(seat, "start the next round")
+        if not (self.seats[0].standin and self.seats[seat].kind == "human"):  # a host who went away holds nobody up
+            self._host_only(seat, "start the next round")
         if self.status != "round_over":
             raise Conflict("the next round starts once this round is over" if self.status == "playing"
                            else f"no next round: the room is {self.status.replace('_', ' ')}")

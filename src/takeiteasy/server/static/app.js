@@ -238,6 +238,11 @@ function show(view) {
 function me() { return S.state && S.state.me; }
 function myPlayer() { return S.state.players[S.state.you]; }
 function isHost() { return S.state.you === S.state.host; }
+// the host starts the next round; once an AI stands in for a host who went away, anyone in the room may
+function mayStartNext() {
+  const st = S.state, mine = st.players[st.you];
+  return isHost() || (!!st.players[st.host].standin && !!mine && mine.kind === "human");
+}
 
 async function render() {
   const st = S.state;
@@ -273,7 +278,7 @@ function statusText() {
   const st = S.state, m = me();
   if (st.status === "finished") return gameOverText();
   if (st.status === "round_over") {
-    return `Round ${st.round + 1} over${isHost() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+    return `Round ${st.round + 1} over${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
   if (!m) return "Watching";
   if (m.phase === "standin") return "An AI is playing for you";
@@ -419,7 +424,7 @@ async function renderGame() {
     fig.append(svg, el("figcaption", {}, `${p.name}${p.score !== undefined ? ` — ${p.score}` : ""}`));
     others.appendChild(fig);
   }
-  $("next-round").hidden = !(st.status === "round_over" && isHost());
+  $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
 }

@@ -42,6 +42,9 @@ def test_solo_round_is_analysed_once_it_is_over(client):
     assert report["deal"] == st["drawn"]
     assert report["best_possible"]["score"] == solve(rules, tiles).score
     assert report["best_possible"]["reachable"] is True  # free placement: any board, in any order
+    lines = report["best_possible"]["lines"]  # the scoring lines, to draw on the board
+    assert lines and sum(line["points"] for line in lines) == report["best_possible"]["score"]
+    assert all(line["status"] == "complete" for line in lines)
     assert rules.score(parse_board(report["best_possible"]["board"])) == report["best_possible"]["score"]
     assert report["agent"]["agent"] == "best" and 0 <= report["agent"]["score"] <= report["best_possible"]["score"]
     assert [p["name"] for p in report["players"]] == [p["name"] for p in st["players"]]

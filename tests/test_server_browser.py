@@ -91,6 +91,13 @@ def wait_tiles(page, count: int) -> None:
     page.wait_for_function(f"document.querySelectorAll('#board [data-tile]').length === {count}")
 
 
+def rules_lines(rules, page, board_selector: str) -> list:
+    """The scoring lines of the board drawn at ``board_selector``, by the engine."""
+    tokens = page.eval_on_selector_all(f"{board_selector} g.cell",
+                                       "gs => gs.map(g => g.getAttribute('data-tile') || '.')")
+    return [line for line in rules.lines(parse_board(" ".join(tokens))) if line.points > 0]
+
+
 def place(page, nth: int = 0) -> None:
     placed = len([t for t in board_tokens(page) if t != "."])
     cells = page.locator("#board .legal")
@@ -410,6 +417,8 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert f"Best possible with these tiles: {best} (you: {shown}, {best - shown} below)" in text
     assert "The best AI, playing the same tiles in the same order:" in text
     assert page.locator("#analysis .best-board [data-tile]").count() == 19
+    best_lines = [line for line in rules_lines(Ruleset.from_options(), page, "#analysis .best-board")]
+    assert page.locator("#analysis .best-board .scoring-line").count() == len(best_lines) > 0
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round
     # the disabled button cannot keep keyboard focus: it moves to the analysis itself

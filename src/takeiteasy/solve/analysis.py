@@ -130,7 +130,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
 
 
 def best_possible(rules: Ruleset, deal: list[int]) -> dict:
-    """The best board of a round's tiles: ``{"score", "board", "reachable"}``.
+    """The best board of a round's tiles: ``{"score", "board", "reachable", "lines"}`` (its scoring lines).
 
     Under free placement any board can be laid in any order.  Under adjacent or
     sun/moon placement the optimal boards (up to :data:`REACHABLE_CANDIDATES`)
@@ -140,14 +140,19 @@ def best_possible(rules: Ruleset, deal: list[int]) -> dict:
     from ..ai.puzzle import placement_order
 
     deal = [int(t) for t in deal]
+
+    def record(board, reachable: bool) -> dict:
+        lines = [line.to_json() for line in rules.lines(board) if line.points > 0]  # to draw on the board
+        return {"score": best.score, "board": format_board(board), "reachable": reachable, "lines": lines}
+
     if rules.options.placement == "free":
         best = solve_round(rules, deal)
-        return {"score": best.score, "board": format_board(best.board), "reachable": True}
+        return record(best.board, True)
     best = solve_round(rules, deal, all=True, max_boards=REACHABLE_CANDIDATES)
     for board in best.boards:
         if _laid_in_order(rules, board, deal, placement_order):
-            return {"score": best.score, "board": format_board(board), "reachable": True}
-    return {"score": best.score, "board": format_board(best.board), "reachable": False}
+            return record(board, True)
+    return record(best.board, False)
 
 
 def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int], placement_order) -> bool:

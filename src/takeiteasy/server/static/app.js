@@ -501,7 +501,8 @@ async function renderAnalysis(bar, info, box) {
   }
   const figure = el("figure");
   const svg = el("svg:svg", { class: "best-board", "aria-label": "the best board" });
-  drawBoard(svg, await getLayout(st.layout), best.board.split(" ").map((t) => (t === "." ? null : t)));
+  drawBoard(svg, await getLayout(st.layout), best.board.split(" ").map((t) => (t === "." ? null : t)),
+    { scoring: best.lines || [] });
   figure.append(svg, el("figcaption", { class: "muted" }, "the best arrangement of this round's tiles"));
   parts.push(figure);
   if (report.agent && report.agent.agent) {

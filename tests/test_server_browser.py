@@ -417,7 +417,7 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     assert f"Best possible with these tiles: {best} (you: {shown}, {best - shown} below)" in text
     assert "The best AI, playing the same tiles in the same order:" in text
     assert page.locator("#analysis .best-board [data-tile]").count() == 19
-    best_lines = [line for line in rules_lines(Ruleset.from_options(), page, "#analysis .best-board")]
+    best_lines = rules_lines(Ruleset.from_options(), page, "#analysis .best-board")
     assert page.locator("#analysis .best-board .scoring-line").count() == len(best_lines) > 0
     assert page.locator("#analysis .worst-moves tr").count() == 4  # a header and three moves
     assert page.is_disabled("#analyse-btn")  # asked once per round

@@ -128,6 +128,16 @@ def host_and_guest(browser, server, errors, create_button, host_name, guest_name
     return host, guest
 
 
+def ann_and_bob_playing(browser, server, errors):
+    """Ann's room of friends with Bob in it, started: both pages show the first tile to place."""
+    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
+    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    ann.click("#lobby-start")
+    for page in (ann, bob):
+        page.wait_for_selector("#board .legal")
+    return ann, bob
+
+
 def add_table_player(host):
     """The caller adds a player who sits at the physical table without a device."""
     host.fill("#lobby-person", "Dora")
@@ -663,11 +673,7 @@ def test_a_player_who_left_a_game_under_way_finds_the_way_back_on_the_home_page(
     """Leaving a room mid-round keeps the seat (the others wait for the player's tile): the home page lists the
     game under "Your games", and "Back to it" returns to it as it was. A finished game is not listed."""
     errors: list[str] = []
-    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
-    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
-    ann.click("#lobby-start")
-    for page in (ann, bob):
-        page.wait_for_selector("#board .legal")
+    ann, bob = ann_and_bob_playing(browser, server, errors)
     place(bob, 3)
     bob_board = board_tokens(bob)
     code = bob.text_content("#room-label").split()[-1]
@@ -742,11 +748,7 @@ def test_an_ai_stands_in_for_a_guest_who_went_away_until_the_guest_takes_the_sea
 
     monkeypatch.setattr(rooms, "STANDIN_GRACE_SECONDS", 2.0)
     errors: list[str] = []
-    ann, bob = host_and_guest(browser, server, errors, "#create-room", "Ann", "Bob")
-    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
-    ann.click("#lobby-start")
-    for page in (ann, bob):
-        page.wait_for_selector("#board .legal")
+    ann, bob = ann_and_bob_playing(browser, server, errors)
     place(ann, 0)
     assert ann.locator("#standin-bar").is_hidden()  # Bob has had less than the grace period
     button = ann.locator("#standin-bar button")

@@ -1279,7 +1279,7 @@ def test_every_stand_in_that_is_not_fair_is_refused_with_the_room_intact(client,
     code, ann = host["code"], host["token"]
     bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
     post(client, code, "start", token=ann)
-    before = state(client, code, ann)["version"]
+    before = after_ais(client, code, ann)["version"]  # the AI places in the background: once it has
     assert "yourself" in refused(post(client, code, "standin", token=ann, player=0), 400)
     assert "is an AI player" in refused(post(client, code, "standin", token=ann, player=1), 400)
     assert "no such player" in refused(post(client, code, "standin", token=ann, player=3), 400)

@@ -1246,6 +1246,23 @@ def test_a_host_an_ai_stands_in_for_no_longer_holds_up_the_next_round(client, mo
     assert r.json()["state"]["round"] == 1 and r.json()["state"]["status"] == "playing"
 
 
+def test_a_page_polling_for_changes_is_no_sign_of_its_player(client, monkeypatch):
+    """A page on the WebSocket gets updates without asking; one that fell back to polling asks every 1.5 s with
+    ``since``, with or without its player in front of it, so those polls do not count as presence (they did:
+    an open tab kept an absent player's seat from any stand-in).  Asking for the state outright still does."""
+    code, ann, bob = room_of_two(client)
+    place_first_legal(client, code, ann, state(client, code, ann))
+    grace(monkeypatch, 0.5)
+    version = state(client, code, bob)["version"]  # bob's page loads: he is here
+    assert state(client, code, ann)["players"][1]["standin_after"] > 0  # (whole seconds, rounded up)
+    time.sleep(0.6)
+    polled = client.get(f"/api/rooms/{code}", params={"since": version}, headers={"x-player-token": bob})
+    assert polled.status_code == 200 and polled.json()["changed"] is False
+    assert state(client, code, ann)["players"][1]["standin_after"] == 0  # the poll did not count
+    state(client, code, bob)  # bob's page asks for the state: he is back
+    assert state(client, code, ann)["players"][1]["standin_after"] > 0
+
+
 def test_a_player_cannot_be_stood_in_for_while_the_game_is_not_waiting_for_them(client, monkeypatch):
     """Bob, done with the tile, has nothing to do until ann places: however long he is away, nobody is held
     up by him, so no AI takes his seat; ann, whom the game waits for, can be stood in for by bob."""

@@ -408,8 +408,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 return
             wake_ais(room)
 
-    def seat_of(room: Room, token: str | None) -> int | None:
-        return None if token is None else room.authenticate(token)
+    def seat_of(room: Room, token: str | None, present: bool = True) -> int | None:
+        return None if token is None else room.authenticate(token, present)
 
     # -- reference data ------------------------------------------------------
     @app.get("/api/health")
@@ -504,7 +504,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         async with room_lock(code):
             room = await room_of(code)
             wake_ais(room)
-            seat = seat_of(room, x_player_token or token)
+            seat = seat_of(room, x_player_token or token, present=since is None)  # a poll is no sign of life
             if since is not None and since >= room.version:
                 return {"ok": True, "changed": False, "version": room.version}
             return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}

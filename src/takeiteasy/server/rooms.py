@@ -248,14 +248,16 @@ class Room:
                 and len(self.seats) < MAX_PLAYERS,
                 "created": self.record.get("created")}
 
-    def authenticate(self, token) -> int:
-        """The seat index a token belongs to."""
+    def authenticate(self, token, present: bool = True) -> int:
+        """The seat index a token belongs to; ``present``: the request is a sign of its player's presence (a
+        page polling for changes is not: it polls as well with nobody in front of it)."""
         if not isinstance(token, str) or not token or len(token) > 200:
             raise Forbidden("token: missing; every action needs the token you got when joining")
         digest = hash_token(token)
         for index, seat in enumerate(self.seats):
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
-                self._seen[index] = time.monotonic()  # the player is here: no stand-in for a while
+                if present:  # the player is here: no stand-in for a while
+                    self._seen[index] = time.monotonic()
                 return index
         raise Forbidden(f"token: not a player's token in room {self.code}")
 

@@ -137,8 +137,6 @@ def best_possible(rules: Ruleset, deal: list[int]) -> dict:
     are tried in the order the tiles came; ``reachable`` is False when none could
     be laid, and the score is then only an upper bound on what the round allowed.
     """
-    from ..ai.puzzle import placement_order
-
     deal = [int(t) for t in deal]
 
     def record(board, reachable: bool) -> dict:
@@ -150,13 +148,15 @@ def best_possible(rules: Ruleset, deal: list[int]) -> dict:
         return record(best.board, True)
     best = solve_round(rules, deal, all=True, max_boards=REACHABLE_CANDIDATES)
     for board in best.boards:
-        if _laid_in_order(rules, board, deal, placement_order):
+        if _laid_in_order(rules, board, deal):
             return record(board, True)
     return record(best.board, False)
 
 
-def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int], placement_order) -> bool:
+def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int]) -> bool:
     """Whether ``board`` can be laid with the tiles coming in ``deal`` order (any order within a draw group)."""
+    from ..ai.puzzle import placement_order  # the ai package imports this module's solver
+
     cell_of = {int(t): int(c) for c, t in enumerate(board) if t >= 0}
     if any(t not in cell_of for t in deal):
         return False

@@ -122,6 +122,20 @@ def _ctrl_c_then_carry_on(seconds):
     time.sleep(seconds)
 
 
+def _ctrl_c_twice_then_carry_on(gap, seconds):
+    """Ctrl-C pressed twice, ``gap`` seconds apart (busy waiting: a sleep would be far longer than the gap)."""
+    import signal
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.killpg(0, signal.SIGINT)
+    start = time.perf_counter()
+    while time.perf_counter() - start < gap:
+        pass
+    os.killpg(0, signal.SIGINT)
+    time.sleep(seconds)
+
+
 CTRL_C_SCRIPT = """
 import os, signal, sys, time
 sys.path.insert(0, {tests!r})
@@ -167,3 +181,31 @@ def test_local_workers_start_no_more_processes_than_there_are_cpus():
     with Workers(cpus + 2) as workers:
         assert len(workers.map(_ready, [()] * (cpus + 2))) == cpus + 2
         assert len(multiprocessing.active_children()) <= cpus
+
+
+TWICE_SCRIPT = """
+import os, signal, sys
+sys.path.insert(0, {tests!r})
+from test_cluster import _ctrl_c_twice_then_carry_on, _ready
+from takeiteasy.cluster import Workers
+signal.signal(signal.SIGINT, signal.default_int_handler)
+try:
+    with Workers(2) as workers:
+        workers.map(_ready, [(), ()])
+        workers.map(_ctrl_c_twice_then_carry_on, [({gap!r}, 600), ({gap!r}, 600)])
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.00005, 0.0001, 0.0002])
+def test_a_second_ctrl_c_while_the_workers_are_being_stopped_does_not_leave_them_running(gap):
+    """The second press used to land, about half the time at these gaps, while the first one's KeyboardInterrupt
+    was stopping the workers: they kept their share of games and the exit waited for them (a hang in CI)."""
+    import subprocess
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run([sys.executable, "-c", TWICE_SCRIPT.format(tests=tests, gap=gap)], capture_output=True,
+                          text=True, timeout=120, start_new_session=True)
+    assert done.stdout.strip() == "interrupted"
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

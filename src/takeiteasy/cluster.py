@@ -116,6 +116,23 @@ def _without_ctrl_c():
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+def _stop_listening_and_interrupt(signum, frame):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _interrupt_once():
+    """While the workers work, the first Ctrl-C interrupts and later ones are dropped until they are stopped: a
+    second Ctrl-C while stopping them would leave them running (a share of compiled games does not look at
+    signals) and the exit waiting for them.  Gives the handler to put back, or None if it was left alone (not the
+    main thread, or a handler of the caller's own)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return None
+    return signal.signal(signal.SIGINT, _stop_listening_and_interrupt)
+
+
 def local_cpus() -> int:
     """The CPUs this process may run on (at least 1)."""
     try:
@@ -172,13 +189,21 @@ class Workers:
                 futures = collections.deque(self._pool.submit(function, *arguments) for arguments in argument_tuples)
         except BrokenProcessPool:  # one died while waiting for work
             raise broken() from None
-        while futures:
-            try:
-                result = futures.popleft().result()
-            except BrokenProcessPool:
-                raise broken() from None
-            yield result
-            del result
+        previous = _interrupt_once()
+        try:
+            while futures:
+                try:
+                    result = futures.popleft().result()
+                except BrokenProcessPool:
+                    raise broken() from None
+                yield result
+                del result
+        except KeyboardInterrupt:
+            self.close(stop=True)
+            raise
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
 
     def close(self, stop: bool = False) -> None:
         """Shut the local processes down: after the work handed out (``stop``: at once, dropping it)."""

@@ -1229,6 +1229,26 @@ def test_an_ai_stands_in_for_a_player_who_went_away_and_the_round_finishes(clien
     assert [s["name"] for s in client.get("/api/scores", params={"preset": "easier"}).json()["scores"]] == ["ann"]
 
 
+def test_the_stand_in_wait_is_a_server_setting_for_new_and_stored_rooms(tmp_path):
+    """``serve --standin-seconds``: the server's wait before an AI may stand in, for the rooms it creates and
+    for rooms it reads back from storage (after a restart), not the 60 s default."""
+    from takeiteasy.commands.serve import app_settings, register
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    settings = app_settings(parser.parse_args(["serve", "--standin-seconds", "1000"]))
+    assert settings == {"standin_seconds": 1000.0}
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=RateLimits.off(), **settings)) as client:
+        code, ann, bob = room_of_two(client)
+        place_first_legal(client, code, ann, state(client, code, ann))
+        assert 900 < state(client, code, ann)["players"][1]["standin_after"] <= 1000
+    with TestClient(create_app(SQLiteStore(path), rate_limits=RateLimits.off(), standin_seconds=0.0)) as client:
+        assert state(client, code, ann)["players"][1]["standin_after"] == 0  # read back: this server's setting
+        assert post(client, code, "standin", token=ann, player=1).status_code == 200
+
+
 def test_a_host_an_ai_stands_in_for_no_longer_holds_up_the_next_round(client, monkeypatch):
     """Only the host starts the next round of a match; a host who went away, and whose seat an AI plays, would
     hold the room between rounds for ever: then any person in the room may start it."""

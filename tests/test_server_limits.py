@@ -112,7 +112,9 @@ def test_rate_limits_answer_429_and_keep_the_game():
 
 @pytest.mark.parametrize("argv, what", [(["--max-rooms", "0"], "--max-rooms 0"),
                                         (["--idle-hours", "-2"], "--idle-hours -2"),
-                                        (["--idle-hours", "inf"], "--idle-hours inf")])
+                                        (["--idle-hours", "inf"], "--idle-hours inf"),
+                                        (["--standin-seconds", "-1"], "--standin-seconds -1"),
+                                        (["--standin-seconds", "nan"], "--standin-seconds nan")])
 def test_serve_refuses_bad_limits_with_one_line(capsys, argv, what):
     from takeiteasy.cli import main
 

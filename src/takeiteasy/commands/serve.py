@@ -28,6 +28,9 @@ def register(sub) -> None:
     parser.add_argument("--idle-hours", type=float, default=None, metavar="H",
                         help="an unfinished room untouched this long stops counting as open; it stays stored and "
                              "can be resumed (default: 24)")
+    parser.add_argument("--standin-seconds", type=float, default=None, metavar="S",
+                        help="in a room of friends, how long the game waits for a player with no sign of them "
+                             "before the others may let an AI play for them (default: 60)")
     parser.add_argument("--no-rate-limit", action="store_true",
                         help="turn off the per-address request limits (e.g. when every player comes through one "
                              "proxy address that does not forward the client's)")
@@ -47,6 +50,10 @@ def app_settings(args) -> dict:
         if not 0 < args.idle_hours < float("inf"):
             raise InputError(f"--idle-hours {args.idle_hours}: expected a positive number of hours")
         settings["idle_hours"] = args.idle_hours
+    if args.standin_seconds is not None:
+        if not 0 <= args.standin_seconds < float("inf"):
+            raise InputError(f"--standin-seconds {args.standin_seconds}: expected a number of seconds, 0 or more")
+        settings["standin_seconds"] = args.standin_seconds
     if args.no_rate_limit:
         settings["rate_limits"] = RateLimits.off()
     return settings

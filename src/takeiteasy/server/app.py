@@ -244,7 +244,7 @@ def mask_tokens_in_logs() -> None:
 
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
-               listeners_per_room: int = LISTENERS_PER_ROOM) -> FastAPI:
+               listeners_per_room: int = LISTENERS_PER_ROOM, standin_seconds: float | None = None) -> FastAPI:
     """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes a SQLite or PostgreSQL
     store).
 
@@ -253,7 +253,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     """
     mask_tokens_in_logs()
     store = store if store is not None else MemoryStore()
-    master = RoomMaster(store, max_active_rooms, idle_hours, rooms_in_memory)
+    master = RoomMaster(store, max_active_rooms, idle_hours, rooms_in_memory, standin_seconds)
     limits = rate_limits if rate_limits is not None else RateLimits()
     buckets = {kind: Buckets(limit) for kind in ("requests", "rooms", "hints")
                if (limit := getattr(limits, kind)) is not None}

@@ -187,6 +187,10 @@ class AITurn:
 class Room:
     """One room, rebuilt from its creation record and events (see module docstring)."""
 
+    #: seconds the game waits for a seat with no sign of its player before an AI may stand in (None: the default,
+    #: :data:`STANDIN_GRACE_SECONDS`); a server setting (``takeiteasy serve --standin-seconds``), not stored
+    standin_grace: float | None = None
+
     def __init__(self, record: dict, events: list[dict] = ()):
         self.record = record
         self.code: str = record["code"]
@@ -384,11 +388,14 @@ class Room:
             return Conflict(f"the game is not waiting for {name}")
         return None
 
+    def _standin_grace(self) -> float:
+        return STANDIN_GRACE_SECONDS if self.standin_grace is None else self.standin_grace
+
     def standin_wait(self, seat: int, target: int) -> float | None:
         """Seconds until ``seat`` may hand ``target``'s seat to an AI (0: now), or None if it may not this turn."""
         if self._standin_refusal(seat, target) is not None:
             return None
-        return max(0.0, STANDIN_GRACE_SECONDS - self._idle_seconds(target))
+        return max(0.0, self._standin_grace() - self._idle_seconds(target))
 
     # -- actions (each returns the new events; raises with the room unchanged) ----
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
@@ -587,10 +594,10 @@ class Room:
             raise refusal
         if agent not in AGENTS:
             raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
-        idle = self._idle_seconds(target)
-        if idle < STANDIN_GRACE_SECONDS:
+        idle, grace = self._idle_seconds(target), self._standin_grace()
+        if idle < grace:
             raise Conflict(f"{self.seats[target].name} was here {idle:.0f} s ago; an AI may stand in after "
-                           f"{STANDIN_GRACE_SECONDS:g} s of waiting for them")
+                           f"{grace:g} s of waiting for them")
         out: list[dict] = []
         self._emit(out, {"t": "standin", "p": target, "agent": agent, "by": seat})
         return out
@@ -870,8 +877,9 @@ class RoomMaster:
     """
 
     def __init__(self, store: Store, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
-                 in_memory: int = ROOMS_IN_MEMORY):
+                 in_memory: int = ROOMS_IN_MEMORY, standin_seconds: float | None = None):
         self.store = store
+        self.standin_seconds = standin_seconds  # Room.standin_grace of every room this master makes or loads
         self.max_active_rooms = max_active_rooms
         self.idle_seconds = idle_hours * 3600.0
         self.in_memory = max(1, in_memory)
@@ -943,6 +951,7 @@ class RoomMaster:
                     if loaded is None:
                         raise NotFound(f"no room {code}")
                     room = Room(*loaded)
+                    room.standin_grace = self.standin_seconds
                 with self._lock:
                     self._keep(room)
                 return room
@@ -982,6 +991,7 @@ class RoomMaster:
                 break
         record["code"] = code
         room = Room(record)
+        room.standin_grace = self.standin_seconds
         _, token, events = room.join(name)
         for k, agent in enumerate(agents):
             events += room.join(f"{agent} {k + 1}", "ai", agent)[2]

@@ -1341,16 +1341,14 @@ def test_every_stand_in_that_is_not_fair_is_refused_with_the_room_intact(client,
     assert "during a round" in refused(post(client, code, "standin", token=ann, player=2), 409)
 
 
-def test_a_stand_in_and_its_reclaim_are_stored_and_the_token_still_works(tmp_path, monkeypatch):
+def test_a_stand_in_and_its_reclaim_are_stored_and_the_token_still_works(tmp_path):
     """The stand-in and the reclaim are events: a room replayed from storage has the same seats.  Bob's token
     still names his seat while the AI plays it, and he takes it back to place the next tile himself.  A room
     just read from storage counts every seat as present, so nobody is stood in for at once after a restart."""
     db = tmp_path / "rooms.db"
-    grace(monkeypatch, 1.0)
-    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED, standin_seconds=0.0)) as client:
         code, ann, bob = room_of_two(client)
         place_first_legal(client, code, ann, state(client, code, ann))
-        time.sleep(1.1)
         assert post(client, code, "standin", token=ann, player=1).status_code == 200
         seats = client.app.state.master.get(code).seats
         after_ais(client, code, ann)
@@ -1367,7 +1365,7 @@ def test_a_stand_in_and_its_reclaim_are_stored_and_the_token_still_works(tmp_pat
         seats = client.app.state.master.get(code).seats
         st = place_first_legal(client, code, ann, state(client, code, ann))
         assert len(st["drawn"]) == 3 and st["players"][1]["waiting"] and st["players"][1]["kind"] == "human"
-    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as client:
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED, standin_seconds=60.0)) as client:
         st = state(client, code, ann)
         assert client.app.state.master.get(code).seats == seats
         assert st["players"][1]["standin_after"] > 0  # just loaded: bob counts as present

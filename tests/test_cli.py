@@ -539,3 +539,17 @@ def test_play_abandoned_leaves_no_save_file_and_an_old_one_as_it_was(capsys, mon
                                monkeypatch=monkeypatch)
         assert status == 1
     assert not new.exists() and old.read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("argv", [["analyse", "game\r.json"], ["tiles", "--options", "a\nb"],
+                                  ["deal", "--seed", "1", "--board", "a\rb"], ["variants", "standard", "extra\rline"]])
+def test_an_error_quoting_a_line_break_or_carriage_return_stays_one_line(capsys, argv):
+    """Found by tests/test_cli_fuzz.py: the error quoted the argument as typed, so a carriage return or line break
+    in it split the one-line error (or, on a terminal, wrote over its start)."""
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "\r" not in err
+    assert "\\r" in err or "\\n" in err

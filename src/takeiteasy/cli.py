@@ -22,11 +22,17 @@ COMMANDS = ("play", "score", "tiles", "deal", "variants", "solve", "analyse", "h
 EXIT_USAGE = 2
 
 
+def one_line(message: str) -> str:
+    """``message`` with its control characters written as escapes: an error quotes what the user typed, and a
+    line break or carriage return in that would break the error's one line (or overwrite it on a terminal)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors (argparse's default prints the whole usage)."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,10 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args) or 0
     except InputError as exc:
-        print(f"takeiteasy {args.command}: error: {exc}", file=sys.stderr)
+        print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except WorkerError as exc:  # not the user's input: exit status 1, still one line
-        print(f"takeiteasy {args.command}: error: {exc}", file=sys.stderr)
+        print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(file=sys.stderr)

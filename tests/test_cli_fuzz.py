@@ -125,3 +125,21 @@ def test_no_command_line_ends_in_a_traceback(quiet_stdin, capsys, argv):
         assert len(lines) == 1 and lines[0].startswith("takeiteasy"), (argv, err)
     elif "--json" in argv and argv[0] not in ("play",):
         json.loads(out)  # what --json promises
+
+
+answers = st.one_of(st.integers(-2, 22).map(str), st.sampled_from(["?", "u", "undo", "q", "", " ", "h", "help", "n"]),
+                    st.sampled_from(TOKENS).map(lambda t: f"{t} 3"), st.text(max_size=8))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(preset=st.sampled_from(["standard", "easier", "no-caller", "daffodil-holding", "sunmoon", "best-of-3"]),
+       lines=st.lists(answers, max_size=60))
+def test_no_answer_at_the_play_prompt_ends_in_a_traceback(capsys, monkeypatch, tmp_path, preset, lines):
+    """``play`` reads a person's answers: whatever they type, the game goes on or ends as abandoned when the input
+    does (status 1), and a finished game is status 0."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    status = main(["play", "--seed", "5", "--no-record", "--preset", preset, "--vs", "greedy"])
+    out, err = capsys.readouterr()
+    assert (status, "Traceback" in err) in ((0, False), (1, False)), (status, err)
+    assert status == 0 or "Game abandoned" in out

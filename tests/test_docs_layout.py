@@ -39,3 +39,20 @@ def test_readme_map_names_only_paths_that_exist():
             if name == "kernels.py":
                 where = PACKAGE / "core"
             assert (where / name.rstrip("/")).exists(), f"README.md's map names {name}, which is not in {where}"
+
+
+def test_tiles_given_as_examples_in_the_help_texts_are_tiles():
+    """`takeiteasy COMMAND --help` shows example tiles ("e.g. 574", 'e.g. "923 574 ..."'): each is a real tile."""
+    from takeiteasy.cli import build_parser
+    from takeiteasy.core.notation import parse_tile
+
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command").choices
+    examples = []
+    for name, command in commands.items():
+        text = " ".join(command.format_help().split())
+        for example in re.findall(r"e\.g\. \"?([^\"();]*)", text):
+            examples += [(name, token) for token in re.findall(r"(?<![\w-])[1-9*][-1-9*]{2,4}(?![\w-])", example)]
+    assert examples
+    for name, token in examples:
+        parse_tile(token)  # raises on a token that is no tile

@@ -201,6 +201,7 @@ def test_play_saves_the_round_for_analyse(capsys, monkeypatch, tmp_path):
     status, out, _ = run_cli(capsys, "play", "--seed", "5", "--no-record", "--save", str(path),
                              stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
     assert status == 0 and path.exists()
+    assert "play with --save" not in " ".join(out.split())  # it was played with --save: no advice to do so
     saved = json.loads(path.read_text())
     assert saved["format"] == "takeiteasy-game" and [m["cell"] for m in saved["players"][0]["moves"]] == list(range(19))
     status, out, _ = run_cli(capsys, "analyse", "--json", str(path))
@@ -227,6 +228,7 @@ def test_play_answers_a_question_mark_with_the_hint_and_ends_with_the_best_possi
     assert status == 0 and shown in " ".join(out.split())  # rich wraps long lines
     assert "'? z': type '?'" in out
     assert f"Best possible with these tiles: {solve(rules, tiles).score}" in out
+    assert "(move by move: play with --save, then takeiteasy analyse)" in " ".join(out.split())
 
 
 def test_rulebook_004_play_answers_a_question_mark_when_announcing_with_the_announce_hint(capsys, monkeypatch):

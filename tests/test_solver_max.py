@@ -6,7 +6,8 @@ import json
 
 from takeiteasy.cli import main
 from takeiteasy.core import Ruleset
-from takeiteasy.core.notation import parse_board
+from takeiteasy.core.notation import format_board, parse_board
+from takeiteasy.core.tiles import TOKENS
 from takeiteasy.solve import maximum
 from solver_reference import reference_score
 
@@ -44,3 +45,37 @@ def test_solve_max_json_lists_the_boards(capsys):
     assert len(set(record["boards"])) == 16
     assert all(RULES.score(parse_board(text)) == 307 for text in record["boards"])
     assert record["up_to_half_turn"] == 8 and record["tile_sets"] == 4
+
+
+def test_what_the_sixteen_boards_have_in_common():
+    """docs/MAXIMUM.md: the centre is 123 with the lowest values on the 5-cell lines, the top value of each
+    direction fills 7 or 8 cells, each direction scores 99 to 107, six tiles are never used, and the boards fall
+    into two families of 8 (vertical lines 5 9 1 9 5, or falling lines 4 8 3 8 4), 4 up to a half turn on 2 tile
+    sets each."""
+    result = maximum(RULES, all=True)
+    top = {"vertical": 9, "rising": 7, "falling": 8}
+    lowest = {"vertical": 1, "rising": 2, "falling": 3}
+    totals, unused, families = set(), set(), {}
+    rotation = list(RULES.layout.rotation180())
+    for board in result.boards:
+        text = format_board(board).split()
+        assert text[9] == "123"
+        lines = RULES.lines(board)
+        for direction in top:
+            mine = [line for line in lines if line.direction == direction]
+            assert all(line.value == lowest[direction] for line in mine if len(line.cells) == 5)
+            assert sum(len(line.cells) for line in mine if line.value == top[direction]) in (7, 8)
+            totals.add(sum(line.points for line in mine))
+        unused.add(frozenset(TOKENS[:27]) - frozenset(text))
+        vertical = [line.value for line in lines if line.direction == "vertical"]
+        falling = [line.value for line in lines if line.direction == "falling"]
+        family = "vertical" if vertical == [5, 9, 1, 9, 5] else "falling" if falling == [4, 8, 3, 8, 4] else None
+        families.setdefault(family, []).append(board)
+    assert min(totals) == 99 and max(totals) == 107
+    assert all(len(tiles) == 8 for tiles in unused)
+    assert sorted(frozenset.intersection(*unused)) == ["124", "128", "163", "173", "523", "923"]
+    assert sorted(families) == ["falling", "vertical"]
+    for boards in families.values():
+        assert len(boards) == 8
+        assert len({min(tuple(b), tuple(b[rotation])) for b in boards}) == 4
+        assert len({frozenset(b.tolist()) for b in boards}) == 2

@@ -2,7 +2,7 @@
 next draws + value), ``rollout`` (Monte-Carlo rollouts of ``fast``) and ``best`` (the strongest of them
 as measured: expectimax).
 
-All three estimate the expected final score of each allowed cell
+All of them estimate the expected final score of each allowed cell
 (:meth:`evaluate`) and play the best one (the lowest cell on ties, so play is
 reproducible).  Allowed cells come from the ruleset, so every placement
 variant works unchanged; points on the board come from the kernels for the

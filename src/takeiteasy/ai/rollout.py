@@ -1,4 +1,4 @@
-"""Monte-Carlo rollouts with the ``fast`` policy: the search behind ``best``.
+"""Monte-Carlo rollouts with the ``fast`` policy: the search of the experimental ``rollout`` agent.
 
 For the drawn tile, the few most promising cells (by points plus learned
 value) are each tried on the same sampled futures (common random numbers):

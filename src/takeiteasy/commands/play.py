@@ -80,7 +80,7 @@ def run(args) -> int:
             game = match.new_round()
             _play_round(console, game, bots, args)
             match.record(game)
-            _show_results(console, match, game, humans, records, ruleset_key)
+            _show_results(console, match, game, humans, records, ruleset_key, saving=bool(args.save))
             if args.save:
                 path = _save_path(args.save, len(match.results))
                 _write_game(path, game)
@@ -304,7 +304,8 @@ def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
     return tile, int(parts[0])
 
 
-def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str) -> None:
+def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str,
+                  saving: bool = False) -> None:
     scores = game.scores()
     table = Table(title=f"Round {len(match.results)} of {match.rounds}"
                   + (" (best of: boards won in the total column)" if match.format == "best-of" else ""))
@@ -328,8 +329,9 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
     console.print(table)
     best = _best_possible(game)
     if best is not None:
-        console.print(f"Best possible with these tiles: {_best_text(best)}  (move by move: play with --save, "
-                      "then takeiteasy analyse)")
+        # with --save the next line names the saved file and the command that goes through it move by move
+        console.print(f"Best possible with these tiles: {_best_text(best)}"
+                      + ("" if saving else "  (move by move: play with --save, then takeiteasy analyse)"))
     if match.finished and len(game.players) > 1:
         console.print("Winner: " + ", ".join(game.players[p] for p in match.winners))
 

@@ -30,7 +30,7 @@ def register(sub) -> None:
                             description="Find the best arrangement of a known set of tiles (exact branch and "
                                         "bound), or the highest score of the game with --max.")
     parser.add_argument("source", nargs="?", metavar="-", help="'-': read one tile set per line from standard input (blank lines skipped)")
-    parser.add_argument("--tiles", metavar="TILES", help='the tiles to place, e.g. "951 574 ..." (5-7-4 also works)')
+    parser.add_argument("--tiles", metavar="TILES", help='the tiles to place, e.g. "923 574 ..." (5-7-4 also works)')
     parser.add_argument("--fixed", metavar="BOARD", help="a board to keep (notation, '.' = empty); --tiles fill the rest")
     parser.add_argument("--max", action="store_true", help="the maximum over the whole tile set, with every board")
     parser.add_argument("--all", action="store_true", help="list every optimal board, not just one")

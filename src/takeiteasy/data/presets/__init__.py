@@ -1,0 +1,1 @@
+"""The named presets (``presets.json``: name, description, source rulebooks, options), read by :mod:`takeiteasy.core.presets`."""

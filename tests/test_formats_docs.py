@@ -1,0 +1,43 @@
+"""docs/FORMATS.md's examples are what the engine gives: tile ids, the deal check values, the saved game."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from takeiteasy.ai import make_agent
+from takeiteasy.core import Game, Ruleset
+from takeiteasy.core.deal import deal
+from takeiteasy.core.notation import format_tile, parse_tile
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "FORMATS.md").read_text()
+
+
+def test_tile_ids_named_in_the_guide():
+    claims = re.findall(r"`([1-9*]{3})` is (\d+)", DOC)
+    claims += [(token, number) for number, token in re.findall(r"(\d+) `([1-9*]{3})`", DOC)]
+    assert len(claims) >= 7
+    for token, number in claims:
+        assert parse_tile(token) == int(number), token
+
+
+def test_deal_check_values():
+    seven = re.search(r"`deal\(7\)` \(`takeiteasy deal --seed 7`\) is\s+`([^`]+)`", DOC).group(1)
+    first = re.search(r"`deal\(1, range\(27\), 19, index=0\)` \(`[^`]+`\) is\s+`([^`]+)`", DOC).group(1)
+    assert " ".join(format_tile(t) for t in deal(7)) == seven
+    assert " ".join(format_tile(t) for t in deal(1, range(27), 19, index=0)) == first
+
+
+def test_saved_game_example_is_the_round_it_says():
+    example = json.loads(re.search(r'```json\n(\{\n  "format": "takeiteasy-game".*?)```', DOC, flags=re.S).group(1))
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=example["seed"])
+    game.play([make_agent("fast", rules)])
+    record = game.to_json()
+    shown = {key: value for key, value in record.items() if key not in ("deal", "players")}
+    assert {key: value for key, value in example.items() if key not in ("deal", "players")} == shown
+    assert example["deal"][:-1] == record["deal"][: len(example["deal"]) - 1]
+    player, real = example["players"][0], record["players"][0]
+    assert player["moves"][:-1] == real["moves"][: len(player["moves"]) - 1]
+    assert (player["name"], player["board"], player["score"]) == (real["name"], real["board"], real["score"])

@@ -115,7 +115,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
                 pending=(tile, *in_hand))
     estimates = make_agent(agent, rules).evaluate(view)
     if estimates is None:
-        raise InputError(f"agent {agent!r} cannot estimate scores; use best, fast or heuristic")
+        raise InputError(f"agent {agent!r} cannot estimate scores; use best, expectimax, rollout, fast or "
+                         f"heuristic")
     cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
     cells.sort(key=lambda c: (-estimates[c], c))
     return [Hint(c, float(estimates[c])) for c in cells]

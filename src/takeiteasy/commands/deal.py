@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ..core.deal import deal
+from ..core.errors import InputError
 from ..core.tiles import TOKENS
 from ._options import add_rules_arguments, rules_from_args
 
@@ -20,6 +21,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.index is not None and args.index < 0:  # bench numbers its games from 0
+        raise InputError(f"--index {args.index}: expected a game number, 0 or more")
     rules = rules_from_args(args)
     tiles = deal(args.seed, rules.tile_set, rules.tiles_per_round, index=args.index)
     tokens = ["-".join(TOKENS[t]) if args.dashed else TOKENS[t] for t in tiles]

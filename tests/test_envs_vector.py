@@ -154,3 +154,32 @@ def test_adjacent_placement_on_a_board_in_pieces_gives_way_in_the_compiled_step(
         _, s_reward, s_done, _, s_info = single.step(cell)
         assert "invalid_action" not in info and rewards[0] == s_reward
     assert terminated[0] and s_done
+
+
+@pytest.mark.parametrize("actions,refused", [
+    ([1.7, 2], [True, False]), (np.array([1.0, 2.0]), [True, True]), (["1", 2], [True, False]),
+    ([None, 2], [True, False]), (np.array([True, False]), [True, True]), ([np.float32(1), np.int64(2)], [True, False]),
+], ids=["float", "float-array", "str", "none", "bool-array", "numpy-float"])
+def test_an_action_that_is_not_an_integer_is_refused_as_in_the_single_env(actions, refused):
+    """A float was truncated (1.7 played cell 1) and a string parsed; TakeItEasyEnv refuses both."""
+    ending = TakeItEasyVectorEnv(2)
+    ending.reset(seed=4)
+    obs, rewards, terminated, _, info = ending.step(actions)
+    assert terminated.tolist() == refused and info["invalid_action"].tolist() == refused
+    assert [obs["board"][i].sum() == 0 for i in range(2)] == refused  # a refused action places nothing
+    raising = TakeItEasyVectorEnv(2, invalid_action="raise")
+    raising.reset(seed=4)
+    with pytest.raises(IllegalMove, match="environment 0: action .* is not an integer"):
+        raising.step(actions)
+    assert (raising.boards == -1).all()
+
+
+def test_actions_beyond_int64_and_a_wrong_count_are_refused_clearly():
+    envs = TakeItEasyVectorEnv(2)
+    envs.reset(seed=4)
+    obs, _, terminated, _, info = envs.step([2**70, np.uint64(2**64 - 1)])  # off the board, not an overflow
+    assert terminated.all() and info["invalid_action"].all()
+    envs.reset(seed=4)
+    for wrong in ([0], [0, 1, 2]):
+        with pytest.raises(InputError, match=f"{len(wrong)} actions for 2 environments"):
+            envs.step(wrong)

@@ -159,9 +159,33 @@ class TakeItEasyVectorEnv(VectorEnv):
             self._start(int(i), deal)
         return self._observations(), self._infos()
 
+    def _action_array(self, actions) -> tuple[np.ndarray, dict[int, object]]:
+        """The batch's actions as int64, and the ones that are not integers by sub-environment (-1 in the
+        array, so that they are refused as illegal, as :class:`TakeItEasyEnv` refuses them)."""
+        n = self.num_envs
+        given = np.asarray(actions)
+        if given.size != n:
+            raise InputError(f"step: {given.size} actions for {n} environments")
+        given = given.reshape(n)
+        if given.dtype.kind == "i":
+            return given.astype(np.int64), {}
+        if given.dtype.kind == "u":  # beyond int64: off the board all the same
+            return np.minimum(given, np.iinfo(np.int64).max).astype(np.int64), {}
+        if not isinstance(actions, np.ndarray):  # a list keeps its items as given ([1.7, 2]: only 1.7 is refused)
+            given = np.asarray(actions, dtype=object).reshape(n)
+        out, odd = np.zeros(n, dtype=np.int64), {}
+        limit = np.iinfo(np.int64)
+        for i in range(n):
+            item = given[i]  # a numpy scalar (refused unless an integer), or any object of an object array
+            try:
+                out[i] = min(max(_common.action_number(item), limit.min), limit.max)
+            except IllegalMove:
+                odd[i], out[i] = item.item() if isinstance(item, np.generic) else item, -1
+        return out, odd
+
     def step(self, actions):
         n = self.num_envs
-        actions = np.asarray(actions, dtype=np.int64).reshape(n)
+        actions, not_integers = self._action_array(actions)
         rewards = np.zeros(n, dtype=np.float64)
         truncated = np.zeros(n, dtype=bool)
         active = ~self.done
@@ -175,6 +199,8 @@ class TakeItEasyVectorEnv(VectorEnv):
         if invalid.any():
             i = int(np.flatnonzero(invalid)[0])
             if self.invalid_action == "raise":
+                if i in not_integers:
+                    raise IllegalMove(f"environment {i}: action {not_integers[i]!r} is not an integer")
                 reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), *self._previous(i))
                 raise IllegalMove(f"environment {i}, cell {int(actions[i])}: {reason or 'not allowed'}")
             self.done[invalid] = True

@@ -7,7 +7,7 @@ import pyspiel
 import pytest
 
 import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
-from takeiteasy.core import Options, Ruleset
+from takeiteasy.core import IllegalMove, Options, Ruleset
 from takeiteasy.core.tiles import TOKENS
 
 
@@ -293,3 +293,35 @@ def test_an_observer_of_public_information_only_is_refused():
                                         private_info=pyspiel.PrivateInfoType.NONE)
     with pytest.raises(ValueError, match="one player"):
         game.make_py_observer(public)
+
+
+def _state_after(spec, params, actions):
+    state = pyspiel.load_game(spec, params).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("params,actions,illegal,reason", [
+    ({}, [3, 5, 4], 5, "cell 5 is already taken"),  # the tile on cell 5 was overwritten
+    ({}, [3], 19, "cell 19 is not on the standard board"),  # an IndexError
+    ({}, [3, 5], 3, "draw 3: not a tile of the set left to draw"),  # tile 3 came twice
+    ({}, [], 30, "draw 30: not a tile of the set left to draw"),  # a wildcard id, not in the standard set
+    ({"placement": "adjacent"}, [3, 5, 4], 18, "adjacent placement"),
+    ({"board": "daffodil", "stamen": "first"}, [3], 0, "stamen first"),
+    ({"caller": False}, [], 5, "must announce a tile"),  # tile -14 was announced
+    ({"caller": False}, [], 19 + 27, "announce 27: not a tile of the set"),  # a wildcard in the standard game
+    ({"caller": False}, [19 + 4, 0], 19 + 4, "announce 4"),  # announced twice
+])
+def test_an_illegal_action_raises_and_leaves_the_state_as_it_was(params, actions, illegal, reason):
+    """apply_action took any action: it overwrote placed tiles, drew a tile twice or off the set, announced
+    negative tiles, or raised IndexError; now it raises IllegalMove with the engine's reason."""
+    params = {"options": json.dumps(params)} if params else {}
+    state = _state_after("take_it_easy", params, actions)
+    assert illegal not in state.legal_actions()
+    before = (str(state), state.history(), state.observation_tensor(0), state.returns())
+    with pytest.raises(IllegalMove, match=reason):
+        state.apply_action(illegal)
+    assert (str(state), state.history(), state.observation_tensor(0), state.returns()) == before
+    for action in state.legal_actions() if not state.is_chance_node() else [t for t, _ in state.chance_outcomes()]:
+        state.clone().apply_action(action)  # every legal action is still taken

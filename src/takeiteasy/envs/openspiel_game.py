@@ -19,7 +19,7 @@ are :class:`Options` fields, but a match is one game per round.
 ``solitaire`` with several players is refused (``InputError``).
 
 Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
-ids.  With no caller (``options={"caller": false}``, rulebook 004) there is
+ids.  An action the rules refuse raises :class:`IllegalMove` and changes nothing.  With no caller (``options={"caller": false}``, rulebook 004) there is
 no chance at all: before each draw the chooser (player 0 first, then round
 the table) announces a tile with action ``cells + t``, a decision node of
 its own with reward 0.  Rewards come with every placement (the score it gains; the chance
@@ -49,7 +49,7 @@ from dataclasses import fields
 import numpy as np
 import pyspiel
 
-from ..core.game import group_sizes
+from ..core.game import IllegalMove, group_sizes
 from ..core.notation import format_board
 from ..core.rules import Options
 from ..core.tiles import TOKENS
@@ -220,7 +220,28 @@ class TakeItEasyState(pyspiel.State):
         p = 1.0 / len(left)
         return [(t, p) for t in left]
 
+    def _refusal(self, action: int) -> str | None:
+        """Why ``action`` may not be applied now (None when it may): the engine's refusal for a placement."""
+        if not self.queue:
+            if self._announces:
+                tile = action - self._num_cells
+                if action in self._legal_actions(self.chooser):
+                    return None
+                if action < self._num_cells:
+                    return f"player {self.chooser} must announce a tile (actions {self._num_cells} and up), not place"
+                return f"announce {tile}: not a tile of the set left to announce"
+            if action in set(self.rules.tile_set) - set(self.drawn):
+                return None
+            return f"draw {action}: not a tile of the set left to draw"
+        seat, tile = self.queue[0]
+        reason = self.rules.refusal(self.boards[seat], tile, action, self.previous[seat], self.previous_cell[seat])
+        return None if reason is None else f"player {seat}, cell {action}: {reason}"
+
     def _apply_action(self, action):
+        action = int(action)
+        reason = self._refusal(action)
+        if reason is not None:  # refused before any change: the state stays as it was
+            raise IllegalMove(reason)
         if not self.queue:  # a draw (chance), or with no caller an announcement
             if self._announces:
                 tile = int(action) - self._num_cells  # an announcement is a decision: its own reward is 0

@@ -13,9 +13,10 @@ an episode ends resets that sub-environment, ignores its action and returns
 reward 0) or ``"same_step"`` (the reset happens at once and the last
 observation goes to ``info["final_obs"]``).
 
-For free or adjacent placement with standard or sunrays scoring, one
-compiled kernel (:mod:`takeiteasy.envs._batch`) steps every sub-environment;
-other rulesets, or ``fast=False``, go through the ruleset board by board.
+With standard or sunrays scoring and no holding area, one compiled kernel
+(:mod:`takeiteasy.envs._batch`, built from the engine's rule kernels) steps
+every sub-environment; other rulesets, or ``fast=False``, go through the
+ruleset board by board.
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ class TakeItEasyVectorEnv(VectorEnv):
         codes = _batch.fast_codes(self.rules) if fast else None
         shape = self.rules.layout
         self._fast = None if codes is None else (
-            codes[0], codes[1], shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES, DIRECTION_BEST,
-            shape.neighbours, np.asarray(self.rules.symbols, dtype=np.int64), codes[2])
+            codes[0], codes[1], codes[2], shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
+            DIRECTION_BEST, shape.neighbours, shape.stamen, np.asarray(self.rules.symbols, dtype=np.int64), codes[3])
 
     # -- per sub-environment -------------------------------------------------
     def _start(self, i: int, deal: list[int]) -> None:

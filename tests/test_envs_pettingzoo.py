@@ -216,3 +216,14 @@ def test_human_render_shows_the_reset_and_every_step(capsys):
     assert capsys.readouterr().out.count("score") == 2
     aec.step(int(np.flatnonzero(aec.infos[aec.agent_selection]["action_mask"])[0]))
     assert capsys.readouterr().out.count("score") == 2
+
+
+@pytest.mark.parametrize("action", [19, 45])
+def test_with_a_caller_an_action_past_the_cells_is_a_cell_off_the_board_not_an_announcement(action):
+    """The refusal said "announcing tile 0 -- it is not this player's turn to announce" with a caller."""
+    for env in (aec_env(2), parallel_env(2)):
+        env.reset(seed=1)
+        step = (lambda: env.step(action)) if hasattr(env, "agent_selection") else (
+            lambda: env.step({"player_0": action, "player_1": 0}))
+        with pytest.raises(IllegalMove, match=rf"player_0, cell {action}: cell {action} is not on the standard board"):
+            step()

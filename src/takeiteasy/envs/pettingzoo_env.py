@@ -133,7 +133,7 @@ class _Round:
             cell = _common.action_number(action)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
-        if cell >= self.num_cells:
+        if cell >= self.num_cells and _common.announces(self.rules):  # with a caller: a cell off the board
             self.announce(seat, cell - self.num_cells)
             return 0.0
         try:

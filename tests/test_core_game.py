@@ -135,3 +135,20 @@ def test_rulebook_001_four_rounds_keep_running_totals():
     assert match.totals == [sum(r[0] for r in match.results), sum(r[1] for r in match.results)]
     with pytest.raises(IllegalMove, match="match is over"):
         match.new_round()
+
+
+def test_rulebook_004_announceable_is_exactly_what_announce_accepts():
+    """No caller: Game.announceable() lists the tiles announce() takes now (the environments' masks use it)."""
+    game = Game(Ruleset.from_options(Options(caller=False, draw=2)), ["a", "b"])
+    assert game.announceable() == tuple(range(27))
+    game.announce(5)
+    assert game.announceable() == tuple(t for t in range(27) if t != 5)  # announced for the coming group
+    with pytest.raises(IllegalMove):
+        game.announce(5)
+    game.announce(7)  # the group of two is turned over
+    assert game.announceable() == ()  # tiles wait to be placed
+    for player in range(2):
+        game.place(player, 0)
+        game.place(player, 1)
+    assert game.announceable() == tuple(t for t in range(27) if t not in (5, 7))
+    assert Game(Ruleset.from_options(), ["solo"], seed=1).announceable() == ()  # a caller draws

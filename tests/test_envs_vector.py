@@ -6,6 +6,7 @@ import pytest
 
 import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
 from takeiteasy.core import IllegalMove, InputError
+from takeiteasy.core.tiles import TOKENS
 from takeiteasy.envs import TakeItEasyEnv, TakeItEasyVectorEnv
 
 
@@ -184,3 +185,19 @@ def test_actions_beyond_int64_and_a_wrong_count_are_refused_clearly():
     for wrong in ([0], [0, 1, 2]):
         with pytest.raises(InputError, match=f"{len(wrong)} actions for 2 environments"):
             envs.step(wrong)
+
+
+def test_reset_options_deals_and_their_mistakes():
+    """The single env's option 'deal' was silently ignored (random deals instead), and a short reset_mask reset
+    only the sub-environments it named."""
+    envs = TakeItEasyVectorEnv(2)
+    tiles = [list(np.random.default_rng(s).permutation(27)[:19]) for s in (3, 4)]
+    deals = [" ".join(TOKENS[t] for t in tiles[0]), tiles[1]]  # tokens or ids
+    obs, _ = envs.reset(options={"deals": deals})
+    assert envs.deals.tolist() == tiles and obs["tile"].tolist() == [tiles[0][0] + 1, tiles[1][0] + 1]
+    with pytest.raises(InputError, match="takes 'deals', one deal per sub-environment"):
+        envs.reset(options={"deal": deals[0]})
+    with pytest.raises(InputError, match="1 deals for 2 environments"):
+        envs.reset(options={"deals": deals[:1]})
+    with pytest.raises(InputError, match="1 flags for 2 environments"):
+        envs.reset(seed=0, options={"reset_mask": [True]})

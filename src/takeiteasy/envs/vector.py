@@ -152,9 +152,15 @@ class TakeItEasyVectorEnv(VectorEnv):
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed))
         options = options or {}
+        if options.get("deal") is not None:
+            raise InputError("reset option 'deal': the vector environment takes 'deals', one deal per sub-environment")
         which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
+        if which.shape != (self.num_envs,):
+            raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
         seeds = self._seed_list(seed)
         deals = options.get("deals")
+        if deals is not None and len(deals) != self.num_envs:
+            raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments")
         for i in np.flatnonzero(which):
             deal = _common.checked_deal(self.rules, deals[i]) if deals is not None else _common.deal_for(self.rules, seeds[i])
             self._start(int(i), deal)

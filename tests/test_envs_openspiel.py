@@ -325,3 +325,44 @@ def test_an_illegal_action_raises_and_leaves_the_state_as_it_was(params, actions
     assert (str(state), state.history(), state.observation_tensor(0), state.returns()) == before
     for action in state.legal_actions() if not state.is_chance_node() else [t for t, _ in state.chance_outcomes()]:
         state.clone().apply_action(action)  # every legal action is still taken
+
+
+@pytest.mark.parametrize("options", [
+    {"placement": "sunmoon", "sunmoon_touch": "previous", "draw": 2},
+    {"scoring": "best-sunray"},
+    {"board": "daffodil", "stamen": "holding"},
+    {"board": "daffodil", "stamen": "first", "placement": "adjacent"},
+    {"caller": False, "draw": 3, "board": "daffodil", "stamen": "last"},
+], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_the_state_plays_as_the_engines_game(options):
+    """The state keeps its own round (cheap to clone), so check it against takeiteasy.core.Game move by move:
+    the same chance outcomes, legal actions, boards and final scores, for three players."""
+    from takeiteasy.core import Game
+    from takeiteasy.envs import _common
+
+    rules = Ruleset.from_options(Options(**options))
+    state = pyspiel.load_game("take_it_easy", {"players": 3, "options": json.dumps(options)}).new_initial_state()
+    game = Game(rules, ["a", "b", "c"], deal=[] if not rules.options.caller else None)
+    game.deal = []  # filled by the chance nodes (with a caller)
+    rng = np.random.default_rng(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            coming = game.deal[len(game.drawn):]
+            assert [t for t, _ in state.chance_outcomes()] == [t for t in game.remaining() if t not in coming]
+            tile = int(rng.choice([t for t, _ in state.chance_outcomes()]))
+            state.apply_action(tile)
+            game.deal.append(tile)
+            if len(game.deal) == len(game.drawn) + game.next_draw_size:
+                game.draw()
+            continue
+        player = state.current_player()
+        assert state.legal_actions() == np.flatnonzero(_common.action_mask(rules, game, player)).tolist()
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        if action >= rules.board_size:
+            game.announce(action - rules.board_size)
+        else:
+            game.place(player, action)
+            _common.settle_when_done(game, player)
+        assert all((state.boards[p] == game.boards[p]).all() for p in range(3))
+    assert game.finished and state.returns() == [float(s) for s in game.scores()]

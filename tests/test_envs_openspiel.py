@@ -366,3 +366,20 @@ def test_the_state_plays_as_the_engines_game(options):
             _common.settle_when_done(game, player)
         assert all((state.boards[p] == game.boards[p]).all() for p in range(3))
     assert game.finished and state.returns() == [float(s) for s in game.scores()]
+
+
+def test_rulebook_004_no_caller_the_chooser_sees_the_last_placements():
+    """Rulebook 004: at an announcement everyone has placed every tile, so the chooser's observation and
+    information state show every board as it is (they lagged by the last tile)."""
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps({"caller": False})})
+    state = game.new_initial_state()
+    for action in (19 + 5, 3, 7):  # player_0 announces tile 5, player_0 puts it on 3, player_1 on 7
+        state.apply_action(action)
+    assert state.current_player() == 1 and all(a >= 19 for a in state.legal_actions())
+    tensor = np.asarray(state.observation_tensor(1))
+    opponent = tensor[19 * 27 + 27 + 27:].reshape(19, 27)  # player_0's board one-hot, after board, waiting, bag
+    assert opponent[3, 5] == 1 and opponent.sum() == 1
+    assert "p0 3" in state.information_state_string(1)
+    child = state.child(19 + 8)  # once a tile is turned over, where player_0 puts it is hidden again
+    child.apply_action(0)
+    assert child.current_player() == 1 and child.information_state_string(1).endswith("| p0 3")

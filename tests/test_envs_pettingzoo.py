@@ -227,3 +227,31 @@ def test_with_a_caller_an_action_past_the_cells_is_a_cell_off_the_board_not_an_a
             lambda: env.step({"player_0": action, "player_1": 0}))
         with pytest.raises(IllegalMove, match=rf"player_0, cell {action}: cell {action} is not on the standard board"):
             step()
+
+
+def test_rulebook_004_no_caller_the_chooser_sees_every_board_as_it_is():
+    """Rulebook 004: once everyone has placed a tile, the next chooser looks at the other boards as they are
+    (Game.view gives them); the observation showed them as they stood before that tile, hiding the last
+    placements from the one player who most needs them."""
+    cells = 19
+    env = parallel_env(2, caller=False)
+    env.reset(seed=0)
+    env.step({"player_0": cells + 5})
+    obs, *_ = env.step({"player_0": 3, "player_1": 7})  # everyone has placed tile 5: player_1 announces
+    assert obs["player_1"]["action_mask"][cells:].any()
+    other = obs["player_1"]["observation"][cells + 1 + 27:]  # player_0's board, after player_1's own, tile, bag
+    assert other[3] == 5 + 1 and other.sum() == 6
+    assert obs["player_0"]["observation"][cells + 1 + 27:][7] == 6
+    aec = aec_env(2, caller=False)
+    aec.reset(seed=0)
+    for action in (cells + 5, 3, 7):
+        aec.step(action)
+    assert aec.agent_selection == "player_1" and aec.infos["player_1"]["phase"] == "announce"
+    assert aec.observe("player_1")["observation"][cells + 1 + 27:].sum() == 6  # player_0's tile 5, wherever it went
+
+
+def test_while_a_tile_is_placed_the_other_boards_show_it_only_once_everyone_has():
+    env = aec_env(2)
+    env.reset(seed=0)
+    env.step(3)  # player_0 places the first tile; player_1 must not see where
+    assert env.agent_selection == "player_1" and not env.observe("player_1")["observation"][19 + 1 + 27:].any()

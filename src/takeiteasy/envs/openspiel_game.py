@@ -28,7 +28,8 @@ decision nodes and at the end counts each placement once), and a player's
 return is the final score of their board.  With one player the game has
 perfect information; with more, a player's observation shows the other
 boards as they stood when the current tile was turned over (the table plays
-simultaneously; the turn order here must not leak placements).
+simultaneously; the turn order here must not leak placements), and once
+everyone has placed it (no caller: the chooser announcing) as they are.
 
 Observation tensor (float32, per player): own board one-hot (cells x K, an
 empty cell all zero), the tiles waiting for this player (K), the tiles not
@@ -163,7 +164,7 @@ class TakeItEasyState(pyspiel.State):
         self._groups_started = 0
         self._to_draw = 0
         self.boards = np.full((game.num_seats, game.num_cells), -1, dtype=np.int64)
-        self.public = self.boards.copy()  # the boards as they stood when the current tiles were turned over
+        self.public = self.boards.copy()  # the boards when the current tiles were turned over, or all placed
         self.placed: list[list[int]] = [[] for _ in range(game.num_seats)]  # per seat: its actions, in drawn order
         self.revealed = 0  # how many drawn tiles' placements ``public`` shows
         self.drawn: list[int] = []
@@ -266,7 +267,9 @@ class TakeItEasyState(pyspiel.State):
             self.boards[seat] = _common.settled(self.rules, self.boards[seat])  # end moves of the holding area
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.boards[seat])
         self._rewards[seat] = float(self.scores[seat] - before)
-        if not self.queue:
+        if not self.queue:  # everyone has placed the group: nothing left to hide (the chooser sees every board)
+            self.public = self.boards.copy()
+            self.revealed = len(self.drawn)
             self._start_group()
         if self.is_terminal():  # Best Sunray/Moonbeam: the round bonus compares the finished boards
             for other, bonus in enumerate(self.rules.round_bonuses(list(self.boards))):

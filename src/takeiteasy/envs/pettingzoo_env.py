@@ -15,7 +15,8 @@ observation follows PettingZoo's convention, ``{"observation": ...,
   ``tile`` (1), the ``bag`` (K), then the other boards in seat order after
   the agent's own (cells each), encoded as in :mod:`takeiteasy.envs._common`.
   The other boards are shown as they stood when the current tile was turned
-  over, so in the AEC form nobody sees where an earlier seat put it;
+  over, so in the AEC form nobody sees where an earlier seat put it; once
+  everyone has placed it (no caller: the chooser announcing), as they are;
 * ``action_mask`` -- int8 per action, 1 = legal.
 
 ``info`` holds ``action_mask``, ``score``, ``tile`` and ``phase``.  The
@@ -100,6 +101,10 @@ class _Round:
     def _draw(self, tiles: list[int] | None = None) -> None:
         if tiles is None:
             self.game.draw()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        """Show the boards as they are now (a draw, or everyone has placed: nothing left to hide)."""
         self.public = [_common.encode_board(b) for b in self.game.boards]
 
     def tile(self, seat: int) -> int:
@@ -166,10 +171,12 @@ class _Round:
 
     def advance(self) -> bool:
         """Turn over the next tile once everyone has placed (with a caller); True when the round is over."""
-        if self.game.finished:
-            return True
-        if not self.game.waiting and not _common.announces(self.rules):
-            self._draw()
+        if self.game.waiting:
+            return False
+        if self.game.finished or _common.announces(self.rules):
+            self._reveal()  # every board is complete for this tile: the chooser (no caller) sees them all
+            return self.game.finished
+        self._draw()
         return False
 
     def next_seat(self, after: int) -> int:

@@ -255,3 +255,21 @@ def test_while_a_tile_is_placed_the_other_boards_show_it_only_once_everyone_has(
     env.reset(seed=0)
     env.step(3)  # player_0 places the first tile; player_1 must not see where
     assert env.agent_selection == "player_1" and not env.observe("player_1")["observation"][19 + 1 + 27:].any()
+
+
+@pytest.mark.parametrize("options", [{}, {"caller": False}, {"caller": False, "draw": 2}])
+def test_aec_placing_starts_with_player_0_on_every_tile(options):
+    """The guide: the players take turns on each tile, player_0 first.  With no caller, after player_k announced,
+    player_k+1 placed first (OpenSpiel and a game with a caller start with player 0)."""
+    env = aec_env(3, **options)
+    env.reset(seed=2)
+    firsts, rng = [], np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if info["phase"] == "place" and all(len(m) == len(env.round.game.moves[0]) for m in env.round.game.moves):
+            firsts.append(agent)  # nobody has placed the tile in hand yet
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert firsts == ["player_0"] * 19

@@ -316,6 +316,7 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         seat = self._seat(agent)
+        announcing = self.round.announcing
         gain = self.round.act(seat, action)
         self.rewards = {a: 0.0 for a in self.agents}
         self.rewards[agent] = gain
@@ -325,7 +326,10 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
             for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
                 self.rewards[a] += bonus
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
-        next_seat = (seat + 1) % len(self.possible_agents) if over else self.round.next_seat(seat)
+        if over:
+            next_seat = (seat + 1) % len(self.possible_agents)
+        else:  # after an announcement (no caller) the placing starts again with player_0, as after a draw
+            next_seat = self.round.next_seat(-1 if announcing else seat)
         self.agent_selection = self.possible_agents[next_seat]
         self._accumulate_rewards()
         if self.render_mode == "human":

@@ -152,3 +152,16 @@ def test_rulebook_004_announceable_is_exactly_what_announce_accepts():
         game.place(player, 1)
     assert game.announceable() == tuple(t for t in range(27) if t not in (5, 7))
     assert Game(Ruleset.from_options(), ["solo"], seed=1).announceable() == ()  # a caller draws
+
+
+@pytest.mark.filterwarnings("error")  # numpy's overflow warnings too
+@pytest.mark.parametrize("seed", [5, 2**63 + 3, 2**64 - 1])
+def test_numpy_integer_seeds_deal_as_python_ints(seed):
+    """Game(seed=np.int64(5)) raised OverflowError (fixed-width arithmetic in SplitMix64), and np.uint64 seeds
+    overflowed with warnings; reinforcement-learning code hands out numpy seeds."""
+    rules = Ruleset.from_options()
+    for kind in (np.int64, np.uint64):
+        if not np.iinfo(kind).min <= seed <= np.iinfo(kind).max:
+            continue
+        assert Game(rules, ["a"], seed=kind(seed)).deal == Game(rules, ["a"], seed=seed).deal
+        assert deal(kind(seed), index=kind(2)) == deal(seed, index=2)

@@ -273,3 +273,12 @@ def test_aec_placing_starts_with_player_0_on_every_tile(options):
             firsts.append(agent)  # nobody has placed the tile in hand yet
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert firsts == ["player_0"] * 19
+
+
+def test_a_numpy_integer_seed_deals_as_the_python_int():
+    """reset(seed=np.int64(5)) raised OverflowError (the engine's deal); PettingZoo passes seeds through as given."""
+    for make in (parallel_env, aec_env):
+        a, b = make(2), make(2)
+        a.reset(seed=np.int64(5))
+        b.reset(seed=5)
+        assert a.round.game.deal == b.round.game.deal

@@ -19,10 +19,11 @@ are :class:`Options` fields, but a match is one game per round.
 ``solitaire`` with several players is refused (``InputError``).
 
 Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
-ids.  An action the rules refuse raises :class:`IllegalMove` and changes nothing.  With no caller (``options={"caller": false}``, rulebook 004) there is
-no chance at all: before each draw the chooser (player 0 first, then round
-the table) announces a tile with action ``cells + t``, a decision node of
-its own with reward 0.  Rewards come with every placement (the score it gains; the chance
+ids; an action the rules refuse raises :class:`IllegalMove` and changes
+nothing.  With no caller (``options={"caller": false}``, rulebook 004) there
+is no chance at all: before each draw the chooser (player 0 first, then
+round the table) announces a tile with action ``cells + t``, a decision node
+of its own with reward 0.  Rewards come with every placement (the score it gains; the chance
 nodes that follow pass that reward on unchanged, so summing ``rewards()`` at
 decision nodes and at the end counts each placement once), and a player's
 return is the final score of their board.  With one player the game has

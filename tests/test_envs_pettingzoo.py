@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from takeiteasy.core import IllegalMove, InputError
 from takeiteasy.envs import env as aec_env, parallel_env
@@ -29,6 +29,11 @@ def test_parallel_api_test(players, kwargs):
 @pytest.mark.parametrize("players,kwargs", CONFIGS)
 def test_aec_api_test(players, kwargs):
     api_test(aec_env(players, **kwargs), num_cycles=60)
+
+
+@pytest.mark.parametrize("players,kwargs", CONFIGS)
+def test_seed_test(players, kwargs):
+    seed_test(lambda: aec_env(players, **kwargs), num_cycles=60)
 
 
 def test_parallel_players_place_the_same_tiles_and_returns_are_final_scores():

@@ -135,3 +135,33 @@ def test_rulebook_001_four_rounds_keep_running_totals():
     assert match.totals == [sum(r[0] for r in match.results), sum(r[1] for r in match.results)]
     with pytest.raises(IllegalMove, match="match is over"):
         match.new_round()
+
+
+def test_rulebook_004_announceable_is_exactly_what_announce_accepts():
+    """No caller: Game.announceable() lists the tiles announce() takes now (the environments' masks use it)."""
+    game = Game(Ruleset.from_options(Options(caller=False, draw=2)), ["a", "b"])
+    assert game.announceable() == tuple(range(27))
+    game.announce(5)
+    assert game.announceable() == tuple(t for t in range(27) if t != 5)  # announced for the coming group
+    with pytest.raises(IllegalMove):
+        game.announce(5)
+    game.announce(7)  # the group of two is turned over
+    assert game.announceable() == ()  # tiles wait to be placed
+    for player in range(2):
+        game.place(player, 0)
+        game.place(player, 1)
+    assert game.announceable() == tuple(t for t in range(27) if t not in (5, 7))
+    assert Game(Ruleset.from_options(), ["solo"], seed=1).announceable() == ()  # a caller draws
+
+
+@pytest.mark.filterwarnings("error")  # numpy's overflow warnings too
+@pytest.mark.parametrize("seed", [5, 2**63 + 3, 2**64 - 1])
+def test_numpy_integer_seeds_deal_as_python_ints(seed):
+    """Game(seed=np.int64(5)) raised OverflowError (fixed-width arithmetic in SplitMix64), and np.uint64 seeds
+    overflowed with warnings; reinforcement-learning code hands out numpy seeds."""
+    rules = Ruleset.from_options()
+    for kind in (np.int64, np.uint64):
+        if not np.iinfo(kind).min <= seed <= np.iinfo(kind).max:
+            continue
+        assert Game(rules, ["a"], seed=kind(seed)).deal == Game(rules, ["a"], seed=seed).deal
+        assert deal(kind(seed), index=kind(2)) == deal(seed, index=2)

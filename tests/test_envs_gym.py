@@ -324,3 +324,12 @@ def test_human_render_shows_the_reset_and_every_step(kwargs, capsys):
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs, reward, done, truncated, info = env.step(illegal)
     assert done and info["invalid_action"] and capsys.readouterr().out.count("board:") == 1
+
+
+@pytest.mark.parametrize("action", [19, 45, 2**70])
+def test_with_a_caller_an_action_past_the_cells_is_a_cell_off_the_board_not_an_announcement(action):
+    """The refusal said "announce 0: not an action" in a game where nobody announces."""
+    env = TakeItEasyEnv(invalid_action="raise")
+    env.reset(seed=1)
+    with pytest.raises(IllegalMove, match=rf"^cell {action}: cell {action} is not on the standard board \(cells 0..18\)"):
+        env.step(action)

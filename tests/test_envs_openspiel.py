@@ -7,7 +7,7 @@ import pyspiel
 import pytest
 
 import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
-from takeiteasy.core import Options, Ruleset
+from takeiteasy.core import IllegalMove, Options, Ruleset
 from takeiteasy.core.tiles import TOKENS
 
 
@@ -293,3 +293,93 @@ def test_an_observer_of_public_information_only_is_refused():
                                         private_info=pyspiel.PrivateInfoType.NONE)
     with pytest.raises(ValueError, match="one player"):
         game.make_py_observer(public)
+
+
+def _state_after(spec, params, actions):
+    state = pyspiel.load_game(spec, params).new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("params,actions,illegal,reason", [
+    ({}, [3, 5, 4], 5, "cell 5 is already taken"),  # the tile on cell 5 was overwritten
+    ({}, [3], 19, "cell 19 is not on the standard board"),  # an IndexError
+    ({}, [3, 5], 3, "draw 3: not a tile of the set left to draw"),  # tile 3 came twice
+    ({}, [], 30, "draw 30: not a tile of the set left to draw"),  # a wildcard id, not in the standard set
+    ({"placement": "adjacent"}, [3, 5, 4], 18, "adjacent placement"),
+    ({"board": "daffodil", "stamen": "first"}, [3], 0, "stamen first"),
+    ({"caller": False}, [], 5, "must announce a tile"),  # tile -14 was announced
+    ({"caller": False}, [], 19 + 27, "announce 27: not a tile of the set"),  # a wildcard in the standard game
+    ({"caller": False}, [19 + 4, 0], 19 + 4, "announce 4"),  # announced twice
+])
+def test_an_illegal_action_raises_and_leaves_the_state_as_it_was(params, actions, illegal, reason):
+    """apply_action took any action: it overwrote placed tiles, drew a tile twice or off the set, announced
+    negative tiles, or raised IndexError; now it raises IllegalMove with the engine's reason."""
+    params = {"options": json.dumps(params)} if params else {}
+    state = _state_after("take_it_easy", params, actions)
+    assert illegal not in state.legal_actions()
+    before = (str(state), state.history(), state.observation_tensor(0), state.returns())
+    with pytest.raises(IllegalMove, match=reason):
+        state.apply_action(illegal)
+    assert (str(state), state.history(), state.observation_tensor(0), state.returns()) == before
+    for action in state.legal_actions() if not state.is_chance_node() else [t for t, _ in state.chance_outcomes()]:
+        state.clone().apply_action(action)  # every legal action is still taken
+
+
+@pytest.mark.parametrize("options", [
+    {"placement": "sunmoon", "sunmoon_touch": "previous", "draw": 2},
+    {"scoring": "best-sunray"},
+    {"board": "daffodil", "stamen": "holding"},
+    {"board": "daffodil", "stamen": "first", "placement": "adjacent"},
+    {"caller": False, "draw": 3, "board": "daffodil", "stamen": "last"},
+], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_the_state_plays_as_the_engines_game(options):
+    """The state keeps its own round (cheap to clone), so check it against takeiteasy.core.Game move by move:
+    the same chance outcomes, legal actions, boards and final scores, for three players."""
+    from takeiteasy.core import Game
+    from takeiteasy.envs import _common
+
+    rules = Ruleset.from_options(Options(**options))
+    state = pyspiel.load_game("take_it_easy", {"players": 3, "options": json.dumps(options)}).new_initial_state()
+    game = Game(rules, ["a", "b", "c"], deal=[] if not rules.options.caller else None)
+    game.deal = []  # filled by the chance nodes (with a caller)
+    rng = np.random.default_rng(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            coming = game.deal[len(game.drawn):]
+            assert [t for t, _ in state.chance_outcomes()] == [t for t in game.remaining() if t not in coming]
+            tile = int(rng.choice([t for t, _ in state.chance_outcomes()]))
+            state.apply_action(tile)
+            game.deal.append(tile)
+            if len(game.deal) == len(game.drawn) + game.next_draw_size:
+                game.draw()
+            continue
+        player = state.current_player()
+        assert state.legal_actions() == np.flatnonzero(_common.action_mask(rules, game, player)).tolist()
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        if action >= rules.board_size:
+            game.announce(action - rules.board_size)
+        else:
+            game.place(player, action)
+            _common.settle_when_done(game, player)
+        assert all((state.boards[p] == game.boards[p]).all() for p in range(3))
+    assert game.finished and state.returns() == [float(s) for s in game.scores()]
+
+
+def test_rulebook_004_no_caller_the_chooser_sees_the_last_placements():
+    """Rulebook 004: at an announcement everyone has placed every tile, so the chooser's observation and
+    information state show every board as it is (they lagged by the last tile)."""
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps({"caller": False})})
+    state = game.new_initial_state()
+    for action in (19 + 5, 3, 7):  # player_0 announces tile 5, player_0 puts it on 3, player_1 on 7
+        state.apply_action(action)
+    assert state.current_player() == 1 and all(a >= 19 for a in state.legal_actions())
+    tensor = np.asarray(state.observation_tensor(1))
+    opponent = tensor[19 * 27 + 27 + 27:].reshape(19, 27)  # player_0's board one-hot, after board, waiting, bag
+    assert opponent[3, 5] == 1 and opponent.sum() == 1
+    assert "p0 3" in state.information_state_string(1)
+    child = state.child(19 + 8)  # once a tile is turned over, where player_0 puts it is hidden again
+    child.apply_action(0)
+    assert child.current_player() == 1 and child.information_state_string(1).endswith("| p0 3")

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from takeiteasy.core import IllegalMove, InputError
 from takeiteasy.envs import env as aec_env, parallel_env
@@ -29,6 +29,11 @@ def test_parallel_api_test(players, kwargs):
 @pytest.mark.parametrize("players,kwargs", CONFIGS)
 def test_aec_api_test(players, kwargs):
     api_test(aec_env(players, **kwargs), num_cycles=60)
+
+
+@pytest.mark.parametrize("players,kwargs", CONFIGS)
+def test_seed_test(players, kwargs):
+    seed_test(lambda: aec_env(players, **kwargs), num_cycles=60)
 
 
 def test_parallel_players_place_the_same_tiles_and_returns_are_final_scores():
@@ -216,3 +221,69 @@ def test_human_render_shows_the_reset_and_every_step(capsys):
     assert capsys.readouterr().out.count("score") == 2
     aec.step(int(np.flatnonzero(aec.infos[aec.agent_selection]["action_mask"])[0]))
     assert capsys.readouterr().out.count("score") == 2
+
+
+@pytest.mark.parametrize("action", [19, 45])
+def test_with_a_caller_an_action_past_the_cells_is_a_cell_off_the_board_not_an_announcement(action):
+    """The refusal said "announcing tile 0 -- it is not this player's turn to announce" with a caller."""
+    for env in (aec_env(2), parallel_env(2)):
+        env.reset(seed=1)
+        step = (lambda: env.step(action)) if hasattr(env, "agent_selection") else (
+            lambda: env.step({"player_0": action, "player_1": 0}))
+        with pytest.raises(IllegalMove, match=rf"player_0, cell {action}: cell {action} is not on the standard board"):
+            step()
+
+
+def test_rulebook_004_no_caller_the_chooser_sees_every_board_as_it_is():
+    """Rulebook 004: once everyone has placed a tile, the next chooser looks at the other boards as they are
+    (Game.view gives them); the observation showed them as they stood before that tile, hiding the last
+    placements from the one player who most needs them."""
+    cells = 19
+    env = parallel_env(2, caller=False)
+    env.reset(seed=0)
+    env.step({"player_0": cells + 5})
+    obs, *_ = env.step({"player_0": 3, "player_1": 7})  # everyone has placed tile 5: player_1 announces
+    assert obs["player_1"]["action_mask"][cells:].any()
+    other = obs["player_1"]["observation"][cells + 1 + 27:]  # player_0's board, after player_1's own, tile, bag
+    assert other[3] == 5 + 1 and other.sum() == 6
+    assert obs["player_0"]["observation"][cells + 1 + 27:][7] == 6
+    aec = aec_env(2, caller=False)
+    aec.reset(seed=0)
+    for action in (cells + 5, 3, 7):
+        aec.step(action)
+    assert aec.agent_selection == "player_1" and aec.infos["player_1"]["phase"] == "announce"
+    assert aec.observe("player_1")["observation"][cells + 1 + 27:].sum() == 6  # player_0's tile 5, wherever it went
+
+
+def test_while_a_tile_is_placed_the_other_boards_show_it_only_once_everyone_has():
+    env = aec_env(2)
+    env.reset(seed=0)
+    env.step(3)  # player_0 places the first tile; player_1 must not see where
+    assert env.agent_selection == "player_1" and not env.observe("player_1")["observation"][19 + 1 + 27:].any()
+
+
+@pytest.mark.parametrize("options", [{}, {"caller": False}, {"caller": False, "draw": 2}])
+def test_aec_placing_starts_with_player_0_on_every_tile(options):
+    """The guide: the players take turns on each tile, player_0 first.  With no caller, after player_k announced,
+    player_k+1 placed first (OpenSpiel and a game with a caller start with player 0)."""
+    env = aec_env(3, **options)
+    env.reset(seed=2)
+    firsts, rng = [], np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if info["phase"] == "place" and all(len(m) == len(env.round.game.moves[0]) for m in env.round.game.moves):
+            firsts.append(agent)  # nobody has placed the tile in hand yet
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert firsts == ["player_0"] * 19
+
+
+def test_a_numpy_integer_seed_deals_as_the_python_int():
+    """reset(seed=np.int64(5)) raised OverflowError (the engine's deal); PettingZoo passes seeds through as given."""
+    for make in (parallel_env, aec_env):
+        a, b = make(2), make(2)
+        a.reset(seed=np.int64(5))
+        b.reset(seed=5)
+        assert a.round.game.deal == b.round.game.deal

@@ -108,3 +108,32 @@ def test_policy_refuses_what_it_cannot_act_in():
         AgentPolicy("fast", rules)(object())
     with pytest.raises(InputError, match="unknown agent"):
         AgentPolicy("deep-blue", rules)
+
+
+def test_rulebook_004_no_caller_openspiel_policy_looks_at_the_other_boards_as_at_the_table():
+    """With no caller the players look at each other's boards (Game.view's others): the OpenSpiel policy gave
+    the agent none, so 'best' planned the solitaire puzzle at a table of two and played otherwise than in
+    PettingZoo.  No chance here: the same agent must make the same moves in both."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
+
+    options = {"caller": False}
+    rules = Ruleset.from_options(Options(**options))
+    state = pyspiel.load_game("take_it_easy", {"players": 2, "options": json.dumps(options)}).new_initial_state()
+    policy = AgentPolicy("best", rules)
+    while not state.is_terminal():
+        state.apply_action(policy(state))
+    env, policy = aec_env(2, **options), AgentPolicy("best", rules)
+    env.reset(seed=0)
+    in_pettingzoo = {}
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else policy(env)
+        if action is not None:
+            in_pettingzoo.setdefault(agent, []).append(action)
+        env.step(action)
+    by_player = {}
+    for step in state.full_history():  # each player's own moves in order (the turn order may differ)
+        by_player.setdefault(f"player_{step.player}", []).append(step.action)
+    assert by_player == in_pettingzoo
+    assert state.returns() == [float(s) for s in env.round.game.scores()]

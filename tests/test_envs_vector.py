@@ -6,6 +6,7 @@ import pytest
 
 import takeiteasy.envs  # noqa: F401 - registers TakeItEasy-v0
 from takeiteasy.core import IllegalMove, InputError
+from takeiteasy.core.tiles import TOKENS
 from takeiteasy.envs import TakeItEasyEnv, TakeItEasyVectorEnv
 
 
@@ -25,10 +26,11 @@ def test_make_vec_builds_the_batched_env():
                                     {"board": "daffodil", "stamen": "holding"}])
 def test_each_sub_env_matches_the_single_env(kwargs, fast):
     """Sub-environment i reset with seed s plays exactly like TakeItEasyEnv reset with seed s + i (rulebook
-    003's stamen variants 2 and 3 included: the compiled step does not know them and must not be used)."""
+    003's stamen variants 2 and 3 and the sun/moon placements included: the compiled step asks the engine's
+    legal_mask kernel, so every ruleset but the holding area's end moves goes through it)."""
     n, seed = 4, 100
     envs = TakeItEasyVectorEnv(n, fast=fast, **kwargs)
-    compiled = fast and "stamen" not in kwargs and kwargs.get("placement") != "sunmoon"
+    compiled = fast and kwargs.get("stamen") != "holding"
     assert (envs._fast is not None) == compiled
     singles = [TakeItEasyEnv(**kwargs) for _ in range(n)]
     obs, info = envs.reset(seed=seed)
@@ -154,3 +156,48 @@ def test_adjacent_placement_on_a_board_in_pieces_gives_way_in_the_compiled_step(
         _, s_reward, s_done, _, s_info = single.step(cell)
         assert "invalid_action" not in info and rewards[0] == s_reward
     assert terminated[0] and s_done
+
+
+@pytest.mark.parametrize("actions,refused", [
+    ([1.7, 2], [True, False]), (np.array([1.0, 2.0]), [True, True]), (["1", 2], [True, False]),
+    ([None, 2], [True, False]), (np.array([True, False]), [True, True]), ([np.float32(1), np.int64(2)], [True, False]),
+], ids=["float", "float-array", "str", "none", "bool-array", "numpy-float"])
+def test_an_action_that_is_not_an_integer_is_refused_as_in_the_single_env(actions, refused):
+    """A float was truncated (1.7 played cell 1) and a string parsed; TakeItEasyEnv refuses both."""
+    ending = TakeItEasyVectorEnv(2)
+    ending.reset(seed=4)
+    obs, rewards, terminated, _, info = ending.step(actions)
+    assert terminated.tolist() == refused and info["invalid_action"].tolist() == refused
+    assert [obs["board"][i].sum() == 0 for i in range(2)] == refused  # a refused action places nothing
+    raising = TakeItEasyVectorEnv(2, invalid_action="raise")
+    raising.reset(seed=4)
+    with pytest.raises(IllegalMove, match="environment 0: action .* is not an integer"):
+        raising.step(actions)
+    assert (raising.boards == -1).all()
+
+
+def test_actions_beyond_int64_and_a_wrong_count_are_refused_clearly():
+    envs = TakeItEasyVectorEnv(2)
+    envs.reset(seed=4)
+    obs, _, terminated, _, info = envs.step([2**70, np.uint64(2**64 - 1)])  # off the board, not an overflow
+    assert terminated.all() and info["invalid_action"].all()
+    envs.reset(seed=4)
+    for wrong in ([0], [0, 1, 2]):
+        with pytest.raises(InputError, match=f"{len(wrong)} actions for 2 environments"):
+            envs.step(wrong)
+
+
+def test_reset_options_deals_and_their_mistakes():
+    """The single env's option 'deal' was silently ignored (random deals instead), and a short reset_mask reset
+    only the sub-environments it named."""
+    envs = TakeItEasyVectorEnv(2)
+    tiles = [list(np.random.default_rng(s).permutation(27)[:19]) for s in (3, 4)]
+    deals = [" ".join(TOKENS[t] for t in tiles[0]), tiles[1]]  # tokens or ids
+    obs, _ = envs.reset(options={"deals": deals})
+    assert envs.deals.tolist() == tiles and obs["tile"].tolist() == [tiles[0][0] + 1, tiles[1][0] + 1]
+    with pytest.raises(InputError, match="takes 'deals', one deal per sub-environment"):
+        envs.reset(options={"deal": deals[0]})
+    with pytest.raises(InputError, match="1 deals for 2 environments"):
+        envs.reset(options={"deals": deals[:1]})
+    with pytest.raises(InputError, match="1 flags for 2 environments"):
+        envs.reset(seed=0, options={"reset_mask": [True]})

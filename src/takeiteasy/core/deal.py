@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import operator
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -23,7 +25,7 @@ class SplitMix64:
     """The SplitMix64 generator over Python integers."""
 
     def __init__(self, seed: int):
-        self.state = seed & MASK64
+        self.state = operator.index(seed) & MASK64  # numpy integers too, as Python ints (no fixed-width overflow)
 
     def next(self) -> int:
         self.state = (self.state + GOLDEN) & MASK64
@@ -43,7 +45,7 @@ class SplitMix64:
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` in a series started from ``seed``."""
-    mixer = SplitMix64((seed & MASK64) ^ ((index * GOLDEN) & MASK64))
+    mixer = SplitMix64((operator.index(seed) & MASK64) ^ ((operator.index(index) * GOLDEN) & MASK64))
     return mixer.next()
 
 

@@ -286,6 +286,13 @@ class Game:
         """No caller, several tiles at a time: the tiles of the coming group announced so far."""
         return tuple(self._announced)
 
+    def announceable(self) -> tuple[int, ...]:
+        """No caller: the tiles the chooser may announce now -- not drawn yet, nor announced already for the
+        coming group (empty when nothing may be announced: a caller, tiles still to place, or all drawn)."""
+        if self.rules.options.caller or self.waiting or self.all_drawn:
+            return ()
+        return tuple(t for t in self.remaining() if t not in self._announced)
+
     def announce(self, tile: int) -> list[int]:
         """No caller: the chooser announces one tile (several calls when more are drawn at a time).
 
@@ -300,7 +307,7 @@ class Game:
         tile = int(tile)
         size = self._sizes[self._groups_drawn]
         partial = self._announced
-        if tile not in self.remaining() or tile in partial:
+        if tile not in self.announceable():
             raise IllegalMove(f"no caller: tile {format_tile(tile) if 0 <= tile < len(TOKENS) else tile} "
                               "is not in the remaining set")
         partial.append(tile)

@@ -1,9 +1,11 @@
 """The vector environment's fast path: one compiled step over every sub-environment.
 
 It composes the rule kernels of :mod:`takeiteasy.core.kernels` (no rule is
-written again here) for the rule objects it recognises: free or adjacent
-placement, standard or sunrays scoring.  Any other ruleset makes
-:func:`fast_codes` return None and the vector environment asks the
+written again here: the mask is the engine's ``kernels.legal_mask``, the
+score its ``board_score`` and ``symbol_bonus``).  Every placement variant and
+stamen rule goes this way, with standard or sunrays scoring; the holding area
+(its end moves) and Best Sunray/Moonbeam (a bonus comparing boards) make
+:func:`fast_codes` return None, and the vector environment asks the
 :class:`~takeiteasy.core.rules.Ruleset` one board at a time instead.
 """
 
@@ -13,28 +15,27 @@ import numpy as np
 
 from .._jit import kernel
 from ..core import kernels
-from ..core.rules import AdjacentPlacement, FreePlacement, StandardScoring, SunraysScoring
+from ..core.rules import StandardScoring, SunraysScoring
 
-FREE, ADJACENT = 0, 1
 STANDARD, SUNRAYS = 0, 1
 
 
-def fast_codes(rules) -> tuple[int, int, np.ndarray] | None:
-    """(placement code, scoring code, per-tile symbol bonus) when the fast path applies, else None."""
-    placement = {FreePlacement: FREE, AdjacentPlacement: ADJACENT}.get(type(rules.placement))
+def fast_codes(rules) -> tuple[int, int, int, np.ndarray] | None:
+    """(placement code, stamen rule code, scoring code, per-tile symbol bonus) when the fast path applies,
+    else None."""
     scoring = {StandardScoring: STANDARD, SunraysScoring: SUNRAYS}.get(type(rules.scoring))
-    # the compiled step knows free and adjacent placement only: stamen rules (daffodil variants 2-4) go the slow way
-    if placement is None or scoring is None or rules.stamen_rule.name != "free":
+    if scoring is None or rules.holding_cells:
         return None
     per_tile = np.asarray(getattr(rules.scoring, "PER_TILE", np.zeros(2)), dtype=np.int64)
-    return placement, scoring, per_tile
+    return rules.placement.code, rules.stamen_rule.code, scoring, per_tile
 
 
 @kernel
 def batch_place(boards, deals, turns, scores, masks, actions, active, rewards, refused,
-                placement, scoring, line_cells, line_len, line_dir, tile_values, direction_best, neighbours,
-                symbols, per_tile):
-    """Place each active sub-environment's current tile on its action's cell, rescore, and refresh its mask.
+                placement, stamen_rule, scoring, line_cells, line_len, line_dir, tile_values, direction_best,
+                neighbours, stamen, symbols, per_tile):
+    """Place each active sub-environment's current tile on its action's cell, rescore, and refresh its mask
+    for the next tile (``kernels.legal_mask``, as ``Ruleset.legal_mask`` asks).
 
     An action outside the mask is not played: ``refused[i]`` is set and the
     sub-environment is left as it was.
@@ -49,7 +50,8 @@ def batch_place(boards, deals, turns, scores, masks, actions, active, rewards, r
             refused[i] = True
             continue
         board = boards[i]
-        board[cell] = deals[i, turns[i]]
+        tile = deals[i, turns[i]]
+        board[cell] = tile
         turns[i] += 1
         score = kernels.board_score(board, line_cells, line_len, line_dir, tile_values, direction_best)
         if scoring == SUNRAYS:
@@ -58,9 +60,6 @@ def batch_place(boards, deals, turns, scores, masks, actions, active, rewards, r
         scores[i] = score
         if turns[i] >= per_round:
             masks[i, :] = 0
-        elif placement == ADJACENT:
-            masks[i, :] = kernels.adjacent_mask(board, num_cells, neighbours)
-            if not masks[i].any():  # no empty cell touches a tile (a board in pieces): the variant gives way
-                masks[i, :] = kernels.free_mask(board, num_cells)
         else:
-            masks[i, :] = kernels.free_mask(board, num_cells)
+            masks[i, :] = kernels.legal_mask(board, num_cells, neighbours, stamen, symbols, deals[i, turns[i]], tile,
+                                             cell, placement, stamen_rule)

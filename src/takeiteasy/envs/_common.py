@@ -138,9 +138,8 @@ def announcing(game) -> bool:
 
 
 def announceable(game) -> list[int]:
-    """The tiles the chooser may announce now: not drawn yet, nor announced already for the coming group."""
-    announced = set(game.announced)
-    return [t for t in game.remaining() if t not in announced]
+    """The tiles the chooser may announce now (the engine's :meth:`Game.announceable`)."""
+    return list(game.announceable())
 
 
 def bag(flags: np.ndarray, game) -> np.ndarray:

@@ -143,7 +143,7 @@ class TakeItEasyEnv(gym.Env):
         announcing = False
         try:
             action = _common.action_number(action)
-            announcing = action >= self.num_cells
+            announcing = action >= self.num_cells and _common.announces(self.rules)  # else off the board
             if announcing:
                 if not 0 <= action < self.num_actions:
                     raise IllegalMove(f"not an action (0..{self.num_actions - 1})")

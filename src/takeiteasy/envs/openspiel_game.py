@@ -19,16 +19,18 @@ are :class:`Options` fields, but a match is one game per round.
 ``solitaire`` with several players is refused (``InputError``).
 
 Actions are cells (0 .. cells-1, notation order); chance outcomes are tile
-ids.  With no caller (``options={"caller": false}``, rulebook 004) there is
-no chance at all: before each draw the chooser (player 0 first, then round
-the table) announces a tile with action ``cells + t``, a decision node of
-its own with reward 0.  Rewards come with every placement (the score it gains; the chance
+ids; an action the rules refuse raises :class:`IllegalMove` and changes
+nothing.  With no caller (``options={"caller": false}``, rulebook 004) there
+is no chance at all: before each draw the chooser (player 0 first, then
+round the table) announces a tile with action ``cells + t``, a decision node
+of its own with reward 0.  Rewards come with every placement (the score it gains; the chance
 nodes that follow pass that reward on unchanged, so summing ``rewards()`` at
 decision nodes and at the end counts each placement once), and a player's
 return is the final score of their board.  With one player the game has
 perfect information; with more, a player's observation shows the other
 boards as they stood when the current tile was turned over (the table plays
-simultaneously; the turn order here must not leak placements).
+simultaneously; the turn order here must not leak placements), and once
+everyone has placed it (no caller: the chooser announcing) as they are.
 
 Observation tensor (float32, per player): own board one-hot (cells x K, an
 empty cell all zero), the tiles waiting for this player (K), the tiles not
@@ -49,7 +51,7 @@ from dataclasses import fields
 import numpy as np
 import pyspiel
 
-from ..core.game import group_sizes
+from ..core.game import IllegalMove, group_sizes
 from ..core.notation import format_board
 from ..core.rules import Options
 from ..core.tiles import TOKENS
@@ -163,7 +165,7 @@ class TakeItEasyState(pyspiel.State):
         self._groups_started = 0
         self._to_draw = 0
         self.boards = np.full((game.num_seats, game.num_cells), -1, dtype=np.int64)
-        self.public = self.boards.copy()  # the boards as they stood when the current tiles were turned over
+        self.public = self.boards.copy()  # the boards when the current tiles were turned over, or all placed
         self.placed: list[list[int]] = [[] for _ in range(game.num_seats)]  # per seat: its actions, in drawn order
         self.revealed = 0  # how many drawn tiles' placements ``public`` shows
         self.drawn: list[int] = []
@@ -220,7 +222,28 @@ class TakeItEasyState(pyspiel.State):
         p = 1.0 / len(left)
         return [(t, p) for t in left]
 
+    def _refusal(self, action: int) -> str | None:
+        """Why ``action`` may not be applied now (None when it may): the engine's refusal for a placement."""
+        if not self.queue:
+            if self._announces:
+                tile = action - self._num_cells
+                if action in self._legal_actions(self.chooser):
+                    return None
+                if action < self._num_cells:
+                    return f"player {self.chooser} must announce a tile (actions {self._num_cells} and up), not place"
+                return f"announce {tile}: not a tile of the set left to announce"
+            if action in set(self.rules.tile_set) - set(self.drawn):
+                return None
+            return f"draw {action}: not a tile of the set left to draw"
+        seat, tile = self.queue[0]
+        reason = self.rules.refusal(self.boards[seat], tile, action, self.previous[seat], self.previous_cell[seat])
+        return None if reason is None else f"player {seat}, cell {action}: {reason}"
+
     def _apply_action(self, action):
+        action = int(action)
+        reason = self._refusal(action)
+        if reason is not None:  # refused before any change: the state stays as it was
+            raise IllegalMove(reason)
         if not self.queue:  # a draw (chance), or with no caller an announcement
             if self._announces:
                 tile = int(action) - self._num_cells  # an announcement is a decision: its own reward is 0
@@ -245,7 +268,9 @@ class TakeItEasyState(pyspiel.State):
             self.boards[seat] = _common.settled(self.rules, self.boards[seat])  # end moves of the holding area
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.boards[seat])
         self._rewards[seat] = float(self.scores[seat] - before)
-        if not self.queue:
+        if not self.queue:  # everyone has placed the group: nothing left to hide (the chooser sees every board)
+            self.public = self.boards.copy()
+            self.revealed = len(self.drawn)
             self._start_group()
         if self.is_terminal():  # Best Sunray/Moonbeam: the round bonus compares the finished boards
             for other, bonus in enumerate(self.rules.round_bonuses(list(self.boards))):

@@ -15,7 +15,8 @@ observation follows PettingZoo's convention, ``{"observation": ...,
   ``tile`` (1), the ``bag`` (K), then the other boards in seat order after
   the agent's own (cells each), encoded as in :mod:`takeiteasy.envs._common`.
   The other boards are shown as they stood when the current tile was turned
-  over, so in the AEC form nobody sees where an earlier seat put it;
+  over, so in the AEC form nobody sees where an earlier seat put it; once
+  everyone has placed it (no caller: the chooser announcing), as they are;
 * ``action_mask`` -- int8 per action, 1 = legal.
 
 ``info`` holds ``action_mask``, ``score``, ``tile`` and ``phase``.  The
@@ -100,6 +101,10 @@ class _Round:
     def _draw(self, tiles: list[int] | None = None) -> None:
         if tiles is None:
             self.game.draw()
+        self._reveal()
+
+    def _reveal(self) -> None:
+        """Show the boards as they are now (a draw, or everyone has placed: nothing left to hide)."""
         self.public = [_common.encode_board(b) for b in self.game.boards]
 
     def tile(self, seat: int) -> int:
@@ -133,7 +138,7 @@ class _Round:
             cell = _common.action_number(action)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
-        if cell >= self.num_cells:
+        if cell >= self.num_cells and _common.announces(self.rules):  # with a caller: a cell off the board
             self.announce(seat, cell - self.num_cells)
             return 0.0
         try:
@@ -166,10 +171,12 @@ class _Round:
 
     def advance(self) -> bool:
         """Turn over the next tile once everyone has placed (with a caller); True when the round is over."""
-        if self.game.finished:
-            return True
-        if not self.game.waiting and not _common.announces(self.rules):
-            self._draw()
+        if self.game.waiting:
+            return False
+        if self.game.finished or _common.announces(self.rules):
+            self._reveal()  # every board is complete for this tile: the chooser (no caller) sees them all
+            return self.game.finished
+        self._draw()
         return False
 
     def next_seat(self, after: int) -> int:
@@ -309,6 +316,7 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         seat = self._seat(agent)
+        announcing = self.round.announcing
         gain = self.round.act(seat, action)
         self.rewards = {a: 0.0 for a in self.agents}
         self.rewards[agent] = gain
@@ -318,7 +326,10 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
             for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
                 self.rewards[a] += bonus
         self.infos = {a: self.round.info(self._seat(a)) for a in self.agents}
-        next_seat = (seat + 1) % len(self.possible_agents) if over else self.round.next_seat(seat)
+        if over:
+            next_seat = (seat + 1) % len(self.possible_agents)
+        else:  # after an announcement (no caller) the placing starts again with player_0, as after a draw
+            next_seat = self.round.next_seat(-1 if announcing else seat)
         self.agent_selection = self.possible_agents[next_seat]
         self._accumulate_rewards()
         if self.render_mode == "human":

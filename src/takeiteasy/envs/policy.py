@@ -76,11 +76,14 @@ class AgentPolicy:
         turn = int((board >= 0).sum())
         previous, previous_cell = state.previous[player], state.previous_cell[player]
         waiting = tuple(state.waiting_tiles(player))
+        others = ()
+        if not self.rules.options.caller:  # as Game.view: with no caller the players look at each other's boards
+            others = tuple(state.public[p].copy() for p in range(len(state.public)) if p != player)
         if not waiting:
             return self.rules.board_size + self._announce(View(self.rules, board, -1, remaining, previous, turn,
-                                                               previous_cell, (), (), "announce"))
+                                                               previous_cell, (), others, "announce"))
         return int(self.agent.choose(View(self.rules, board, waiting[0], remaining, previous, turn, previous_cell,
-                                          waiting)))
+                                          waiting, others)))
 
     def _announce(self, view: View) -> int:
         if hasattr(self.agent, "announce"):

@@ -13,9 +13,10 @@ an episode ends resets that sub-environment, ignores its action and returns
 reward 0) or ``"same_step"`` (the reset happens at once and the last
 observation goes to ``info["final_obs"]``).
 
-For free or adjacent placement with standard or sunrays scoring, one
-compiled kernel (:mod:`takeiteasy.envs._batch`) steps every sub-environment;
-other rulesets, or ``fast=False``, go through the ruleset board by board.
+With standard or sunrays scoring and no holding area, one compiled kernel
+(:mod:`takeiteasy.envs._batch`, built from the engine's rule kernels) steps
+every sub-environment; other rulesets, or ``fast=False``, go through the
+ruleset board by board.
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ class TakeItEasyVectorEnv(VectorEnv):
         codes = _batch.fast_codes(self.rules) if fast else None
         shape = self.rules.layout
         self._fast = None if codes is None else (
-            codes[0], codes[1], shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES, DIRECTION_BEST,
-            shape.neighbours, np.asarray(self.rules.symbols, dtype=np.int64), codes[2])
+            codes[0], codes[1], codes[2], shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
+            DIRECTION_BEST, shape.neighbours, shape.stamen, np.asarray(self.rules.symbols, dtype=np.int64), codes[3])
 
     # -- per sub-environment -------------------------------------------------
     def _start(self, i: int, deal: list[int]) -> None:
@@ -151,17 +152,47 @@ class TakeItEasyVectorEnv(VectorEnv):
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed))
         options = options or {}
+        if options.get("deal") is not None:
+            raise InputError("reset option 'deal': the vector environment takes 'deals', one deal per sub-environment")
         which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
+        if which.shape != (self.num_envs,):
+            raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
         seeds = self._seed_list(seed)
         deals = options.get("deals")
+        if deals is not None and len(deals) != self.num_envs:
+            raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments")
         for i in np.flatnonzero(which):
             deal = _common.checked_deal(self.rules, deals[i]) if deals is not None else _common.deal_for(self.rules, seeds[i])
             self._start(int(i), deal)
         return self._observations(), self._infos()
 
+    def _action_array(self, actions) -> tuple[np.ndarray, dict[int, object]]:
+        """The batch's actions as int64, and the ones that are not integers by sub-environment (-1 in the
+        array, so that they are refused as illegal, as :class:`TakeItEasyEnv` refuses them)."""
+        n = self.num_envs
+        given = np.asarray(actions)
+        if given.size != n:
+            raise InputError(f"step: {given.size} actions for {n} environments")
+        given = given.reshape(n)
+        if given.dtype.kind == "i":
+            return given.astype(np.int64), {}
+        if given.dtype.kind == "u":  # beyond int64: off the board all the same
+            return np.minimum(given, np.iinfo(np.int64).max).astype(np.int64), {}
+        if not isinstance(actions, np.ndarray):  # a list keeps its items as given ([1.7, 2]: only 1.7 is refused)
+            given = np.asarray(actions, dtype=object).reshape(n)
+        out, odd = np.zeros(n, dtype=np.int64), {}
+        limit = np.iinfo(np.int64)
+        for i in range(n):
+            item = given[i]  # a numpy scalar (refused unless an integer), or any object of an object array
+            try:
+                out[i] = min(max(_common.action_number(item), limit.min), limit.max)
+            except IllegalMove:
+                odd[i], out[i] = item.item() if isinstance(item, np.generic) else item, -1
+        return out, odd
+
     def step(self, actions):
         n = self.num_envs
-        actions = np.asarray(actions, dtype=np.int64).reshape(n)
+        actions, not_integers = self._action_array(actions)
         rewards = np.zeros(n, dtype=np.float64)
         truncated = np.zeros(n, dtype=bool)
         active = ~self.done
@@ -175,6 +206,8 @@ class TakeItEasyVectorEnv(VectorEnv):
         if invalid.any():
             i = int(np.flatnonzero(invalid)[0])
             if self.invalid_action == "raise":
+                if i in not_integers:
+                    raise IllegalMove(f"environment {i}: action {not_integers[i]!r} is not an integer")
                 reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), *self._previous(i))
                 raise IllegalMove(f"environment {i}, cell {int(actions[i])}: {reason or 'not allowed'}")
             self.done[invalid] = True

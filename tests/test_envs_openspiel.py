@@ -188,6 +188,21 @@ def test_every_options_field_is_a_parameter():
     assert game.rules.options == Options(placement="adjacent", draw=3)
 
 
+def test_a_preset_is_a_parameter_and_the_others_change_it():
+    """``preset`` as in the other environments: its options, changed by the JSON and the single options; the game
+    string spells the options out, so it reads back without the preset."""
+    from takeiteasy.core.presets import preset
+
+    game = pyspiel.load_game("take_it_easy", {"players": 2, "preset": "daffodil-holding"})
+    assert game.rules.options == preset("daffodil-holding")
+    game = pyspiel.load_game("take_it_easy", {"preset": "easier", "placement": "adjacent",
+                                              "options": json.dumps({"scoring": "sunrays"})})
+    assert game.rules.options == Options(draw=2, placement="adjacent", scoring="sunrays")
+    assert pyspiel.load_game(str(game)).rules.options == game.rules.options and "preset=," in str(game)
+    with pytest.raises(Exception, match="unknown preset 'hard'"):
+        pyspiel.load_game("take_it_easy", {"preset": "hard"})
+
+
 def test_information_state_shows_a_placement_of_the_current_tile_only_to_its_player():
     game = pyspiel.load_game("take_it_easy(players=2)")
     states = []

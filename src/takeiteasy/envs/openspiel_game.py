@@ -53,6 +53,7 @@ import pyspiel
 
 from ..core.game import IllegalMove, group_sizes
 from ..core.notation import format_board
+from ..core.presets import preset as preset_options
 from ..core.rules import Options
 from ..core.tiles import TOKENS
 from . import _common
@@ -63,7 +64,7 @@ MAX_PLAYERS = 10
 # the game string, which cannot carry a comma inside a value, names any ruleset (serialize_game_and_state).
 FIELD_PARAMETERS = {f.name: "" if f.default is None or isinstance(f.default, str) else f.default
                     for f in fields(Options) if f.name != "wildcards"}
-DEFAULT_PARAMETERS = {"players": 1, **FIELD_PARAMETERS, "options": ""}
+DEFAULT_PARAMETERS = {"players": 1, "preset": "", **FIELD_PARAMETERS, "options": ""}
 
 
 def _game_type(information) -> pyspiel.GameType:
@@ -86,11 +87,14 @@ def _game_type(information) -> pyspiel.GameType:
 
 
 def options_from_parameters(params: dict) -> Options:
-    """The ruleset options named by the game's parameters."""
+    """The ruleset options named by the game's parameters: a ``preset``'s, changed by the ``options`` JSON, changed
+    by the parameters of single options."""
     extra = params.get("options") or ""
     chosen = json.loads(extra) if extra else {}
     if not isinstance(chosen, dict):
         raise ValueError("take_it_easy: the 'options' parameter must be a JSON object")
+    if params.get("preset"):
+        chosen = {**preset_options(params["preset"]).to_json(), **chosen}
     for name, default in FIELD_PARAMETERS.items():  # a parameter other than its default wins over the JSON
         if params.get(name, default) != default:
             chosen[name] = params[name]
@@ -99,7 +103,7 @@ def options_from_parameters(params: dict) -> Options:
 
 def canonical_parameters(players: int, options: Options) -> dict:
     """The game's parameters naming ``options`` with no comma inside a value (the JSON keeps only wildcards)."""
-    params = {"players": players, "options": ""}
+    params = {"players": players, "preset": "", "options": ""}  # the preset's options are spelt out
     for name, default in FIELD_PARAMETERS.items():
         value = getattr(options, name)
         params[name] = default if value == getattr(Options(), name) else value

@@ -105,8 +105,8 @@ def replay(rules, deal, board) -> np.ndarray | None:
             trial = copy.deepcopy(game)
             try:
                 for tile in order:
-                    target = cell_of[tile]
-                    if rules.holding_cells and target in stamen:
+                    target = cell_of.get(tile, -1)  # a tile missing from the board stays in the holding area
+                    if rules.holding_cells and (target in stamen or target < 0):
                         target = next(s for s in rules.holding_cells if trial.boards[0][s] < 0)
                     trial.place(0, target, tile)
             except IllegalMove:
@@ -121,7 +121,7 @@ def replay(rules, deal, board) -> np.ndarray | None:
         return None
     if rules.holding_cells:
         held = [(int(game.boards[0][s]), cell_of[int(game.boards[0][s])]) for s in rules.holding_cells
-                if game.boards[0][s] >= 0]
+                if int(game.boards[0][s]) in cell_of]
         game.settle(0, held)
     assert game.finished
     return game.boards[0][:cells]
@@ -228,15 +228,30 @@ def test_looser_rules_never_score_less(index):
         assert score[placement, 1] <= score[placement, 2]
 
 
+def random_laid(rules, deal, seed) -> np.ndarray:
+    """A board laid legally at random through ``Game`` with the tiles in ``deal`` order (held tiles settled)."""
+    rng = random.Random(seed)
+    game = Game(rules, ["me"], deal=list(deal))
+    while not game.all_drawn:
+        for tile in game.draw():
+            game.place(0, rng.choice(game.view(0, tile).legal_cells(tile)), tile)
+    if rules.holding_cells:
+        game.settle(0, rules.best_release(game.boards[0]))
+    return game.boards[0][:rules.layout.num_cells]
+
+
 def test_daffodil_variants_with_adjacent_placement_are_laid_by_the_game():
     """Rulebook 003 (21 cells, wildcards, stamen first / last / holding) with adjacent placement: the board
-    replays through ``Game`` (held tiles moving onto the stamen at the end) to the claimed score."""
+    replays through ``Game`` (held tiles moving onto the stamen at the end) to the claimed score, at least that of
+    a board laid at random (the floor it starts from), within the upper bound."""
     for stamen in ("first", "last", "holding"):
         rules = Ruleset.from_options(Options(board="daffodil", stamen=stamen, placement="adjacent"))
         deal = seeded_deal(3, rules.tile_set, rules.tiles_per_round)
-        result = solve_in_order(rules, deal)
+        floor = random_laid(rules, deal, 0)
+        result = solve_in_order(rules, deal, floor=floor)
         laid = replay(rules, deal, result.board)
-        assert laid is not None and rules.score(laid) == result.score <= result.upper_bound <= result.unconstrained
+        assert laid is not None and rules.score(laid) == result.score >= rules.score(floor)
+        assert result.score <= result.upper_bound <= result.unconstrained
 
 
 def test_a_spent_budget_gives_the_best_board_found_and_a_bound():
@@ -249,11 +264,6 @@ def test_a_spent_budget_gives_the_best_board_found_and_a_bound():
     assert not cut.exact and cut.score <= exact.score <= cut.upper_bound <= cut.unconstrained
     if cut.board is not None:
         assert replay(rules, deal, cut.board) is not None
-    rng = random.Random(1)
-    game = Game(rules, ["me"], deal=list(deal))  # a board laid legally at random, to start from
-    while not game.all_drawn:
-        for tile in game.draw():
-            game.place(0, rng.choice(game.view(0, tile).legal_cells(tile)), tile)
-    floor = game.boards[0]
+    floor = random_laid(rules, deal, 1)
     started = solve_in_order(rules, deal, floor=floor)
     assert started.exact and started.score == exact.score

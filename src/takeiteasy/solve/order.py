@@ -23,7 +23,7 @@ from ..core.kernels import STAMEN_HOLDING, legal_mask
 from .matching import augment as _augment
 
 # lay_rules entries
-NUM_CELLS, BOARD_SIZE, PLACEMENT, STAMEN_RULE = 0, 1, 2, 3
+NUM_CELLS, BOARD_SIZE, PLACEMENT, STAMEN_RULE = 0, 1, 2, 3  # then, for the search, its most nodes
 
 
 @kernel

@@ -369,6 +369,8 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                         break
             if not feasible:
                 continue
+        if in_order and nodes > lay_rules[4]:
+            lay_spent = lay_budget  # the search has run long enough: no more leaves are tried
         if depth + 1 < num_dec:
             tied[depth + 1] = tied[depth] and (partner < 0 or applied[partner] == o)
             sym_state[depth + 1] = state

@@ -59,6 +59,9 @@ class Solution:
     boards: list[np.ndarray]
     complete: bool = True  # False when ``all`` was asked but the list was cut short
     tiles: tuple[int, ...] = field(default=())
+    nodes: int = 0  # search nodes that passed the bound
+    unknown: int = -1  # in order: the most an unanswered set of targets promised (-1: none)
+    placements: int = 0  # in order: placements tried
 
     @property
     def board(self) -> np.ndarray:
@@ -184,6 +187,11 @@ def stamen_allowed(rules: Ruleset, drawn: list[int]) -> dict[int, tuple[int, ...
 LAY_LEAF_BUDGET = 20_000
 #: Placements :func:`solve_in_order` tries in all; then it reports the best board found and a bound.
 LAY_BUDGET = 1_000_000
+#: How far below the order-free optimum the successive passes of :func:`solve_in_order` look, before the last
+#: pass looks everywhere (each pass that finds nothing lowers the upper bound).
+LAY_GAPS = (4, 8, 16, 32)
+#: Nodes of the search after which :func:`solve_in_order` tries no more leaves (and reports a bound).
+LAY_MAX_NODES = 2_000_000
 
 
 @dataclass
@@ -202,14 +210,17 @@ class OrderedSolution:
 
 
 def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_budget: int = LAY_LEAF_BUDGET,
-                   budget: int = LAY_BUDGET) -> OrderedSolution:
+                   budget: int = LAY_BUDGET, max_nodes: int = LAY_MAX_NODES) -> OrderedSolution:
     """The best board a whole round's tiles allowed when laid in the order they were drawn (tiles of one draw
     in any order), under the ruleset's placement rule and stamen rule: a branch and bound over line
     targets (:func:`solve`'s) whose leaves count only when a board meeting them can be laid in that order,
     each placement legal by the engine's legal mask (:func:`takeiteasy.solve.order.lay`).
 
-    ``floor``: a board known to be layable in that order, to beat.  When ``budget`` placements are spent
-    before the search is over, the result is the best board found and an upper bound (``exact`` False).
+    The search runs in passes that look only above a level 4, 8, 16 and 32 points below the bound (then
+    anywhere): a pass that lays nothing lowers the bound to its level, one that lays a board has found the
+    best.  ``floor``: a board known to be layable in that order, to beat.  When ``budget`` placements or
+    ``max_nodes`` search nodes are spent first, the result is the best board found (None if none) and an
+    upper bound (``exact`` False).
     """
     from ..core.game import group_sizes
 
@@ -222,16 +233,33 @@ def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_
     unconstrained = solve(rules, drawn, allowed=allowed)
     sizes = group_sizes(len(drawn), rules.options.draw)
     group_end = np.repeat(np.cumsum(sizes), sizes).astype(np.int64)
-    lay_rules = np.array([shape.num_cells, rules.board_size, rules.placement.code, rules.stamen_rule.code],
-                         dtype=np.int64)
-    start = (None, -1) if floor is None else (np.asarray(floor, dtype=np.int64), int(rules.score(floor)))
-    found = solve(rules, drawn, allowed=allowed, _in_order=(
-        np.array(drawn, dtype=np.int64), group_end, lay_rules, shape.neighbours, shape.stamen.astype(np.int64),
-        np.asarray(rules.symbols, dtype=np.int64), int(leaf_budget), int(budget), start))
-    board = found.boards[0] if found.boards else None
-    score = found.score if board is not None else -1
-    bound = max(score, last_unknown)
-    return OrderedSolution(score, board, min(bound, unconstrained.score), unconstrained.score, last_placements)
+    lay = (np.array(drawn, dtype=np.int64), group_end, None, shape.neighbours, shape.stamen.astype(np.int64),
+           np.asarray(rules.symbols, dtype=np.int64), int(leaf_budget))
+    board = None if floor is None else np.asarray(floor, dtype=np.int64)
+    score = -1 if floor is None else int(rules.score(board))
+    bound = unconstrained.score  # no board laid in order scores more
+    spent = nodes = 0
+    for gap in (*LAY_GAPS, None):
+        # look only above a level below the bound: finding nothing there lowers the bound to the level
+        level = score if gap is None else max(score, bound - gap)
+        if level >= bound:
+            break
+        lay_rules = np.array([shape.num_cells, rules.board_size, rules.placement.code, rules.stamen_rule.code,
+                              max(0, max_nodes - nodes)], dtype=np.int64)
+        found = solve(rules, drawn, allowed=allowed, _in_order=(
+            *lay[:2], lay_rules, *lay[3:], max(0, budget - spent),
+            (board if level == score else None, level)))
+        spent += found.placements
+        nodes += found.nodes
+        if found.boards and found.boards[0] is not board:
+            board, score = found.boards[0], found.score
+        if found.unknown >= 0 or spent >= budget or nodes >= max_nodes:
+            bound = min(bound, max(score, found.unknown, level))  # cut short: some leaves above the floor untried
+            break
+        bound = max(score, level)  # every leaf above the floor was tried: the best of them is the best
+        if score > level:
+            break
+    return OrderedSolution(score, board, max(bound, score), unconstrained.score, spent)
 
 
 def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
@@ -329,14 +357,14 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
         np.array(dec_channel, dtype=np.int64), np.array(dec_partner, dtype=np.int64), line_slot, channels.options,
         channels.points, counts, option_tiles, cell_base, tables, cap, all, floor, MAX_LEAVES if all else 1,
         sym_child, sym_bound, *lay_args)
-    global last_nodes, last_unknown, last_placements
-    last_nodes, last_unknown, last_placements = nodes, unknown, lay_spent
+    global last_nodes
+    last_nodes = nodes
     ids = np.array(local + [-1] * blanks, dtype=np.int64)
     if _in_order is not None:
         if board[0] < 0:  # nothing laid above the floor
-            return Solution(floor, [start] if start is not None else [], True, tuple(tiles))
+            return Solution(floor, [start] if start is not None else [], True, tuple(tiles), nodes, unknown, lay_spent)
         result = ids[board]
-        return Solution(int(rules.score(result)), [result], True, tuple(tiles))
+        return Solution(int(rules.score(result)), [result], True, tuple(tiles), nodes, unknown, lay_spent)
     if best < 0:
         raise SolveError("no board keeps the fixed tiles where they are and the allowed tiles in their cells")
 

@@ -209,8 +209,8 @@ class OrderedSolution:
         return self.score == self.upper_bound
 
 
-def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_budget: int = LAY_LEAF_BUDGET,
-                   budget: int = LAY_BUDGET, max_nodes: int = LAY_MAX_NODES) -> OrderedSolution:
+def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_budget: int | None = None,
+                   budget: int | None = None, max_nodes: int | None = None) -> OrderedSolution:
     """The best board a whole round's tiles allowed when laid in the order they were drawn (tiles of one draw
     in any order), under the ruleset's placement rule and stamen rule: a branch and bound over line
     targets (:func:`solve`'s) whose leaves count only when a board meeting them can be laid in that order,
@@ -220,10 +220,14 @@ def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_
     anywhere): a pass that lays nothing lowers the bound to its level, one that lays a board has found the
     best.  ``floor``: a board known to be layable in that order, to beat.  When ``budget`` placements or
     ``max_nodes`` search nodes are spent first, the result is the best board found (None if none) and an
-    upper bound (``exact`` False).
+    upper bound (``exact`` False).  The budgets default to :data:`LAY_LEAF_BUDGET`, :data:`LAY_BUDGET` and
+    :data:`LAY_MAX_NODES`.
     """
     from ..core.game import group_sizes
 
+    leaf_budget = LAY_LEAF_BUDGET if leaf_budget is None else leaf_budget
+    budget = LAY_BUDGET if budget is None else budget
+    max_nodes = LAY_MAX_NODES if max_nodes is None else max_nodes
     drawn = [int(t) for t in drawn]
     shape = rules.layout
     if len(drawn) != shape.num_cells:

@@ -211,3 +211,19 @@ def test_a_report_saved_before_the_exact_search_still_reads_as_a_bound():
     assert best_text({"score": 250}) == "250"
     assert best_text({"score": 240, "reachable": True, "upper_bound": 240, "unconstrained": 250}) == \
         "240 (in any order: 250)"
+
+
+def test_with_no_board_found_and_none_given_an_agent_lays_one(monkeypatch):
+    """A search cut short before it laid any board, with no player's board to fall back on: the report shows a
+    board an agent laid in order (its score, at most the bound), never an unlayable one."""
+    from takeiteasy.core.deal import deal as seeded_deal
+    from takeiteasy.solve import solver
+    from takeiteasy.solve.analysis import best_possible
+
+    monkeypatch.setattr(solver, "LAY_BUDGET", 0)
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    deal = seeded_deal(7, rules.tile_set, 19, index=0)
+    best = best_possible(rules, deal)
+    board = parse_board(best["board"])
+    assert best["reachable"] is False and _lays_in_order(rules, board, deal)
+    assert rules.score(board) == best["score"] < best["upper_bound"] <= best["unconstrained"]

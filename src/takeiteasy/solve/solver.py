@@ -186,12 +186,12 @@ def stamen_allowed(rules: Ruleset, drawn: list[int]) -> dict[int, tuple[int, ...
 #: Placements :func:`solve_in_order` tries for one set of line targets before leaving it unanswered.
 LAY_LEAF_BUDGET = 20_000
 #: Placements :func:`solve_in_order` tries in all; then it reports the best board found and a bound.
-LAY_BUDGET = 1_000_000
+LAY_BUDGET = 500_000
 #: How far below the order-free optimum the successive passes of :func:`solve_in_order` look, before the last
 #: pass looks everywhere (each pass that finds nothing lowers the upper bound).
 LAY_GAPS = (4, 8, 16, 32)
 #: Nodes of the search after which :func:`solve_in_order` tries no more leaves (and reports a bound).
-LAY_MAX_NODES = 2_000_000
+LAY_MAX_NODES = 1_500_000
 
 
 @dataclass

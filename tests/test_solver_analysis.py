@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -135,10 +136,11 @@ def _lays_in_order(rules, board, deal) -> bool:
 
 
 @pytest.mark.parametrize("placement", ["adjacent", "sunmoon"])
-def test_rulebook_000_under_a_placement_rule_the_best_board_is_exact_only_if_it_can_be_laid_in_order(placement):
+def test_rulebook_000_under_a_placement_rule_the_best_board_is_the_best_laid_in_order(placement):
     """Rulebook 000, placement variants (adjacent; sun/moon adjacent): every tile must touch one placed before, so
     the solver's best board (which ignores the order) may be out of reach with the tiles in the order they came.
-    The report says so (``reachable``); when it is reachable, the board it shows can be laid in that order."""
+    The report gives the best board that can be laid in that order (``reachable``: exactly), which is the
+    order-free optimum exactly when one of the optimal boards can be laid in order, and lower otherwise."""
     from takeiteasy.core.deal import deal as seeded_deal
     from takeiteasy.solve.analysis import best_possible
     from takeiteasy.solve.solver import solve_round
@@ -149,26 +151,79 @@ def test_rulebook_000_under_a_placement_rule_the_best_board_is_exact_only_if_it_
         deal = seeded_deal(11, rules.tile_set, 19, index=index)
         best = best_possible(rules, deal)
         optimal = solve_round(rules, deal, all=True)
-        assert optimal.complete and best["score"] == optimal.score
-        assert best["reachable"] == any(_lays_in_order(rules, board, deal) for board in optimal.boards)
-        if best["reachable"]:
-            board = parse_board(best["board"])
-            assert _lays_in_order(rules, board, deal) and rules.score(board) == best["score"]
-        seen.add(best["reachable"])
+        assert optimal.complete and best["unconstrained"] == optimal.score
+        assert best["reachable"] is True and best["upper_bound"] == best["score"] <= optimal.score
+        board = parse_board(best["board"])
+        assert _lays_in_order(rules, board, deal) and rules.score(board) == best["score"]
+        reachable = any(_lays_in_order(rules, board, deal) for board in optimal.boards)
+        assert (best["score"] == optimal.score) == reachable
+        seen.add(reachable)
     assert seen == ({False} if placement == "adjacent" else {False, True})  # adjacent: hardly ever reachable
     assert best_possible(Ruleset.from_options(), deal)["reachable"] is True  # free placement: any order
 
 
-def test_an_unreachable_best_board_is_shown_as_an_upper_bound(tmp_path, capsys):
-    """The analysis command and the end of `play` say "at most" when no best board can be laid in order."""
+def test_the_best_board_laid_in_order_is_shown_with_the_best_in_any_order(tmp_path, capsys):
+    """The analysis command says what the round allowed laid in the order the tiles came, and what the same tiles
+    make in any order; every player's board was laid in that order, so none beats it."""
     rules = Ruleset.from_options(Options(placement="adjacent"))
     game = Game(rules, ["ann"], seed=3)
     game.play([make_agent("greedy", rules, 1)])
     report = analyse_game(game.to_json(), agent_game=False)
-    assert report["best_possible"]["reachable"] is False
+    best = report["best_possible"]
+    assert best["reachable"] is True and best["score"] < best["unconstrained"]
+    assert report["players"][0]["missed"] >= 0
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game.to_json()))
     assert main(["analyse", str(path)]) == 0
     out = capsys.readouterr().out
-    assert f"best possible with these tiles: at most {report['best_possible']['score']}" in out
-    assert "upper bound" in out
+    assert f"best possible with these tiles: {best['score']} (in any order: {best['unconstrained']})" in out
+    assert "at most" not in out
+
+
+def test_a_cut_short_search_is_shown_as_a_range(monkeypatch, tmp_path, capsys):
+    """When the search for the best board laid in order runs out of budget, the report keeps the best board found
+    (laid in order, at least every player's) and the bound, and the command shows both."""
+    from takeiteasy.solve import solver
+
+    monkeypatch.setattr(solver, "LAY_BUDGET", 0)
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    game = Game(rules, ["ann"], seed=3)
+    game.play([make_agent("greedy", rules, 1)])
+    report = analyse_game(game.to_json(), agent_game=False)
+    best = report["best_possible"]
+    assert best["reachable"] is False and best["score"] == game.scores()[0] < best["upper_bound"]
+    assert _lays_in_order(rules, parse_board(best["board"]), game.deal)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_json()))
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    # the command also plays the agent, whose board may beat the player's: at least the player's score
+    found = re.search(r"best possible with these tiles: at least (\d+), at most (\d+)", out)
+    assert found and int(found[1]) >= best["score"] and int(found[2]) == best["upper_bound"]
+    assert "cut short" in out
+
+
+def test_a_report_saved_before_the_exact_search_still_reads_as_a_bound():
+    """Reports made before ``upper_bound`` existed meant "at most" by ``reachable`` False."""
+    from takeiteasy.solve.analysis import best_text
+
+    assert best_text({"score": 250, "reachable": False}) == "at most 250"
+    assert best_text({"score": 250}) == "250"
+    assert best_text({"score": 240, "reachable": True, "upper_bound": 240, "unconstrained": 250}) == \
+        "240 (in any order: 250)"
+
+
+def test_with_no_board_found_and_none_given_an_agent_lays_one(monkeypatch):
+    """A search cut short before it laid any board, with no player's board to fall back on: the report shows a
+    board an agent laid in order (its score, at most the bound), never an unlayable one."""
+    from takeiteasy.core.deal import deal as seeded_deal
+    from takeiteasy.solve import solver
+    from takeiteasy.solve.analysis import best_possible
+
+    monkeypatch.setattr(solver, "LAY_BUDGET", 0)
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    deal = seeded_deal(7, rules.tile_set, 19, index=0)
+    best = best_possible(rules, deal)
+    board = parse_board(best["board"])
+    assert best["reachable"] is False and _lays_in_order(rules, board, deal)
+    assert rules.score(board) == best["score"] < best["upper_bound"] <= best["unconstrained"]

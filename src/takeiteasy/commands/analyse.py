@@ -10,7 +10,7 @@ from rich.console import Console
 from ..core.errors import InputError
 from ..core.notation import parse_board
 from ..core.rules import Options, Ruleset
-from ..solve.analysis import analyse_game
+from ..solve.analysis import analyse_game, best_text
 from ..terminal import board_text
 
 
@@ -51,10 +51,11 @@ def run(args) -> int:
 
     best = report["best_possible"]
     agent = report["agent"]
-    bound = "" if best.get("reachable", True) else "at most "  # reports saved before "reachable": exact
-    console.print(f"best possible with these tiles: {bound}{best['score']}  ({best['board']})")
-    if bound:
-        console.print("  (an upper bound: under this placement rule no best board could be laid in the order the "
+    console.print(f"best possible with these tiles: {best_text(best)}  ({best['board']})")
+    if not best.get("reachable", True):
+        console.print("  (the search was cut short: the board below is the best found, and no board laid in the "
+                      "order the tiles came scores more than the upper bound)" if "upper_bound" in best else
+                      "  (an upper bound: under this placement rule no best board could be laid in the order the "
                       "tiles came)")
     draw(best["board"])
     if agent and agent["agent"]:

@@ -343,12 +343,12 @@ def _best_possible(game: Game) -> dict | None:
     from ..solve.solver import SolveError
 
     try:
-        return best_possible(game.rules, game.deal)
+        return best_possible(game.rules, game.deal, floors=game.boards)
     except SolveError:
         return None
 
 
 def _best_text(best: dict) -> str:
-    if best["reachable"]:
-        return str(best["score"])
-    return f"at most {best['score']} (no best board could be laid in the order the tiles came)"
+    from ..solve.analysis import best_text
+
+    return best_text(best)

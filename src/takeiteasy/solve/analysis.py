@@ -4,10 +4,11 @@
 ``docs/FORMATS.md``) and, for every player, reports:
 
 * the score, and the best score the same tiles could have made on that board
-  (the exact solver, :func:`solve_round`, which keeps the stamen rules of
-  daffodil variants 2 to 4), with ``reachable`` saying whether that board can
-  be laid with the tiles in the order they came; under adjacent or sun/moon
-  placement it may not be, and the score is then an upper bound;
+  laid in the order they came (the exact solver, :func:`solve_round`, which
+  keeps the stamen rules of daffodil variants 2 to 4; under adjacent or
+  sun/moon placement :func:`solve_in_order`, which also keeps the placement
+  rule), with ``reachable`` False in the rare case that search was cut short
+  (the score is then the best board found, ``upper_bound`` a bound);
 * the score of the strongest registered agent playing the same deal;
 * move by move, the evaluator's expected final score of the chosen cell and
   of the best legal cell, their difference (the move's *loss*), and the three
@@ -37,7 +38,7 @@ from ..core.game import FORMAT_NAME, Game, View, group_sizes
 from ..core.notation import format_board
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
-from .solver import solve, solve_round
+from .solver import solve, solve_in_order, solve_round
 
 ANALYSIS_FORMAT = "takeiteasy-analysis"
 #: Optimal boards tried in the order drawn under a placement rule, before the best score is called a bound.
@@ -89,14 +90,19 @@ def _evaluator(rules: Ruleset):
 
 
 def _agent_score(rules: Ruleset, deal: list[int]) -> dict:
+    return _agent_game(rules, deal)[0]
+
+
+def _agent_game(rules: Ruleset, deal: list[int]) -> tuple[dict, np.ndarray | None]:
+    """The strongest registered agent's game on the deal: its record for the report, and its board."""
     from ..ai import AGENTS, make_agent
 
     for name in AGENT_PREFERENCE:
         if name in AGENTS:
             game = Game(rules, [name], deal=list(deal))
             score = game.play([make_agent(name, rules, 0)])[0]
-            return {"agent": name, "score": int(score), "board": format_board(game.boards[0])}
-    return {"agent": None, "score": None, "board": None}
+            return {"agent": name, "score": int(score), "board": format_board(game.boards[0])}, game.boards[0]
+    return {"agent": None, "score": None, "board": None}, None
 
 
 def _number(value: float) -> float | None:
@@ -121,7 +127,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     rules = game.rules
     evaluator, evaluator_label = _evaluator(rules)
     deal = list(game.deal)
-    report = _deal_report(rules, deal, agent_game)
+    report = _deal_report(rules, deal, agent_game, floors=game.boards)
     report["evaluator"] = evaluator_label
     best_score = report["best_possible"]["score"]
     for p, name in enumerate(game.players):
@@ -129,28 +135,64 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     return report
 
 
-def best_possible(rules: Ruleset, deal: list[int]) -> dict:
-    """The best board of a round's tiles: ``{"score", "board", "reachable", "lines"}`` (its scoring lines).
+def best_possible(rules: Ruleset, deal: list[int], floors=()) -> dict:
+    """The best board of a round's tiles that can be laid with them in the order they came: ``{"score", "board",
+    "reachable", "lines", "upper_bound", "unconstrained"}`` (``lines``: its scoring lines).
 
-    Under free placement any board can be laid in any order.  Under adjacent or
-    sun/moon placement the optimal boards (up to :data:`REACHABLE_CANDIDATES`)
-    are tried in the order the tiles came; ``reachable`` is False when none could
-    be laid, and the score is then only an upper bound on what the round allowed.
+    Under free placement any board can be laid in any order, and it is the solver's optimum.  Under adjacent or
+    sun/moon placement, or when tiles drawn together decide which can end on the stamen, it is the exact best
+    board laid in draw order (:func:`takeiteasy.solve.solver.solve_in_order`); ``reachable`` is True when the
+    score is that best, False when the search was cut short (very rare on the standard board): the board is then
+    the best found, and ``upper_bound`` what no board laid in order can beat.  ``unconstrained`` is the best
+    score in any order.  ``floors``: boards known to have been laid in that order (the players'), to beat.
     """
     deal = [int(t) for t in deal]
 
-    def record(board, reachable: bool) -> dict:
+    def record(board, score: int, reachable: bool, upper_bound: int, unconstrained: int) -> dict:
         lines = [line.to_json() for line in rules.lines(board) if line.points > 0]  # to draw on the board
-        return {"score": best.score, "board": format_board(board), "reachable": reachable, "lines": lines}
+        return {"score": int(score), "board": format_board(board), "reachable": reachable, "lines": lines,
+                "upper_bound": int(upper_bound), "unconstrained": int(unconstrained)}
 
-    if rules.options.placement == "free":
+    options = rules.options
+    if options.placement == "free" and (options.draw == 1 or options.stamen in ("free", "holding")):
         best = solve_round(rules, deal)
-        return record(best.board, True)
-    best = solve_round(rules, deal, all=True, max_boards=REACHABLE_CANDIDATES)
-    for board in best.boards:
-        if _laid_in_order(rules, board, deal):
-            return record(board, True)
-    return record(best.board, False)
+        return record(best.board, best.score, True, best.score, best.score)
+    if len(deal) != rules.layout.num_cells:  # not a whole round: the optimal boards that can be laid, if any
+        best = solve_round(rules, deal, all=True, max_boards=REACHABLE_CANDIDATES)
+        board = next((b for b in best.boards if _laid_in_order(rules, b, deal)), None)
+        return record(best.board if board is None else board, best.score, board is not None, best.score, best.score)
+    cells = rules.layout.num_cells
+    known = [np.asarray(b, dtype=np.int64)[:cells] for b in floors if b is not None]
+    floor = max(known, key=rules.score, default=None)
+    found = solve_in_order(rules, deal, floor=floor)
+    if found.board is None:  # nothing laid within the search's budget: a board some agent lays, to show
+        found = solve_in_order(rules, deal, floor=_laid_by_agent(rules, deal), budget=0)
+    return record(found.board, found.score, found.exact, found.upper_bound, found.unconstrained)
+
+
+def best_text(best: dict) -> str:
+    """The best possible score of a report in words: exact, or "at least N, at most M" when the search was cut
+    short; "(in any order: N)" when the order the tiles came cost points.  Reports made before ``upper_bound``
+    (``reachable`` False meant the score was only a bound) read "at most N"."""
+    if best.get("reachable", True):
+        text = str(best["score"])
+    elif "upper_bound" in best:
+        text = f"at least {best['score']}, at most {best['upper_bound']}"
+    else:
+        text = f"at most {best['score']}"
+    if best.get("unconstrained", best["score"]) > best.get("upper_bound", best["score"]):
+        text += f" (in any order: {best['unconstrained']})"
+    return text
+
+
+def _laid_by_agent(rules: Ruleset, deal: list[int]) -> np.ndarray:
+    """The board a quick agent lays with these tiles in this order (it keeps every rule)."""
+    from ..ai import AGENTS, make_agent
+
+    name = next(n for n in ("heuristic", "greedy", *AGENTS) if n in AGENTS)
+    game = Game(rules, [name], deal=list(deal))
+    game.play([make_agent(name, rules, 0)])
+    return game.boards[0][:rules.layout.num_cells]
 
 
 def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int]) -> bool:
@@ -172,14 +214,17 @@ def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int]) -> bool:
     return True
 
 
-def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool) -> dict:
-    """The part of a report that depends only on the tiles: the best board and the agent's game."""
+def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool, floors=()) -> dict:
+    """The part of a report that depends only on the tiles: the best board and the agent's game (whose board,
+    like the players' ``floors``, was laid in draw order: the best board beats it)."""
+    agent, board = _agent_game(rules, deal) if agent_game else (None, None)
+    floors = [*floors, board]
     return {
         "format": ANALYSIS_FORMAT,
         "options": rules.options.to_json(),
         "deal": [TOKENS[t] for t in deal],
-        "best_possible": best_possible(rules, deal),
-        "agent": _agent_score(rules, deal) if agent_game else None,
+        "best_possible": best_possible(rules, deal, floors),
+        "agent": agent,
         "evaluator": None,
         "players": [],
     }

@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
+from .matching import augment as _augment
+from .order import lay
 
 ANY = -1  # a cell asked nothing in a channel
 
@@ -199,47 +201,10 @@ def _popcount(x):
 
 
 @kernel
-def _augment(start, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next, via_tile):
-    """Give cell ``start`` a tile by an augmenting path (Kuhn); False when none exists.
-
-    ``cell_ok[c]`` is the bit set of tiles cell ``c`` may take.
-    """
-    seen = np.int64(0)
-    top = 0
-    stack_cell[0] = start
-    stack_next[0] = 0
-    while top >= 0:
-        cell = stack_cell[top]
-        candidates = cell_ok[cell] & ~seen
-        t = stack_next[top]
-        advanced = False
-        while t < num_tiles:
-            if (candidates >> t) & 1:
-                seen |= np.int64(1) << t
-                stack_next[top] = t + 1
-                via_tile[top] = t
-                owner = tile_match[t]
-                if owner < 0:
-                    # flip the path: each cell on the stack takes the tile it reached
-                    for k in range(top, -1, -1):
-                        cell_match[stack_cell[k]] = via_tile[k]
-                        tile_match[via_tile[k]] = stack_cell[k]
-                    return True
-                top += 1
-                stack_cell[top] = owner
-                stack_next[top] = 0
-                advanced = True
-                break
-            t += 1
-        if not advanced:
-            top -= 1
-    return False
-
-
-@kernel
 def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, dec_partner, line_slot,
            ch_options, ch_points, ch_opt_count, option_tiles, cell_base,
-           tables, table_cap, enumerate_all, floor, max_leaves, sym_child, sym_bound):
+           tables, table_cap, enumerate_all, floor, max_leaves, sym_child, sym_bound,
+           lay_ids, lay_group_end, lay_rules, neighbours, stamen, symbols, lay_leaf_budget, lay_budget):
     """Branch and bound over the decisions ``(dec_line[k], dec_channel[k])``.
 
     Tiles are numbered 0..num_tiles-1 (at most 62).
@@ -262,6 +227,16 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
     :func:`symbol_bounds`, over the symbol decisions in the order they come;
     empty arrays for none) the symbol channels (3 and up) are bounded
     together by the state their decisions reached, instead of by their tables.
+
+    In order (``lay_ids`` not empty: the tiles' ids, local tile ``i`` the
+    ``i``-th drawn; the other ``lay_*`` arguments as :func:`order.lay` takes
+    them): a leaf counts only when some board meeting its targets can be laid
+    in draw order (:func:`order.lay`, at most ``lay_leaf_budget`` placements
+    tried per leaf, ``lay_budget`` in all), and the board returned is that one.
+    A leaf left unanswered raises ``unknown`` (the most such a leaf promised,
+    -1 none); once ``lay_budget`` is spent no leaf is tried, and the search
+    only raises ``unknown`` to the best promise above what it has.  Two more
+    results: ``unknown`` and the placements tried.
     """
     num_channels = ch_options.shape[0]
     num_dec = dec_line.shape[0]
@@ -290,10 +265,18 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
     num_leaves = 0
     overflow = False
     nodes = 0
+    in_order = lay_ids.shape[0] > 0
+    unknown = -1
+    lay_spent = 0
+    lay_out = np.full(max(num_tiles, 1), -1, dtype=np.int64)
+    memo_size = 1 << 18 if in_order else 0
+    memo_key = np.zeros(memo_size, dtype=np.int64)
+    memo_stamp = np.zeros(memo_size, dtype=np.int64)
+    lay_calls = 0
 
     for c in range(num_cells):
         if not _augment(c, cell_ok, cell_match, tile_match, num_tiles, stack_cell, stack_next, via_tile):
-            return -1, best_board, leaves, 0, False, 0  # the fixed tiles cannot all be honoured
+            return -1, best_board, leaves, 0, False, 0, -1, 0  # the fixed tiles cannot all be honoured
 
     saved_cell = np.zeros((num_dec + 1, num_cells), dtype=np.int64)
     saved_tile = np.zeros((num_dec + 1, max(num_tiles, 1)), dtype=np.int64)
@@ -358,7 +341,10 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
             c1 = min(counts[cc, 1], table_cap)
             c2 = min(counts[cc, 2], table_cap)
             bound += tables[cc, masks[cc] * size + (c0 * n + c1) * n + c2]
-        if bound < best or (bound == best and not enumerate_all):
+        cut = best
+        if in_order and lay_spent >= lay_budget and unknown > best:
+            cut = unknown  # nothing more is tried: only a higher unanswered promise matters
+        if bound < cut or (bound == cut and not enumerate_all):
             continue
         nodes += 1
         if o < ch_options[ch]:
@@ -383,6 +369,8 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                         break
             if not feasible:
                 continue
+        if in_order and nodes > lay_rules[4]:
+            lay_spent = lay_budget  # the search has run long enough: no more leaves are tried
         if depth + 1 < num_dec:
             tied[depth + 1] = tied[depth] and (partner < 0 or applied[partner] == o)
             sym_state[depth + 1] = state
@@ -392,6 +380,23 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
             touched[depth] = False
             continue
         # a leaf: every line decided and a matching exists
+        if in_order:
+            status = -1
+            if lay_spent < lay_budget:
+                lay_calls += 1
+                status, tried = lay(cell_ok, cell_match, num_tiles, lay_ids, lay_group_end, lay_rules, neighbours,
+                                    stamen, symbols, min(lay_leaf_budget, lay_budget - lay_spent), lay_out,
+                                    memo_key, memo_stamp, lay_calls)
+                lay_spent += tried
+            if status == 1:
+                best = score
+                for c in range(num_cells):
+                    best_board[c] = -1
+                for t in range(num_tiles):
+                    best_board[lay_out[t]] = t
+            elif status < 0 and score > unknown:
+                unknown = score
+            continue
         if score > best:
             best = score
             num_leaves = 0
@@ -406,4 +411,4 @@ def search(num_cells, num_tiles, line_cells, line_len, dec_line, dec_channel, de
                 num_leaves += 1
             else:
                 overflow = True
-    return best, best_board, leaves, num_leaves, overflow, nodes
+    return best, best_board, leaves, num_leaves, overflow, nodes, unknown, lay_spent

@@ -59,6 +59,9 @@ class Solution:
     boards: list[np.ndarray]
     complete: bool = True  # False when ``all`` was asked but the list was cut short
     tiles: tuple[int, ...] = field(default=())
+    nodes: int = 0  # search nodes that passed the bound
+    unknown: int = -1  # in order: the most an unanswered set of targets promised (-1: none)
+    placements: int = 0  # in order: placements tried
 
     @property
     def board(self) -> np.ndarray:
@@ -150,15 +153,122 @@ def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
 def solve_round(rules: Ruleset, drawn, all: bool = False, max_boards: int = MAX_BOARDS) -> Solution:
     """The best board a round's tiles allowed, given the order they were drawn in: :func:`solve` within
     what the stamen rule lets end on the stamen (the first or last tiles drawn, or no wildcard; daffodil
-    variants 2 to 4), the same as :func:`solve` under every other rule."""
+    variants 2 to 4; with several tiles drawn at a time, any tile of a draw that can be placed first or
+    last), the same as :func:`solve` under every other rule.  The placement variants are not considered:
+    :func:`solve_in_order` keeps them."""
     drawn = [int(t) for t in drawn]
-    permitted = rules.stamen_rule.stamen_tiles(rules.layout, drawn)
-    allowed = None if permitted is None else dict.fromkeys(rules.layout.stamen_cells, permitted)
-    return solve(rules, drawn, all=all, allowed=allowed, max_boards=max_boards)
+    return solve(rules, drawn, all=all, allowed=stamen_allowed(rules, drawn), max_boards=max_boards)
+
+
+def stamen_allowed(rules: Ruleset, drawn: list[int]) -> dict[int, tuple[int, ...]] | None:
+    """The tiles that can end on each stamen cell when a round's tiles come in this order (None: any).
+
+    The tiles of one draw may be placed in any order, so a tile can end on the stamen when it does in some
+    order of placing within the draws: the stamen rule's tiles over every turn of the draws (turning each
+    draw by the same step puts each of its tiles first, and last, once)."""
+    from ..core.game import group_sizes
+
+    sizes = group_sizes(len(drawn), rules.options.draw)
+    tiles: set[int] = set()
+    for step in range(max(sizes, default=1)):
+        order, start = [], 0
+        for size in sizes:
+            group = drawn[start:start + size]
+            order += group[step % size:] + group[:step % size]
+            start += size
+        permitted = rules.stamen_rule.stamen_tiles(rules.layout, order)
+        if permitted is None:
+            return None
+        tiles.update(permitted)
+    return dict.fromkeys(rules.layout.stamen_cells, tuple(t for t in drawn if t in tiles))
+
+
+#: Placements :func:`solve_in_order` tries for one set of line targets before leaving it unanswered.
+LAY_LEAF_BUDGET = 20_000
+#: Placements :func:`solve_in_order` tries in all; then it reports the best board found and a bound.
+LAY_BUDGET = 500_000
+#: How far below the order-free optimum the successive passes of :func:`solve_in_order` look, before the last
+#: pass looks everywhere (each pass that finds nothing lowers the upper bound).
+LAY_GAPS = (4, 8, 16, 32)
+#: Nodes of the search after which :func:`solve_in_order` tries no more leaves (and reports a bound).
+LAY_MAX_NODES = 1_500_000
+
+
+@dataclass
+class OrderedSolution:
+    """The best board that can be laid with a round's tiles in the order they came (:func:`solve_in_order`)."""
+
+    score: int  # the best such board found (-1 when none was found within the budget)
+    board: np.ndarray | None
+    upper_bound: int  # no board layable in that order scores more; equal to ``score`` when exact
+    unconstrained: int  # the best board of the same tiles in any order (the solver's optimum)
+    placements: int = 0  # placements tried
+
+    @property
+    def exact(self) -> bool:
+        return self.score == self.upper_bound
+
+
+def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_budget: int | None = None,
+                   budget: int | None = None, max_nodes: int | None = None) -> OrderedSolution:
+    """The best board a whole round's tiles allowed when laid in the order they were drawn (tiles of one draw
+    in any order), under the ruleset's placement rule and stamen rule: a branch and bound over line
+    targets (:func:`solve`'s) whose leaves count only when a board meeting them can be laid in that order,
+    each placement legal by the engine's legal mask (:func:`takeiteasy.solve.order.lay`).
+
+    The search runs in passes that look only above a level 4, 8, 16 and 32 points below the bound (then
+    anywhere): a pass that lays nothing lowers the bound to its level, one that lays a board has found the
+    best.  ``floor``: a board known to be layable in that order, to beat.  When ``budget`` placements or
+    ``max_nodes`` search nodes are spent first, the result is the best board found (None if none) and an
+    upper bound (``exact`` False).  The budgets default to :data:`LAY_LEAF_BUDGET`, :data:`LAY_BUDGET` and
+    :data:`LAY_MAX_NODES`.
+    """
+    from ..core.game import group_sizes
+
+    leaf_budget = LAY_LEAF_BUDGET if leaf_budget is None else leaf_budget
+    budget = LAY_BUDGET if budget is None else budget
+    max_nodes = LAY_MAX_NODES if max_nodes is None else max_nodes
+    drawn = [int(t) for t in drawn]
+    shape = rules.layout
+    if len(drawn) != shape.num_cells:
+        raise SolveError(f"a round in order needs {shape.num_cells} tiles, one per cell, not {len(drawn)}")
+    check_tiles(rules, drawn)
+    allowed = stamen_allowed(rules, drawn)
+    unconstrained = solve(rules, drawn, allowed=allowed)
+    sizes = group_sizes(len(drawn), rules.options.draw)
+    group_end = np.repeat(np.cumsum(sizes), sizes).astype(np.int64)
+    lay = (np.array(drawn, dtype=np.int64), group_end, None, shape.neighbours, shape.stamen.astype(np.int64),
+           np.asarray(rules.symbols, dtype=np.int64), int(leaf_budget))
+    board = None if floor is None else np.asarray(floor, dtype=np.int64)
+    score = -1 if floor is None else int(rules.score(board))
+    bound = unconstrained.score  # no board laid in order scores more
+    spent = nodes = 0
+    for gap in (*LAY_GAPS, None):
+        # look only above a level below the bound: finding nothing there lowers the bound to the level
+        level = score if gap is None else max(score, bound - gap)
+        if level >= bound:
+            break
+        lay_rules = np.array([shape.num_cells, rules.board_size, rules.placement.code, rules.stamen_rule.code,
+                              max(0, max_nodes - nodes)], dtype=np.int64)
+        found = solve(rules, drawn, allowed=allowed, _in_order=(
+            *lay[:2], lay_rules, *lay[3:], max(0, budget - spent),
+            (board if level == score else None, level)))
+        spent += found.placements
+        nodes += found.nodes
+        if found.boards and found.boards[0] is not board:
+            board, score = found.boards[0], found.score
+        if found.unknown >= 0 or spent >= budget or nodes >= max_nodes:
+            bound = min(bound, max(score, found.unknown, level))  # cut short: some leaves above the floor untried
+            break
+        bound = max(score, level)  # every leaf above the floor was tried: the best of them is the best
+        if score > level:
+            break
+    return OrderedSolution(score, board, max(bound, score), unconstrained.score, spent)
 
 
 def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
-          max_boards: int = MAX_BOARDS, allowed: dict[int, tuple[int, ...]] | None = None) -> Solution:
+          max_boards: int = MAX_BOARDS, allowed: dict[int, tuple[int, ...]] | None = None,
+          _in_order: tuple | None = None) -> Solution:
     """The best score for ``tiles`` (tile ids) on the ruleset's board, with one or every optimal board.
 
     ``fixed`` is a board (tile ids, -1 empty) whose tiles stay where they are;
@@ -221,12 +331,19 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
 
     # Sunrays: the best board under standard scoring is a good board to beat, and cheap to find.
     start, floor = None, -1
-    if num_channels > 3 and not all:
+    if _in_order is not None:
+        start, floor = _in_order[-1]  # a board known to be layable in order (or None, -1)
+        lay_args = _in_order[:-1]
+    else:
+        lay_args = _NOT_IN_ORDER
+    if num_channels > 3 and not all and _in_order is None:
         plain = Ruleset.from_options(rules.options.but(scoring="standard"))
         start = solve(plain, tiles, fixed=fixed, allowed=allowed).board
         floor = rules.score(start)
 
     rotation = shape.rotation180() if fixed is None and not allowed else None
+    if rotation is not None and _in_order is not None and not _placement_symmetric(shape, rotation):
+        rotation = None
     mirror = _mirror_lines(shape, rotation)
     dec_line, dec_channel, dec_partner = [], [], []
     for line in _line_order(shape):
@@ -239,16 +356,21 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
                 dec_channel.append(ch)
 
     sym_child, sym_bound = _symbol_bound(shape, channels, dec_line, dec_channel, option_tiles, cell_base)
-    best, board, leaves, num_leaves, overflow, nodes = _search.search(
+    best, board, leaves, num_leaves, overflow, nodes, unknown, lay_spent = _search.search(
         num_cells, num_tiles, shape.line_cells, shape.line_len, np.array(dec_line, dtype=np.int64),
         np.array(dec_channel, dtype=np.int64), np.array(dec_partner, dtype=np.int64), line_slot, channels.options,
         channels.points, counts, option_tiles, cell_base, tables, cap, all, floor, MAX_LEAVES if all else 1,
-        sym_child, sym_bound)
+        sym_child, sym_bound, *lay_args)
     global last_nodes
     last_nodes = nodes
+    ids = np.array(local + [-1] * blanks, dtype=np.int64)
+    if _in_order is not None:
+        if board[0] < 0:  # nothing laid above the floor
+            return Solution(floor, [start] if start is not None else [], True, tuple(tiles), nodes, unknown, lay_spent)
+        result = ids[board]
+        return Solution(int(rules.score(result)), [result], True, tuple(tiles), nodes, unknown, lay_spent)
     if best < 0:
         raise SolveError("no board keeps the fixed tiles where they are and the allowed tiles in their cells")
-    ids = np.array(local + [-1] * blanks, dtype=np.int64)
 
     if not all:
         if board[0] < 0 and start is not None:
@@ -309,6 +431,20 @@ def _symbol_bound(shape, channels: _Channels, dec_line, dec_channel, option_tile
     bound = _search.symbol_bounds(child, sun, moon, depth, lengths, channels.points[3], sun_tiles.bit_count(),
                                   moon_tiles.bit_count(), can_sun, can_moon)
     return child, bound
+
+
+_NO_INT = np.zeros(0, dtype=np.int64)
+_NOT_IN_ORDER = (_NO_INT, _NO_INT, _NO_INT, np.zeros((0, 6), dtype=np.int64), _NO_INT, _NO_INT, 0, 0)
+
+
+def _placement_symmetric(shape, rotation) -> bool:
+    """Whether the half turn maps neighbours to neighbours and stamen cells to stamen cells, so that a board
+    and its half turn can be laid in the same orders (the legal masks look at nothing else)."""
+    for cell in range(shape.num_cells):
+        turned = {rotation[c] for c in shape.cell_neighbours(cell)}
+        if turned != set(shape.cell_neighbours(rotation[cell])) or shape.stamen[cell] != shape.stamen[rotation[cell]]:
+            return False
+    return True
 
 
 def _mirror_lines(shape, rotation) -> list[int]:

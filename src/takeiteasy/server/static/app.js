@@ -491,19 +491,28 @@ async function renderAnalysis(bar, info, box) {
   if (box.hidden) return;
   const report = a.report, best = report.best_possible;
   const mine = st.you !== null && st.you !== undefined ? report.players[st.you] : null;
-  // under adjacent or sun/moon placement the best board may not be layable in the order drawn: then a bound
-  const bound = best.reachable === false;
-  const parts = [el("p", { class: "best-line" }, `Best possible with these tiles: ${bound ? "at most " : ""}${best.score}` +
+  // the best board laid in the order the tiles came; rarely the search is cut short: the best found and a bound
+  const cut = best.reachable === false;
+  const hasBound = best.upper_bound !== undefined && best.upper_bound !== null;
+  const value = !cut ? `${best.score}` : hasBound ? `at least ${best.score}, at most ${best.upper_bound}` : `at most ${best.score}`;
+  const parts = [el("p", { class: "best-line" }, `Best possible with these tiles: ${value}` +
     (mine && mine.score !== null ? ` (you: ${mine.score}, ${mine.missed} below)` : ""))];
-  if (bound) {
-    parts.push(el("p", { class: "muted" }, "No best board can be laid in the order the tiles came under this " +
-      "placement rule, so this is an upper bound; the board below ignores the order."));
+  if (cut) {
+    parts.push(el("p", { class: "muted" }, hasBound
+      ? "The search for the best board that can be laid in the order the tiles came was cut short: the board " +
+        "below is the best it found, and no such board scores more than the upper bound."
+      : "No best board can be laid in the order the tiles came under this placement rule, so this is an upper " +
+        "bound; the board below ignores the order."));
+  }
+  if (best.unconstrained !== undefined && best.unconstrained > (hasBound ? best.upper_bound : best.score)) {
+    parts.push(el("p", { class: "muted" }, `Laid in any order, these tiles could score ${best.unconstrained}; ` +
+      "the placement rule and the order the tiles came allow no more than the score above."));
   }
   const figure = el("figure");
   const svg = el("svg:svg", { class: "best-board", "aria-label": "the best board" });
   drawBoard(svg, await getLayout(st.layout), best.board.split(" ").map((t) => (t === "." ? null : t)),
     { scoring: best.lines || [] });
-  figure.append(svg, el("figcaption", { class: "muted" }, "the best arrangement of this round's tiles"));
+  figure.append(svg, el("figcaption", { class: "muted" }, "the best arrangement of this round's tiles, laid in the order they came"));
   parts.push(figure);
   if (report.agent && report.agent.agent) {
     parts.push(el("p", {}, `The ${report.agent.agent} AI, playing the same tiles in the same order: ${report.agent.score}`));

@@ -231,3 +231,15 @@ def test_a_checkpoint_from_before_jobs_resumes_as_one_job_only(tmp_path, capsys)
     error = capsys.readouterr().err.strip()
     assert "jobs=1" in error and "\n" not in error
     assert main(args) == 0 and "finished at game 1000" in capsys.readouterr().out
+
+
+def test_evaluations_and_checkpoints_come_where_asked_even_between_chunks(tmp_path):
+    """Training plays in chunks of 5,000 games; an evaluation or a checkpoint asked for every 1,000 games used to
+    come once a chunk (the log had one line where five were asked for), and at the chunk's end, not at 1,000."""
+    trainer = Trainer(TrainConfig(**{**SMALL, "eval_every": 1000, "checkpoint_every": 1500}), tmp_path)
+    saved = []
+    original = trainer.save_checkpoint
+    trainer.save_checkpoint = lambda: (saved.append(trainer.games_done), original())[1]
+    trainer.run()
+    assert [row[0] for row in trainer.history] == [1000, 2000, 3000]
+    assert saved == [1500, 3000]

@@ -309,7 +309,9 @@ class Trainer:
             if c.jobs > 1:
                 recent.append(self.run_round(workers))
             else:
-                boundary = min(target, (self.games_done // chunk + 1) * chunk)
+                # stop at every evaluation and checkpoint asked for, too (games do not depend on the chunks)
+                boundary = min(target, *((self.games_done // every + 1) * every
+                                         for every in (chunk, c.eval_every, c.checkpoint_every)))
                 recent.append(float(self.play(boundary - before, True, self.rng, before).mean()))
                 self.games_done = boundary
             if progress:

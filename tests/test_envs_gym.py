@@ -230,7 +230,7 @@ def test_rulebook_004_no_caller_the_agent_announces_every_tile_and_can_reach_307
     assert done and total == info["score"] == 307 and info["phase"] == "over"
 
 
-@pytest.mark.parametrize("action", ["3", None, 3.5, [3]])
+@pytest.mark.parametrize("action", ["3", None, 3.5, [3], True, np.True_, np.array(True)])
 def test_an_action_that_is_not_an_integer_is_refused(action):
     raising = TakeItEasyEnv(invalid_action="raise")
     raising.reset(seed=1)

@@ -104,7 +104,10 @@ def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
 
 
 def action_number(action) -> int:
-    """An action as an int: Python and numpy integers (0-d arrays too); anything else is refused."""
+    """An action as an int: Python and numpy integers (0-d arrays too); anything else is refused, booleans too
+    (``True`` is an int to Python, but as a cell it is a mistake; numpy's booleans are refused anyway)."""
+    if isinstance(action, (bool, np.bool_)) or (isinstance(action, np.ndarray) and action.dtype == np.bool_):
+        raise IllegalMove(f"action {action!r} is not an integer")
     try:
         return operator.index(action)
     except TypeError:

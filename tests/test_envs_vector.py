@@ -201,3 +201,38 @@ def test_reset_options_deals_and_their_mistakes():
         envs.reset(options={"deals": deals[:1]})
     with pytest.raises(InputError, match="1 flags for 2 environments"):
         envs.reset(seed=0, options={"reset_mask": [True]})
+
+
+@pytest.mark.parametrize("draw", [2, 3])
+def test_rulebook_004_easier_game_the_other_tiles_drawn_are_in_the_observation(draw):
+    """Rulebook 004, Variations 1 (Easier Game): a player sees both tiles turned over, so the observation has a
+    ``hand``, the tiles still to place after the current one (they had to be worked out from the bag), in every
+    environment alike; the standard game's observation has none."""
+    from takeiteasy.core import Options, Ruleset
+    from takeiteasy.envs import parallel_env
+
+    assert "hand" not in TakeItEasyEnv().observation_space.spaces
+    rules = Ruleset.from_options(Options(draw=draw))
+    single, batched = TakeItEasyEnv(rules=rules), TakeItEasyVectorEnv(2, rules=rules)
+    s_obs, s_info = single.reset(seed=3)
+    obs, info = batched.reset(seed=[3, 4])
+    table = parallel_env(2, rules=rules)
+    p_obs, _ = table.reset(seed=3)
+    cells, k = rules.board_size, single.observation_space["bag"].n
+    rng = np.random.default_rng(0)
+    held_some = False
+    for turn in range(19):
+        game = single.game
+        expected = np.zeros(k, dtype=np.int8)
+        expected[list(game.pending[0][1:])] = 1
+        assert np.array_equal(s_obs["hand"], expected) and single.observation_space.contains(s_obs)
+        assert np.array_equal(obs["hand"][0], s_obs["hand"]) and batched.observation_space.contains(obs)
+        for agent in table.agents:  # the same deal (seed 3): the same hand, after the bag
+            assert np.array_equal(p_obs[agent]["observation"][cells + 1 + k: cells + 1 + 2 * k], s_obs["hand"])
+        held_some |= bool(expected.any())
+        cell = int(rng.choice(np.flatnonzero(s_info["action_mask"])))
+        s_obs, _, s_done, _, s_info = single.step(cell)
+        obs, *_ = batched.step([cell, int(np.flatnonzero(info["action_mask"][1])[0])])
+        info = _[-1]
+        p_obs, *_ = table.step({agent: cell for agent in table.agents})
+    assert s_done and held_some

@@ -186,6 +186,19 @@ def set_flags(rules: Ruleset) -> np.ndarray:
     return flags
 
 
+def shows_hand(rules: Ruleset) -> bool:
+    """Several tiles turned over at once: the observation has a ``hand``, the tiles drawn and still to place
+    after the current one (a player at the table sees them)."""
+    return draw_size_of(rules) > 1
+
+
+def hand_flags(num_ids: int, tiles) -> np.ndarray:
+    """Multi-hot over K ids of ``tiles``: the tiles in hand after the one to place now."""
+    flags = np.zeros(num_ids, dtype=np.int8)
+    flags[list(tiles)] = 1
+    return flags
+
+
 def visible_counts(rules: Ruleset) -> np.ndarray:
     """visible[t]: how many tiles have been turned over when the t-th tile is placed."""
     sizes = group_sizes(rules.tiles_per_round, draw_size_of(rules))

@@ -7,7 +7,8 @@ tile on a cell.  The round follows a
 the scoring all come from the ruleset built from the keyword arguments
 (``gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")``).
 
-* Observation: ``{"board", "tile", "bag"}`` (see :mod:`takeiteasy.envs._common`).
+* Observation: ``{"board", "tile", "bag"}``, and ``"hand"`` when several tiles are drawn at once (see
+  :mod:`takeiteasy.envs._common`).
 * Action: a cell index, 0 .. cells-1, in notation order (then the holding
   slots under daffodil variant 4; the end moves onto the stamen are made
   for the agent, see :mod:`takeiteasy.envs._common`).  With no caller
@@ -41,11 +42,14 @@ INVALID_ACTION_MODES = ("raise", "end")
 def observation_space(rules) -> spaces.Dict:
     """The observation space of one player's view under ``rules``."""
     k, cells = _common.num_tile_ids(rules), rules.board_size
-    return spaces.Dict({
+    views = {
         "board": spaces.MultiDiscrete(np.full(cells, k + 1, dtype=np.int64)),
         "tile": spaces.Discrete(k + 1),
         "bag": spaces.MultiBinary(k),
-    })
+    }
+    if _common.shows_hand(rules):  # several tiles drawn at once: the others still to place
+        views["hand"] = spaces.MultiBinary(k)
+    return spaces.Dict(views)
 
 
 def check_invalid_action_mode(mode: str) -> str:
@@ -103,7 +107,10 @@ class TakeItEasyEnv(gym.Env):
 
     def _observation(self) -> dict[str, np.ndarray]:
         bag = _common.bag(self._set_flags, self.game)
-        return {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
+        view = {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
+        if "hand" in self.observation_space.spaces:
+            view["hand"] = _common.hand_flags(self._set_flags.size, self.game.pending[0][1:])
+        return view
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask.copy(), "score": self._score, "tile": self.tile,

@@ -60,8 +60,10 @@ class _Round:
         self.agents = [f"player_{p}" for p in range(self.num_players)]
         cells, k = self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells = cells
-        # observation layout: board (cells), tile (1), bag (K), then each opponent's board (cells)
-        highs = np.concatenate([np.full(cells, k), [k], np.ones(k, dtype=np.int64),
+        # observation layout: board (cells), tile (1), bag (K), hand (K, only when several tiles are drawn at
+        # once), then each opponent's board (cells)
+        self.shows_hand = _common.shows_hand(self.rules)
+        highs = np.concatenate([np.full(cells, k), [k], np.ones(k * (2 if self.shows_hand else 1), dtype=np.int64),
                                 np.full((self.num_players - 1) * cells, k)]).astype(np.int64)
         self.observation_size = highs.size
         actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
@@ -124,7 +126,8 @@ class _Round:
     def observation(self, seat: int) -> dict[str, np.ndarray]:
         bag = _common.bag(self.set_flags, self.game).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
-        flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag,
+        hand = [_common.hand_flags(bag.size, self.game.pending[seat][1:])] if self.shows_hand else []
+        flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag, *hand,
                                *[self.public[o] for o in others]]).astype(np.int64)
         return {"observation": flat, "action_mask": self.mask(seat)}
 

@@ -140,7 +140,14 @@ class TakeItEasyVectorEnv(VectorEnv):
         bag[np.repeat(rows, self.tiles_per_round)[turned.ravel()], self.deals[turned]] = 0
         tile = np.where(self.turns < self.tiles_per_round,
                         self.deals[rows, placing] + 1, 0)
-        return {"bag": bag, "board": self.boards + 1, "tile": tile.astype(np.int64)}
+        views = {"bag": bag, "board": self.boards + 1, "tile": tile.astype(np.int64)}
+        if "hand" in self.single_observation_space.spaces:  # the tiles turned over after the one to place now
+            hand = np.zeros((n, self.num_tile_ids), dtype=np.int8)
+            position = np.arange(self.tiles_per_round)[None, :]
+            held = (position > self.turns[:, None]) & (position < visible[:, None])
+            hand[np.repeat(rows, self.tiles_per_round)[held.ravel()], self.deals[held]] = 1
+            views["hand"] = hand
+        return views
 
     def _infos(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=bool)

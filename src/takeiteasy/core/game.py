@@ -113,6 +113,11 @@ def group_sizes(total: int, group: int) -> list[int]:
     return sizes
 
 
+def announcer(group: int, players: int, first: int = 0) -> int:
+    """No caller (rulebook 004): who announces draw number ``group`` (from 0) -- ``first``, then round the table."""
+    return (first + group) % players
+
+
 @dataclass
 class Game:
     """One round.  ``deal`` fixes the tile order; otherwise ``seed`` makes one.
@@ -196,7 +201,7 @@ class Game:
         """With no caller: the player who announces the next tile(s); None otherwise or when nothing is left."""
         if self.rules.options.caller or self.all_drawn:
             return None
-        return (self.caller + self._groups_drawn) % len(self.players)
+        return announcer(self._groups_drawn, len(self.players), self.caller)
 
     @property
     def next_draw_size(self) -> int:

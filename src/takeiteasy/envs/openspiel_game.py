@@ -51,7 +51,7 @@ from dataclasses import fields
 import numpy as np
 import pyspiel
 
-from ..core.game import IllegalMove, group_sizes
+from ..core.game import IllegalMove, announcer, group_sizes
 from ..core.notation import format_board
 from ..core.presets import preset as preset_options
 from ..core.rules import Options
@@ -200,7 +200,7 @@ class TakeItEasyState(pyspiel.State):
     @property
     def chooser(self) -> int:
         """No caller: who announces the group being turned over (player 0 first, then round the table)."""
-        return (self._groups_started - 1) % self._seats
+        return announcer(self._groups_started - 1, self._seats)
 
     def is_terminal(self):
         return not self.queue and not self._to_draw

@@ -41,7 +41,8 @@ def test_each_sub_env_matches_the_single_env(kwargs, fast):
             for key in ("board", "tile", "bag"):
                 assert np.array_equal(obs[key][i], single[i][0][key]), (step, i, key)
             assert np.array_equal(info["action_mask"][i], single[i][1]["action_mask"])
-            assert info["score"][i] == single[i][1]["score"]
+            for key in ("score", "tile", "turn"):  # the single env's info, batched
+                assert info[key][i] == single[i][1][key], (step, i, key)
         assert np.array_equal(envs.action_masks(), info["action_mask"])
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)
@@ -51,6 +52,7 @@ def test_each_sub_env_matches_the_single_env(kwargs, fast):
             assert rewards[i] == s_reward and terminated[i] == s_term and truncated[i] == s_trunc
     assert terminated.all()
     assert info["score"].tolist() == [e.game.scores()[0] for e in singles]
+    assert info["tile"].tolist() == [-1] * n and info["turn"].tolist() == [envs.tiles_per_round] * n
 
 
 def test_next_step_autoreset_ignores_the_action_and_starts_a_new_round():

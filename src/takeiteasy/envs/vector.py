@@ -150,9 +150,15 @@ class TakeItEasyVectorEnv(VectorEnv):
         return views
 
     def _infos(self) -> dict[str, Any]:
+        """As :class:`TakeItEasyEnv`'s info, batched (with Gymnasium's ``_key`` flags): mask, score, tile, turn."""
         every = np.ones(self.num_envs, dtype=bool)
+        rows = np.arange(self.num_envs)
+        placing = self.turns < self.tiles_per_round
+        tile = np.where(placing & ~self.done, self.deals[rows, np.minimum(self.turns, self.tiles_per_round - 1)], -1)
         return {"action_mask": self.masks.copy(), "_action_mask": every,
-                "score": self.scores.copy(), "_score": every.copy()}
+                "score": self.scores.copy(), "_score": every.copy(),
+                "tile": tile.astype(np.int64), "_tile": every.copy(),
+                "turn": self.turns.astype(np.int64), "_turn": every.copy()}
 
     # -- the VectorEnv API ---------------------------------------------------
     def reset(self, *, seed=None, options: dict | None = None):

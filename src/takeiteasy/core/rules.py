@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from .errors import InputError
 
+import numbers
+import operator
 from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar, Sequence
 
@@ -22,8 +24,11 @@ import numpy as np
 
 from . import kernels
 from .layouts import Layout, layout as get_layout
-from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, STANDARD_TILES, SYMBOL_NAMES,
-                    SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
+from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, NUM_TILES, STANDARD_TILES,
+                    SYMBOL_NAMES, SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
+
+
+_INT64 = np.dtype(np.int64)
 
 
 class RulesError(InputError):
@@ -423,6 +428,9 @@ class Ruleset:
         Never all False on a board with an empty entry: see ``kernels.legal_mask``.
         """
         board = self._full(board)
+        tile = _whole("tile", tile, 0, NUM_TILES - 1)
+        previous_tile = _whole("previous tile", previous_tile, -1, NUM_TILES - 1)
+        previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
         shape = self.layout
         return kernels.legal_mask(board, shape.num_cells, shape.neighbours, shape.stamen, self.symbols, tile,
                                   previous_tile, previous_cell, self.placement.code, self.stamen_rule.code)
@@ -433,6 +441,8 @@ class Ruleset:
         board = self._full(board)
         if tile not in self.tile_set:
             return f"tile {tile} is not in this game's tile set"
+        if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
+            return f"cell {cell!r}: a cell is a whole number, 0..{self.board_size - 1}"
         if not 0 <= cell < self.board_size:
             last = self.board_size - 1
             extra = f", holding slots {self.layout.num_cells}..{last}" if self.holding_cells else ""
@@ -459,8 +469,38 @@ class Ruleset:
         """The sun or moon of every tile of the set, by tile id."""
         return {t: SYMBOL_NAMES[int(self.symbols[t])] for t in self.tile_set}
 
-    def _full(self, board: np.ndarray) -> np.ndarray:
-        """A board array with the holding slots, added empty when given only the layout's cells."""
+    def check_board(self, board) -> np.ndarray:
+        """``board`` as an ``int64`` array of tile ids (-1 empty) with the layout's cells (and, daffodil variant 4,
+        the holding slots), or :class:`InputError` saying what is wrong with it.
+
+        Every method that takes a board checks it so: the rule kernels index their tables with it unchecked.
+        """
+        if (type(board) is np.ndarray and board.dtype is _INT64 and board.ndim == 1
+                and (len(board) == self.board_size or len(board) == len(self.layout.cells))
+                and kernels.tiles_in_range(board, NUM_TILES)):
+            return board  # the common case, quickly
+        if not (isinstance(board, np.ndarray) and board.dtype == np.int64):
+            try:
+                array = np.asarray(board)
+            except (TypeError, ValueError):
+                array = None
+            if array is None or (array.dtype.kind not in "iu" and array.size) or isinstance(board, str):
+                raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell, not {type(board).__name__}"
+                                 f"{' (parse_board reads board text)' if isinstance(board, str) else ''}")
+            board = array.astype(np.int64)
+        sizes = sorted({self.layout.num_cells, self.board_size})
+        if board.ndim != 1 or len(board) not in sizes:
+            count = len(board) if board.ndim == 1 else f"shape {board.shape}"
+            raise InputError(f"a {self.layout.name} board has {' or '.join(map(str, sizes))} entries, not {count}")
+        if not kernels.tiles_in_range(board, NUM_TILES):
+            cell = next(c for c, t in enumerate(board) if not -1 <= t < NUM_TILES)
+            raise InputError(f"cell {cell} holds {int(board[cell])}: expected a tile id 0..{NUM_TILES - 1} "
+                             "or -1 for an empty cell")
+        return board
+
+    def _full(self, board) -> np.ndarray:
+        """A checked board array with the holding slots, added empty when given only the layout's cells."""
+        board = self.check_board(board)
         if len(board) == self.board_size:
             return board
         full = self.empty_board()
@@ -471,6 +511,7 @@ class Ruleset:
     def release_cells(self, board: np.ndarray, tile: int) -> list[int]:
         """Stamen cells a held tile may move to at the end of the round (never a wildcard)."""
         shape = self.layout
+        tile = _whole("tile", tile, 0, NUM_TILES - 1)
         mask = kernels.release_mask(self._full(board), shape.num_cells, shape.stamen, tile, NUM_STANDARD)
         return [int(c) for c in np.flatnonzero(mask)]
 
@@ -502,14 +543,15 @@ class Ruleset:
     # -- scoring ---------------------------------------------------------------
     def score(self, board: np.ndarray) -> int:
         """The board's own score (a round bonus such as Best Sunray comes on top: :meth:`round_bonuses`)."""
-        return self.scoring.score(board, self.layout, self.symbols)
+        return self.scoring.score(self.check_board(board), self.layout, self.symbols)
 
     def lines(self, board: np.ndarray) -> list[LineScore]:
-        return self.scoring.lines(board, self.layout, self.symbols)
+        """Every line of the board with its status, value and points (a breakdown of :meth:`score`)."""
+        return self.scoring.lines(self.check_board(board), self.layout, self.symbols)
 
     def rays(self, board: np.ndarray, symbol: int) -> list[tuple[int, int]]:
         """Best Sunray/Moonbeam: (length, value) of each scoring row of one symbol, best first."""
-        shape = self.layout
+        shape, board = self.layout, self.check_board(board)
         keys = kernels.ray_keys(board, shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
                                 DIRECTION_BEST, self.symbols, symbol)
         return [(int(k) // 100, int(k) % 100) for k in sorted(keys[keys > 0], reverse=True)]
@@ -545,3 +587,14 @@ class Ruleset:
 
     def symbol_name(self, tile: int) -> str:
         return SYMBOL_NAMES[int(self.symbols[tile])]
+
+
+def _whole(what: str, value, low: int, high: int) -> int:
+    """``value`` as an int if it is a whole number in ``low..high`` (numpy integers too), else :class:`InputError`."""
+    try:
+        whole = operator.index(value)  # int and numpy integers, not 2.0 or "2"
+    except TypeError:
+        whole = None
+    if whole is None or isinstance(value, bool) or not low <= whole <= high:
+        raise InputError(f"{what} {value!r}: expected a whole number {low}..{high}")
+    return whole

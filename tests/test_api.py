@@ -45,3 +45,46 @@ def test_legal_mask_refuses_what_is_not_a_tile_id(rules, tile):
 
 def test_refusal_names_a_cell_that_is_not_a_number(rules):
     assert rules.refusal(rules.empty_board(), 0, "3") == "cell '3': a cell is a whole number, 0..18"
+
+
+from takeiteasy import Game, IllegalMove  # noqa: E402
+
+
+def test_game_refuses_a_string_of_players_and_options_for_rules(rules):
+    with pytest.raises(InputError, match=r"players is a list of names, like \['ann'\]"):
+        Game(rules, "ann")  # was three players: 'a', 'n' and 'n'
+    with pytest.raises(InputError, match="Ruleset.from_options"):
+        Game(Options(), ["ann"])
+    with pytest.raises(InputError, match="seed 'x'"):
+        Game(rules, ["ann"], seed="x")
+
+
+@pytest.mark.parametrize("action, words", [
+    (lambda g: g.place(0, "3"), "cell '3': a cell is a whole number"),
+    (lambda g: g.place(0, 3.5), "cell 3.5"),
+    (lambda g: g.place(0, None), "cell None"),
+    (lambda g: g.place("0", 3), "no player '0'"),
+    (lambda g: g.place(0, 3, 99), "tile 99 is not waiting"),
+    (lambda g: g.place(0, 3, "574"), "tile '574' is not waiting"),
+    (lambda g: g.move(0, 3, 99), "only a tile placed since"),
+    (lambda g: g.play([]), "one agent per player"),
+])
+def test_game_actions_refuse_junk_with_illegal_move(rules, action, words):
+    game = Game(rules, ["ann"], seed=1)
+    game.draw()
+    with pytest.raises(InputError) as info:
+        action(game)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize("action, words", [
+    (lambda g: g.announce(None), "tile None: a tile is given by its id"),
+    (lambda g: g.announce("574"), "tile '574': a tile is given by its id"),
+    (lambda g: g.announce(99), "tile 99 is not in the remaining set"),
+    (lambda g: g.draw(["x"]), "tile 'x': a tile is given by its id"),
+])
+def test_announcing_junk_is_an_illegal_move(action, words):
+    game = Game(Ruleset.from_options(Options(caller=False)), ["ann", "bob"])
+    with pytest.raises(IllegalMove) as info:
+        action(game)
+    assert words in str(info.value)

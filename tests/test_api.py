@@ -88,3 +88,40 @@ def test_announcing_junk_is_an_illegal_move(action, words):
     with pytest.raises(IllegalMove) as info:
         action(game)
     assert words in str(info.value)
+
+
+from takeiteasy import (NotationError, RulesError, Tile, format_board, format_tile, parse_tile,  # noqa: E402
+                        parse_tiles)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: parse_board(None), "a board is written as text"),
+    (lambda: parse_board(BOARD.split()), "not list"),
+    (lambda: parse_board(BOARD, board=5), "board 5: expected a layout name"),
+    (lambda: parse_tiles(None), "a list of tiles is written as text"),
+    (lambda: parse_tiles(["574"]), "not list"),
+    (lambda: format_tile(99), "99 is not a tile id"),
+    (lambda: format_tile("574"), "'574' is not a tile id"),
+    (lambda: format_board([99]), "99 is not a tile id"),
+    (lambda: Tile(99), "tile id 99: expected a whole number 0..30"),
+    (lambda: Tile("a"), "tile id 'a'"),
+])
+def test_notation_refuses_junk_with_notation_error(call, words):
+    with pytest.raises(InputError) as info:
+        call()
+    assert words in str(info.value)
+
+
+def test_tile_takes_numpy_integers():
+    assert Tile(np.int64(3)) == Tile(3) and type(Tile(np.int64(3)).id) is int
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: Ruleset.from_options({"placement": "adjacent"}), "expected Options, not dict (Options.from_json"),
+    (lambda: Ruleset.from_options("standard"), "expected Options, not str"),
+    (lambda: Options().but(placment="adjacent"), "unknown option 'placment'"),
+])
+def test_options_refuse_junk_with_rules_error(call, words):
+    with pytest.raises(RulesError) as info:
+        call()
+    assert words in str(info.value)

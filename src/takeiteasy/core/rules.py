@@ -330,10 +330,13 @@ class Options:
     solitaire: bool = False  # one player, playing to beat a personal best
 
     def to_json(self) -> dict:
+        """Every option by name, as plain JSON values (what saved games and the web app carry)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict) -> "Options":
+        """Options from a JSON object (options left out keep their defaults), validated; :class:`RulesError`
+        names an unknown option or a wrong value."""
         if not isinstance(data, dict):
             raise RulesError("options must be a JSON object")
         known = {f.name for f in fields(cls)}
@@ -345,6 +348,11 @@ class Options:
         return options
 
     def but(self, **changes) -> "Options":
+        """A copy with some options changed: ``Options(board="daffodil").but(stamen="first")``."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
         return replace(self, **changes)
 
     def validate(self) -> "Options":
@@ -393,6 +401,11 @@ class Ruleset:
 
     @classmethod
     def from_options(cls, options: Options | None = None) -> "Ruleset":
+        """The ruleset the options select (the standard game by default); :class:`RulesError` when they do not
+        make one, naming the option."""
+        if options is not None and not isinstance(options, Options):
+            hint = " (Options.from_json reads a dict)" if isinstance(options, dict) else ""
+            raise RulesError(f"expected Options, not {type(options).__name__}{hint}")
         options = (options or Options()).validate()
         shape = get_layout(options.board)
         wildcards = bool(shape.stamen_cells) if options.wildcards is None else options.wildcards

@@ -125,3 +125,31 @@ def test_options_refuse_junk_with_rules_error(call, words):
     with pytest.raises(RulesError) as info:
         call()
     assert words in str(info.value)
+
+
+from takeiteasy.ai import hint, make_agent  # noqa: E402
+from takeiteasy.solve import SolveError, solve  # noqa: E402
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda r: hint(r, r.empty_board(), 99, agent="fast"), "tile 99 is not in this game's tile set"),
+    (lambda r: hint(r, r.empty_board(), "574", agent="fast"), "tile '574' is not in this game's tile set"),
+    (lambda r: hint(r, r.empty_board(), 0, in_hand=[99], agent="fast"), "tile 99 in hand"),
+    (lambda r: hint(r, BOARD, 0, agent="fast"), "parse_board reads board text"),
+    (lambda r: hint(r, [None] * 19, 0, agent="fast"), "a board is a sequence of tile ids"),
+    (lambda r: hint(r, r.empty_board(), 0, previous_cell="3", agent="fast"), "previous cell '3'"),
+    (lambda r: make_agent("random", Options()), "an agent plays under a Ruleset"),
+    (lambda r: solve(r, "574 123"), "parse_tiles reads tokens"),
+    (lambda r: solve(r, ["574"]), "tile '574': tiles are given by id"),
+    (lambda r: solve(r, None), "tiles are given by id"),
+    (lambda r: solve(r, [0, 1], fixed=BOARD), "parse_board reads board text"),
+])
+def test_ai_and_solver_entry_points_refuse_junk_with_one_line(rules, call, words):
+    with pytest.raises(InputError) as info:
+        call(rules)
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_solve_takes_numpy_tile_ids(rules):
+    assert solve(rules, np.arange(3)).score == solve(rules, [0, 1, 2]).score
+    assert issubclass(SolveError, InputError)

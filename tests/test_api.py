@@ -153,3 +153,20 @@ def test_ai_and_solver_entry_points_refuse_junk_with_one_line(rules, call, words
 def test_solve_takes_numpy_tile_ids(rules):
     assert solve(rules, np.arange(3)).score == solve(rules, [0, 1, 2]).score
     assert issubclass(SolveError, InputError)
+
+
+from takeiteasy import Match  # noqa: E402
+
+
+def test_reprs_are_short_and_say_what_the_object_is(rules):
+    assert repr(Options()) == "Options()"
+    adjacent = Options(placement="adjacent", draw=2)
+    assert repr(adjacent) == "Options(placement='adjacent', draw=2)" and eval(repr(adjacent)) == adjacent
+    assert repr(rules) == "Ruleset.from_options(Options())"
+    assert eval(repr(Ruleset.from_options(adjacent)), {"Ruleset": Ruleset, "Options": Options}).options == adjacent
+    assert repr(rules.placement) == "FreePlacement()" and repr(rules.scoring) == "StandardScoring()"
+    game = Game(rules, ["ann", "bob"], seed=1)
+    game.draw()
+    assert repr(game) == "<Game ['ann', 'bob'] under Ruleset.from_options(Options()): 1 of 19 tiles drawn>"
+    assert repr(Match(rules, ["ann"], rounds=3)).startswith("<Match ['ann'] under Ruleset")
+    assert repr(Tile(3)) == "Tile.parse('163')" and str(Tile(3)) == "163" and eval(repr(Tile(3))) == Tile(3)

@@ -200,6 +200,10 @@ class Game:
         self._announced: list[int] = []  # no caller, several tiles at a time: announced so far
         self._rng = SplitMix64(game_seed(0 if self.seed is None else self.seed, 1))
 
+    def __repr__(self) -> str:
+        state = "finished" if self.finished else f"{len(self.drawn)} of {self.rules.tiles_per_round} tiles drawn"
+        return f"<Game {self.players!r} under {self.rules!r}: {state}>"
+
     def _check_deal(self, tiles: list[int], exact: bool) -> None:
         n = self.rules.tiles_per_round
         bad = [t for t in tiles if t not in self.rules.tile_set]
@@ -598,13 +602,19 @@ class Match:
         if self.rounds < 1:
             raise InputError(f"a match has at least one round, not {self.rounds}")
 
+    def __repr__(self) -> str:
+        state = "finished" if self.finished else f"{len(self.results)} rounds played"
+        return f"<Match {self.players!r} under {self.rules!r}, {self.format} of {self.rounds}: {state}>"
+
     def new_round(self) -> Game:
+        """The next round's game (the caller rotates; each round has its own seeded deal)."""
         if self.finished:
             raise IllegalMove("the match is over")
         index = len(self.results)
         return Game(self.rules, self.players, game_seed(self.seed, index), caller=index % len(self.players))
 
     def record(self, game: Game) -> None:
+        """Add a finished round's scores to the match."""
         if not game.finished:
             raise IllegalMove("only a finished round can be recorded")
         if self.finished:

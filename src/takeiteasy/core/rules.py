@@ -54,6 +54,9 @@ class PlacementRule:
     code: ClassVar[int] = kernels.PLACE_FREE
     summary: ClassVar[str] = "any empty cell (the standard rule)"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
     def mask(self, board: np.ndarray, shape: Layout, context: PlacementContext) -> np.ndarray:
         """The cells this rule alone allows (True also on filled cells and holding slots)."""
         symbols = context.symbols if context.symbols is not None else SYMBOLS
@@ -139,7 +142,11 @@ class StamenRule:
     variant: ClassVar[int] = 1
     summary: ClassVar[str] = "the stamen cells are ordinary cells (daffodil variant 1)"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
     def holding_slots(self, shape: Layout) -> int:
+        """Board-array entries after the layout's cells for tiles held aside (daffodil variant 4), else 0."""
         return 0
 
     def mask(self, board: np.ndarray, shape: Layout) -> np.ndarray:
@@ -242,7 +249,11 @@ class ScoringRule:
     name: ClassVar[str] = "standard"
     summary: ClassVar[str] = "each complete line of one value scores length x value"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
     def line_bonus(self, board: np.ndarray, shape: Layout, symbols: np.ndarray) -> np.ndarray:
+        """Extra points per line from a scoring variant (none in the standard rule)."""
         return np.zeros(shape.num_lines, dtype=np.int64)
 
     def lines(self, board: np.ndarray, shape: Layout, symbols: np.ndarray) -> list[LineScore]:
@@ -329,6 +340,11 @@ class Options:
     best_ray_ties: str = "split"  # best-sunray: equal best rays split 60, or compare next-best rays first
     solitaire: bool = False  # one player, playing to beat a personal best
 
+    def __repr__(self) -> str:
+        """Only the options that differ from the standard game: ``Options(placement='adjacent')``."""
+        changed = (f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default)
+        return f"Options({', '.join(changed)})"
+
     def to_json(self) -> dict:
         """Every option by name, as plain JSON values (what saved games and the web app carry)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -398,6 +414,9 @@ class Ruleset:
     symbols: np.ndarray = field(repr=False)
     stamen_rule: StamenRule = field(default_factory=StamenFree)
     board_size: int = 0
+
+    def __repr__(self) -> str:
+        return f"Ruleset.from_options({self.options!r})"
 
     @classmethod
     def from_options(cls, options: Options | None = None) -> "Ruleset":

@@ -115,6 +115,9 @@ class Tile:
     def __str__(self) -> str:
         return self.token
 
+    def __repr__(self) -> str:
+        return f"Tile.parse({self.token!r})"
+
 
 # --- colours -------------------------------------------------------------
 

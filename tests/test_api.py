@@ -170,3 +170,14 @@ def test_reprs_are_short_and_say_what_the_object_is(rules):
     assert repr(game) == "<Game ['ann', 'bob'] under Ruleset.from_options(Options()): 1 of 19 tiles drawn>"
     assert repr(Match(rules, ["ann"], rounds=3)).startswith("<Match ['ann'] under Ruleset")
     assert repr(Tile(3)) == "Tile.parse('163')" and str(Tile(3)) == "163" and eval(repr(Tile(3))) == Tile(3)
+
+
+def test_the_package_is_marked_typed():
+    """PEP 561: without py.typed in the installed package, type checkers ignore the hints."""
+    import tomllib
+    from importlib import resources
+    from pathlib import Path
+
+    assert resources.files("takeiteasy").joinpath("py.typed").is_file()
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["takeiteasy"]

@@ -181,3 +181,28 @@ def test_the_package_is_marked_typed():
     assert resources.files("takeiteasy").joinpath("py.typed").is_file()
     pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["takeiteasy"]
+
+
+def test_every_public_class_function_and_method_says_what_it_is_for():
+    import inspect
+
+    import takeiteasy
+    import takeiteasy.ai
+    import takeiteasy.solve
+
+    missing = []
+    for module in (takeiteasy, takeiteasy.ai, takeiteasy.solve):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            doc = inspect.getdoc(obj) or ""
+            if not doc or doc.startswith(f"{obj.__name__}("):  # none, or the signature a dataclass makes up
+                missing.append(f"{module.__name__}.{name}")
+            if inspect.isclass(obj):
+                for attr, value in vars(obj).items():
+                    if attr.startswith("_") or not (inspect.isfunction(value) or isinstance(value, (property, classmethod))):
+                        continue
+                    if not inspect.getdoc(value if isinstance(value, property) else getattr(obj, attr)):
+                        missing.append(f"{module.__name__}.{name}.{attr}")
+    assert not missing, f"no docstring: {', '.join(missing)}"

@@ -26,15 +26,20 @@ from ..core.tiles import TOKENS
 
 @dataclass(frozen=True)
 class Hint:
+    """One allowed cell for a tile and the expected final score when the tile goes there."""
+
     cell: int
     expected: float  # expected final score when the tile goes on ``cell``
 
     def to_json(self) -> dict:
+        """The hint as ``takeiteasy hint --json`` writes it (expected score to 2 decimals)."""
         return {"cell": self.cell, "expected": round(self.expected, 2)}
 
 
 @dataclass(frozen=True)
 class AnnounceHint:
+    """No caller: a tile the player may announce, its best cell and the expected final score(s) then."""
+
     tile: int
     cell: int  # where the tile would go best
     expected: float  # expected final score of the player's own board when the tile is announced
@@ -46,6 +51,7 @@ class AnnounceHint:
         return None if self.rivals is None else self.expected - self.rivals
 
     def to_json(self) -> dict:
+        """The hint as ``takeiteasy hint --announce --json`` writes it."""
         out = {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
         if self.rivals is not None:
             out.update(rivals=round(self.rivals, 2), margin=round(self.margin, 2))

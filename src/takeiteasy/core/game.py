@@ -92,6 +92,7 @@ class ScriptedPlayer:
     position: int = 0
 
     def choose(self, view: View) -> int:
+        """The next cell of the script."""
         cell = self.cells[self.position]
         self.position += 1
         return cell
@@ -213,10 +214,12 @@ class Game:
     # -- state ---------------------------------------------------------------
     @property
     def all_drawn(self) -> bool:
+        """Whether every tile of the round has been drawn (some may still wait to be placed)."""
         return len(self.drawn) == self.rules.tiles_per_round
 
     @property
     def finished(self) -> bool:
+        """Whether the round is over: every tile drawn and placed, every player settled."""
         return self.all_drawn and not any(self.pending) and all(self.settled)
 
     @property
@@ -244,9 +247,11 @@ class Game:
         return tuple(t for t in self.rules.tile_set if t not in drawn)
 
     def previous_tile(self, player: int) -> int:
+        """The tile ``player`` placed last (what sun/moon placement compares with), -1 before the first."""
         return self.moves[player][-1][0] if self.moves[player] else -1
 
     def previous_cell(self, player: int) -> int:
+        """Where ``player`` placed their last tile, -1 before the first."""
         return self.moves[player][-1][1] if self.moves[player] else -1
 
     def view(self, player: int, tile: int | None = None) -> View:
@@ -631,6 +636,7 @@ class Match:
 
     @property
     def totals(self) -> list[int]:
+        """Each player's running total over the rounds played."""
         return [sum(r[p] for r in self.results) for p in range(len(self.players))]
 
     @property
@@ -650,6 +656,7 @@ class Match:
 
     @property
     def finished(self) -> bool:
+        """Whether the match is decided (every round played, or in best-of nobody can catch the leader)."""
         played = len(self.results)
         if self.format == "total":
             return played >= self.rounds

@@ -238,6 +238,7 @@ class LineScore:
     bonus: int = 0  # extra points from a scoring variant (sunrays, ...)
 
     def to_json(self) -> dict:
+        """The line as a JSON object (``takeiteasy score --json``)."""
         # written out: dataclasses.asdict deep-copies and dominates `score -` on long streams
         return {"line": self.line, "direction": self.direction, "cells": list(self.cells), "status": self.status,
                 "value": self.value, "points": self.points, "bonus": self.bonus}
@@ -452,6 +453,7 @@ class Ruleset:
         return tuple(range(self.layout.num_cells, self.board_size))
 
     def empty_board(self) -> np.ndarray:
+        """A new board array with every entry empty (-1)."""
         return np.full(self.board_size, -1, dtype=np.int64)
 
     def legal_mask(self, board: np.ndarray, tile: int, previous_tile: int = -1, previous_cell: int = -1) -> np.ndarray:
@@ -618,6 +620,7 @@ class Ruleset:
         return {p: BestRayScoring.BONUS // len(winners) for p in winners}
 
     def symbol_name(self, tile: int) -> str:
+        """``'sun'`` or ``'moon'``: a tile's symbol in this ruleset's symbol map."""
         return SYMBOL_NAMES[int(self.symbols[tile])]
 
 

@@ -67,9 +67,11 @@ class Solution:
 
     @property
     def board(self) -> np.ndarray:
+        """The (first) best board."""
         return self.boards[0]
 
     def to_json(self, all_boards: bool = False) -> dict:
+        """Score and board (``all_boards``: every board found) as ``takeiteasy solve --json`` writes them."""
         record = {"score": self.score, "board": format_board(self.boards[0]) if self.boards else None}
         if all_boards:
             record["boards"] = [format_board(b) for b in self.boards]

@@ -206,3 +206,44 @@ def test_every_public_class_function_and_method_says_what_it_is_for():
                     if not inspect.getdoc(value if isinstance(value, property) else getattr(obj, attr)):
                         missing.append(f"{module.__name__}.{name}.{attr}")
     assert not missing, f"no docstring: {', '.join(missing)}"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+JUNK = st.one_of(st.none(), st.booleans(), st.integers(-100, 100), st.floats(allow_nan=True), st.text(max_size=12),
+                 st.lists(st.integers(-3, 40), max_size=25), st.binary(max_size=4))
+TOKENISH = st.text(alphabet="0123456789*-. x", max_size=90)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(JUNK, TOKENISH))
+def test_parsing_junk_gives_a_result_or_a_notation_error(text):
+    for parse in (parse_tile, parse_tiles, parse_board):
+        try:
+            parse(text)
+        except NotationError as error:
+            assert "\n" not in str(error)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(JUNK, st.lists(st.integers(-3, 40), min_size=19, max_size=19)))
+def test_scoring_junk_gives_a_score_or_an_input_error(board):
+    rules = Ruleset.from_options()
+    try:
+        assert rules.score(board) >= 0
+    except InputError as error:
+        assert "\n" not in str(error)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(JUNK, JUNK, JUNK), max_size=6))
+def test_placing_junk_places_a_tile_or_is_an_illegal_move(moves):
+    game = Game(Ruleset.from_options(), ["ann", "bob"], seed=2)
+    game.draw()
+    for player, cell, tile in moves:
+        try:
+            game.place(player, cell, tile)
+        except IllegalMove as error:
+            assert "\n" not in str(error)
+        if not game.waiting and not game.all_drawn:
+            game.draw()

@@ -69,8 +69,11 @@ class View:
     phase: str = "place"
 
     def legal_cells(self, tile: int | None = None) -> list[int]:
-        """Cells where ``tile`` (default: this view's tile) may go under every rule of the game."""
+        """Cells where ``tile`` (default: this view's tile) may go under every rule of the game; none when there
+        is no tile to place (announcing)."""
         tile = self.tile if tile is None else tile
+        if tile == -1:
+            return []
         if self.phase == "settle":
             return self.rules.release_cells(self.board, tile)
         mask = self.rules.legal_mask(self.board, tile, self.previous_tile, self.previous_cell)

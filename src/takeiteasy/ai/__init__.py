@@ -61,6 +61,8 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
         factory = AGENTS[name]
     except KeyError:
         raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}") from None
+    if rules is not None and not isinstance(rules, Ruleset):
+        raise InputError(f"an agent plays under a Ruleset (Ruleset.from_options(options)), not {type(rules).__name__}")
     rules = rules or Ruleset.from_options()
     if weights is None:
         return factory(rules, seed)

@@ -134,6 +134,7 @@ class _Estimating(Agent):
         return now, future, np.zeros(n, dtype=np.bool_)
 
     def estimates(self, board, tile, allowed, in_bag):
+        """(points now, expected points to come, searched) per cell for ``tile``: what choices are made from."""
         return self.quick_estimates(board, tile, allowed, in_bag)
 
     def _arrays(self, view: View, tile: int):
@@ -429,6 +430,7 @@ class RolloutAgent(ExpectimaxAgent):
             self.per_tile = np.asarray(rules.scoring.PER_TILE, dtype=np.int64)
 
     def reseed(self, seed: int) -> None:
+        """Start the agent's randomness (the sampled futures) again from ``seed``."""
         self.seed = seed
         self.rng.seed(seed)
 
@@ -448,6 +450,7 @@ class RolloutAgent(ExpectimaxAgent):
         return self.rollout_choice(view, board, in_bag, candidates, left)
 
     def rollout_choice(self, view: View, board, in_bag, candidates: list[int], left: int) -> int:
+        """The candidate cell whose sampled rollouts with the fast policy score best on average."""
         count = self.first * 2 ** (self.rounds - 1)
         futures = sample_futures(self.seed, view.turn, np.flatnonzero(in_bag), count, left)
         shape = self.rules.layout

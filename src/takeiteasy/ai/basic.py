@@ -20,6 +20,7 @@ class Agent:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> int:
+        """The cell to put ``view.tile`` on (one of ``view.legal_cells()``)."""
         raise NotImplementedError
 
     def evaluate(self, view: View) -> np.ndarray | None:

@@ -26,15 +26,20 @@ from ..core.tiles import TOKENS
 
 @dataclass(frozen=True)
 class Hint:
+    """One allowed cell for a tile and the expected final score when the tile goes there."""
+
     cell: int
     expected: float  # expected final score when the tile goes on ``cell``
 
     def to_json(self) -> dict:
+        """The hint as ``takeiteasy hint --json`` writes it (expected score to 2 decimals)."""
         return {"cell": self.cell, "expected": round(self.expected, 2)}
 
 
 @dataclass(frozen=True)
 class AnnounceHint:
+    """No caller: a tile the player may announce, its best cell and the expected final score(s) then."""
+
     tile: int
     cell: int  # where the tile would go best
     expected: float  # expected final score of the player's own board when the tile is announced
@@ -46,10 +51,16 @@ class AnnounceHint:
         return None if self.rivals is None else self.expected - self.rivals
 
     def to_json(self) -> dict:
+        """The hint as ``takeiteasy hint --announce --json`` writes it."""
         out = {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
         if self.rivals is not None:
             out.update(rivals=round(self.rivals, 2), margin=round(self.margin, 2))
         return out
+
+
+def _name(tile) -> str:
+    """A tile's token for a message, or the value as given when it is not a tile id."""
+    return TOKENS[tile] if isinstance(tile, (int, np.integer)) and 0 <= tile < len(TOKENS) else repr(tile)
 
 
 def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) -> tuple[int, ...]:
@@ -67,17 +78,15 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     """
     from . import make_agent
 
-    board = np.asarray(board, dtype=np.int64)
+    board = rules.check_board(board)
     if board.shape == (rules.layout.num_cells,) and rules.board_size > board.size:  # holding slots left out
         board = np.concatenate([board, np.full(rules.board_size - board.size, -1, dtype=np.int64)])
-    if board.shape != (rules.board_size,):
-        raise InputError(f"a {rules.layout.name} board has {rules.layout.num_cells} cells, not {board.size}")
     if tile not in rules.tile_set:
-        raise InputError(f"tile {TOKENS[tile]} is not in this game's tile set")
-    if not -1 <= previous_cell < rules.board_size:
-        raise InputError(f"previous cell {previous_cell}: not a cell of this board")
+        raise InputError(f"tile {_name(tile)} is not in this game's tile set")
+    if not isinstance(previous_cell, (int, np.integer)) or not -1 <= previous_cell < rules.board_size:
+        raise InputError(f"previous cell {previous_cell!r}: not a cell of this board")
     if previous_tile != -1 and previous_tile not in rules.tile_set:
-        raise InputError(f"previous tile {previous_tile}: not in this game's tile set")
+        raise InputError(f"previous tile {previous_tile!r}: not in this game's tile set")
     on_board = set(int(t) for t in board)
     if tile in on_board:
         raise InputError(f"tile {TOKENS[tile]} is already on the board")
@@ -90,12 +99,13 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         if held != previous_tile and (held >= 0 or previous_cell < rules.layout.num_cells):
             raise InputError(f"previous cell {previous_cell} holds {'no tile' if held < 0 else TOKENS[held]}, "
                              f"not the previous tile {TOKENS[previous_tile]}")
-    in_hand = tuple(int(t) for t in in_hand)
+    in_hand = tuple(in_hand)
     for other in in_hand:
         if other not in rules.tile_set:
-            raise InputError(f"tile {TOKENS[other]} in hand is not in this game's tile set")
+            raise InputError(f"tile {_name(other)} in hand is not in this game's tile set")
         if other in on_board:
             raise InputError(f"tile {TOKENS[other]} in hand is already on the board")
+    in_hand = tuple(int(t) for t in in_hand)
     if len(set(in_hand) | {tile}) != len(in_hand) + 1:
         raise InputError("the tiles in hand must be different tiles, and not the tile to place")
     empty = int((board < 0).sum())

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import operator
 
+from .errors import InputError
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -66,6 +68,6 @@ def deal(seed: int, tile_set=range(27), count: int = 19, index: int | None = Non
     how benchmarks give two agents the same deals.
     """
     if count > len(tile_set):
-        raise ValueError(f"cannot deal {count} tiles from a set of {len(tile_set)}")
+        raise InputError(f"cannot deal {count} tiles from a set of {len(tile_set)}")
     actual = seed if index is None else game_seed(seed, index)
     return shuffled(tile_set, actual)[:count]

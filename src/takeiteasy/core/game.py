@@ -29,6 +29,7 @@ from .errors import InputError
 
 import json
 import numbers
+import operator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -68,8 +69,11 @@ class View:
     phase: str = "place"
 
     def legal_cells(self, tile: int | None = None) -> list[int]:
-        """Cells where ``tile`` (default: this view's tile) may go under every rule of the game."""
+        """Cells where ``tile`` (default: this view's tile) may go under every rule of the game; none when there
+        is no tile to place (announcing)."""
         tile = self.tile if tile is None else tile
+        if tile == -1:
+            return []
         if self.phase == "settle":
             return self.rules.release_cells(self.board, tile)
         mask = self.rules.legal_mask(self.board, tile, self.previous_tile, self.previous_cell)
@@ -91,9 +95,28 @@ class ScriptedPlayer:
     position: int = 0
 
     def choose(self, view: View) -> int:
+        """The next cell of the script."""
         cell = self.cells[self.position]
         self.position += 1
         return cell
+
+
+def _tile_name(tile) -> str:
+    """A tile's token for a message, or the value as given when it is not a tile id."""
+    try:
+        whole = operator.index(tile)
+    except TypeError:
+        return repr(tile)
+    return format_tile(whole) if 0 <= whole < len(TOKENS) else str(whole)
+
+
+def _tile_id(tile) -> int:
+    """A tile id given to an action, as an int (numpy integers too); :class:`IllegalMove` for anything else."""
+    try:
+        return operator.index(tile)
+    except TypeError:
+        raise IllegalMove(f"tile {tile!r}: a tile is given by its id, a whole number 0..{len(TOKENS) - 1} "
+                          "(parse_tile reads a token such as 574)") from None
 
 
 def check_players(options: Options, count: int) -> None:
@@ -143,6 +166,13 @@ class Game:
     announcers: list[int] = field(init=False, default_factory=list)  # per draw: who announced (no caller)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Ruleset):
+            raise InputError(f"a game is played under a Ruleset (Ruleset.from_options(options)), "
+                             f"not {type(self.rules).__name__}")
+        if isinstance(self.players, str):
+            raise InputError(f"players is a list of names, like [{self.players!r}], not a string")
+        if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral)):
+            raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None)")
         options = self.rules.options
         check_players(options, len(self.players))
         if not 0 <= self.caller < len(self.players):
@@ -174,6 +204,10 @@ class Game:
         self._announced: list[int] = []  # no caller, several tiles at a time: announced so far
         self._rng = SplitMix64(game_seed(0 if self.seed is None else self.seed, 1))
 
+    def __repr__(self) -> str:
+        state = "finished" if self.finished else f"{len(self.drawn)} of {self.rules.tiles_per_round} tiles drawn"
+        return f"<Game {self.players!r} under {self.rules!r}: {state}>"
+
     def _check_deal(self, tiles: list[int], exact: bool) -> None:
         n = self.rules.tiles_per_round
         bad = [t for t in tiles if t not in self.rules.tile_set]
@@ -183,10 +217,12 @@ class Game:
     # -- state ---------------------------------------------------------------
     @property
     def all_drawn(self) -> bool:
+        """Whether every tile of the round has been drawn (some may still wait to be placed)."""
         return len(self.drawn) == self.rules.tiles_per_round
 
     @property
     def finished(self) -> bool:
+        """Whether the round is over: every tile drawn and placed, every player settled."""
         return self.all_drawn and not any(self.pending) and all(self.settled)
 
     @property
@@ -214,9 +250,11 @@ class Game:
         return tuple(t for t in self.rules.tile_set if t not in drawn)
 
     def previous_tile(self, player: int) -> int:
+        """The tile ``player`` placed last (what sun/moon placement compares with), -1 before the first."""
         return self.moves[player][-1][0] if self.moves[player] else -1
 
     def previous_cell(self, player: int) -> int:
+        """Where ``player`` placed their last tile, -1 before the first."""
         return self.moves[player][-1][1] if self.moves[player] else -1
 
     def view(self, player: int, tile: int | None = None) -> View:
@@ -266,17 +304,16 @@ class Game:
             if tiles is None:
                 raise IllegalMove(f"no caller: player {self.chooser} ({self.players[self.chooser]}) must announce "
                                   f"{size} tile{'s' if size > 1 else ''} from their remaining set")
-            tiles = [int(t) for t in tiles]
+            tiles = [_tile_id(t) for t in tiles]
             left = set(self.remaining())
             for t in tiles:
                 if t not in left:
-                    raise IllegalMove(f"no caller: tile {format_tile(t) if 0 <= t < len(TOKENS) else t} "
-                                      "is not in the remaining set")
+                    raise IllegalMove(f"no caller: tile {_tile_name(t)} is not in the remaining set")
             if len(tiles) != size or len(set(tiles)) != size:
                 raise IllegalMove(f"no caller: announce {size} different tile{'s' if size > 1 else ''}")
             self.deal.extend(tiles)
             self.announcers.append(self.chooser)
-        elif tiles is not None and [int(t) for t in tiles] != self.deal[start: start + size]:
+        elif tiles is not None and [_tile_id(t) for t in tiles] != self.deal[start: start + size]:
             raise IllegalMove("the caller draws the tiles: they cannot be chosen")
         self._groups_drawn += 1
         tiles = self.deal[start: start + size]
@@ -309,12 +346,11 @@ class Game:
             raise IllegalMove("every player must place the drawn tiles before the next announcement")
         if self.all_drawn:
             raise IllegalMove("the round is over: every tile has been drawn")
-        tile = int(tile)
+        tile = _tile_id(tile)
         size = self._sizes[self._groups_drawn]
         partial = self._announced
         if tile not in self.announceable():
-            raise IllegalMove(f"no caller: tile {format_tile(tile) if 0 <= tile < len(TOKENS) else tile} "
-                              "is not in the remaining set")
+            raise IllegalMove(f"no caller: tile {_tile_name(tile)} is not in the remaining set")
         partial.append(tile)
         if len(partial) < size:
             return []
@@ -330,7 +366,7 @@ class Game:
         if tile is None:
             tile = pending[0]
         if tile not in pending:
-            raise IllegalMove(f"tile {format_tile(tile)} is not waiting to be placed")
+            raise IllegalMove(f"tile {_tile_name(tile)} is not waiting to be placed")
         reason = self.rules.refusal(self.boards[player], tile, cell, self.previous_tile(player),
                                     self.previous_cell(player))
         if reason:
@@ -357,7 +393,7 @@ class Game:
             raise IllegalMove("only a tile placed since the last draw may be moved")
         tile = self.movable[player][-1] if tile is None else tile
         if tile not in self.movable[player]:
-            raise IllegalMove(f"tile {format_tile(tile)} was placed before the last draw and may not move")
+            raise IllegalMove(f"tile {_tile_name(tile)} was placed before the last draw and may not move")
         moves = self.moves[player]
         first = len(moves) - len(self.movable[player])
         replay = [(t, cell if t == tile else c) for t, c in moves[first:]]
@@ -389,7 +425,7 @@ class Game:
         board = self.boards[player]
         slots = [s for s in holding if board[s] == tile]
         if not slots:
-            raise IllegalMove(f"holding area: tile {format_tile(tile)} is not in the holding area")
+            raise IllegalMove(f"holding area: tile {_tile_name(tile)} is not in the holding area")
         if cell not in self.rules.release_cells(board, tile):
             if tile >= NUM_STANDARD:
                 raise IllegalMove(f"holding area: wildcard {format_tile(tile)} may not move onto the stamen")
@@ -408,14 +444,14 @@ class Game:
         self.movable[player] = []
 
     def _check_player(self, player: int) -> None:
-        if not 0 <= player < len(self.players):
-            raise IllegalMove(f"there is no player {player}")
+        if isinstance(player, bool) or not isinstance(player, numbers.Integral) or not 0 <= player < len(self.players):
+            raise IllegalMove(f"there is no player {player!r}")
 
     # -- driving players -----------------------------------------------------
     def play(self, agents: list[Player]) -> list[int]:
         """Play the round to the end with one agent per player; returns the scores."""
         if len(agents) != len(self.players):
-            raise ValueError("one agent per player")
+            raise InputError(f"one agent per player: {len(agents)} agents for {len(self.players)} players")
         while not self.all_drawn:
             self.draw_next(agents)
             for p, agent in enumerate(agents):
@@ -574,13 +610,19 @@ class Match:
         if self.rounds < 1:
             raise InputError(f"a match has at least one round, not {self.rounds}")
 
+    def __repr__(self) -> str:
+        state = "finished" if self.finished else f"{len(self.results)} rounds played"
+        return f"<Match {self.players!r} under {self.rules!r}, {self.format} of {self.rounds}: {state}>"
+
     def new_round(self) -> Game:
+        """The next round's game (the caller rotates; each round has its own seeded deal)."""
         if self.finished:
             raise IllegalMove("the match is over")
         index = len(self.results)
         return Game(self.rules, self.players, game_seed(self.seed, index), caller=index % len(self.players))
 
     def record(self, game: Game) -> None:
+        """Add a finished round's scores to the match."""
         if not game.finished:
             raise IllegalMove("only a finished round can be recorded")
         if self.finished:
@@ -597,6 +639,7 @@ class Match:
 
     @property
     def totals(self) -> list[int]:
+        """Each player's running total over the rounds played."""
         return [sum(r[p] for r in self.results) for p in range(len(self.players))]
 
     @property
@@ -616,6 +659,7 @@ class Match:
 
     @property
     def finished(self) -> bool:
+        """Whether the match is decided (every round played, or in best-of nobody can catch the leader)."""
         played = len(self.results)
         if self.format == "total":
             return played >= self.rounds

@@ -108,6 +108,16 @@ def symbol_bonus(board, line_cells, line_len, symbols, per_tile):
 
 
 @kernel
+def tiles_in_range(board, num_tiles):
+    """Whether every entry is -1 (empty) or a tile id below ``num_tiles``: the kernels index their tables
+    with a board's entries unchecked, so the object API checks a board given to it first."""
+    for c in range(board.shape[0]):
+        if board[c] < -1 or board[c] >= num_tiles:
+            return False
+    return True
+
+
+@kernel
 def count_filled(board):
     n = 0
     for c in range(board.shape[0]):

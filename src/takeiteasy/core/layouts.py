@@ -114,23 +114,29 @@ class Layout:
     # -- plain facts ---------------------------------------------------------
     @property
     def num_cells(self) -> int:
+        """How many cells the board has (19 on both shipped boards)."""
         return len(self.cells)
 
     @property
     def num_lines(self) -> int:
+        """How many scoring lines (rows of two or more cells) the board has, over the three directions."""
         return len(self.line_len)
 
     @property
     def stamen_cells(self) -> tuple[int, ...]:
+        """The daffodil's stamen cells (empty on a board without them)."""
         return tuple(int(i) for i in np.flatnonzero(self.stamen))
 
     def line_lengths(self, direction: int) -> list[int]:
+        """The lengths of the lines of one direction (0 vertical, 1 rising, 2 falling)."""
         return [int(n) for n, d in zip(self.line_len, self.line_dir) if d == direction]
 
     def line(self, line: int) -> tuple[int, ...]:
+        """The cells of a line, in order along it."""
         return self._line_tuples[line]
 
     def cell_neighbours(self, cell: int) -> tuple[int, ...]:
+        """The cells sharing an edge with ``cell``."""
         return tuple(int(c) for c in self.neighbours[cell] if c >= 0)
 
     def screen_position(self, cell: int) -> tuple[float, float]:
@@ -146,6 +152,7 @@ class Layout:
             return None
 
     def to_json(self) -> dict:
+        """The layout file's contents (docs/FORMATS.md)."""
         return {
             "name": self.name,
             "description": self.description,
@@ -155,6 +162,7 @@ class Layout:
 
     @classmethod
     def from_json(cls, data: dict) -> "Layout":
+        """A layout from a layout file's contents; :class:`LayoutError` says what is wrong with them."""
         try:
             return cls(data["name"], [tuple(c) for c in data["cells"]], data.get("stamen", ()), data.get("description", ""))
         except (KeyError, TypeError, ValueError) as exc:

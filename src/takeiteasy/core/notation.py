@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from .errors import InputError
 
+import numbers
+
 import numpy as np
 
 from .layouts import Layout, layout as get_layout
@@ -79,9 +81,17 @@ def _in_direction_order(chars: str, joiner: str) -> str | None:
     return joiner.join(map(str, ordered))
 
 
+def _text(text, what: str) -> str:
+    """``text`` if it is a string, else :class:`NotationError` (a list of tokens is joined by the caller)."""
+    if not isinstance(text, str):
+        raise NotationError(f"{what} is written as text, tokens separated by spaces, not {type(text).__name__}")
+    return text
+
+
 def parse_tiles(text: str, allowed=None, unique: bool = True) -> list[int]:
-    """A white-space separated list of tile tokens."""
+    """Tile ids of a white-space separated list of tile tokens (``"574 123"``); ``unique`` refuses a repeat."""
     tiles, seen = [], {}
+    text = _text(text, "a list of tiles")
     for position, token in enumerate(text.split(), start=1):
         tile = parse_tile(token, position, allowed)
         if unique and tile in seen:
@@ -98,6 +108,9 @@ def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np
     cells (the classic edition) and to every tile, wildcards included, on a
     board with stamen cells (the daffodil edition).
     """
+    text = _text(text, "a board")
+    if not isinstance(board, (str, Layout)):
+        raise NotationError(f"board {board!r}: expected a layout name such as 'standard', or a Layout")
     shape = get_layout(board) if isinstance(board, str) else board
     if allowed is None:
         allowed = None if shape.stamen_cells else STANDARD_TILES
@@ -119,6 +132,9 @@ def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np
 
 
 def format_tile(tile: int, dashed: bool = False) -> str:
+    """The token of a tile id (``574``, or ``5-7-4`` when ``dashed``); ``.`` for -1, an empty cell."""
+    if isinstance(tile, bool) or not isinstance(tile, numbers.Integral) or not -1 <= tile < len(TOKENS):
+        raise NotationError(f"{tile!r} is not a tile id: expected 0..{len(TOKENS) - 1}, or -1 for an empty cell")
     if tile < 0:
         return EMPTY_TOKEN
     return "-".join(TOKENS[tile]) if dashed else TOKENS[tile]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from .errors import InputError
 
+import numbers
+import operator
 from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar, Sequence
 
@@ -22,8 +24,11 @@ import numpy as np
 
 from . import kernels
 from .layouts import Layout, layout as get_layout
-from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, STANDARD_TILES, SYMBOL_NAMES,
-                    SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
+from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, NUM_TILES, STANDARD_TILES,
+                    SYMBOL_NAMES, SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
+
+
+_INT64 = np.dtype(np.int64)
 
 
 class RulesError(InputError):
@@ -48,6 +53,9 @@ class PlacementRule:
     name: ClassVar[str] = "free"
     code: ClassVar[int] = kernels.PLACE_FREE
     summary: ClassVar[str] = "any empty cell (the standard rule)"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
 
     def mask(self, board: np.ndarray, shape: Layout, context: PlacementContext) -> np.ndarray:
         """The cells this rule alone allows (True also on filled cells and holding slots)."""
@@ -134,7 +142,11 @@ class StamenRule:
     variant: ClassVar[int] = 1
     summary: ClassVar[str] = "the stamen cells are ordinary cells (daffodil variant 1)"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
     def holding_slots(self, shape: Layout) -> int:
+        """Board-array entries after the layout's cells for tiles held aside (daffodil variant 4), else 0."""
         return 0
 
     def mask(self, board: np.ndarray, shape: Layout) -> np.ndarray:
@@ -226,6 +238,7 @@ class LineScore:
     bonus: int = 0  # extra points from a scoring variant (sunrays, ...)
 
     def to_json(self) -> dict:
+        """The line as a JSON object (``takeiteasy score --json``)."""
         # written out: dataclasses.asdict deep-copies and dominates `score -` on long streams
         return {"line": self.line, "direction": self.direction, "cells": list(self.cells), "status": self.status,
                 "value": self.value, "points": self.points, "bonus": self.bonus}
@@ -237,7 +250,11 @@ class ScoringRule:
     name: ClassVar[str] = "standard"
     summary: ClassVar[str] = "each complete line of one value scores length x value"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
     def line_bonus(self, board: np.ndarray, shape: Layout, symbols: np.ndarray) -> np.ndarray:
+        """Extra points per line from a scoring variant (none in the standard rule)."""
         return np.zeros(shape.num_lines, dtype=np.int64)
 
     def lines(self, board: np.ndarray, shape: Layout, symbols: np.ndarray) -> list[LineScore]:
@@ -324,11 +341,19 @@ class Options:
     best_ray_ties: str = "split"  # best-sunray: equal best rays split 60, or compare next-best rays first
     solitaire: bool = False  # one player, playing to beat a personal best
 
+    def __repr__(self) -> str:
+        """Only the options that differ from the standard game: ``Options(placement='adjacent')``."""
+        changed = (f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default)
+        return f"Options({', '.join(changed)})"
+
     def to_json(self) -> dict:
+        """Every option by name, as plain JSON values (what saved games and the web app carry)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict) -> "Options":
+        """Options from a JSON object (options left out keep their defaults), validated; :class:`RulesError`
+        names an unknown option or a wrong value."""
         if not isinstance(data, dict):
             raise RulesError("options must be a JSON object")
         known = {f.name for f in fields(cls)}
@@ -340,6 +365,11 @@ class Options:
         return options
 
     def but(self, **changes) -> "Options":
+        """A copy with some options changed: ``Options(board="daffodil").but(stamen="first")``."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
         return replace(self, **changes)
 
     def validate(self) -> "Options":
@@ -386,8 +416,16 @@ class Ruleset:
     stamen_rule: StamenRule = field(default_factory=StamenFree)
     board_size: int = 0
 
+    def __repr__(self) -> str:
+        return f"Ruleset.from_options({self.options!r})"
+
     @classmethod
     def from_options(cls, options: Options | None = None) -> "Ruleset":
+        """The ruleset the options select (the standard game by default); :class:`RulesError` when they do not
+        make one, naming the option."""
+        if options is not None and not isinstance(options, Options):
+            hint = " (Options.from_json reads a dict)" if isinstance(options, dict) else ""
+            raise RulesError(f"expected Options, not {type(options).__name__}{hint}")
         options = (options or Options()).validate()
         shape = get_layout(options.board)
         wildcards = bool(shape.stamen_cells) if options.wildcards is None else options.wildcards
@@ -415,6 +453,7 @@ class Ruleset:
         return tuple(range(self.layout.num_cells, self.board_size))
 
     def empty_board(self) -> np.ndarray:
+        """A new board array with every entry empty (-1)."""
         return np.full(self.board_size, -1, dtype=np.int64)
 
     def legal_mask(self, board: np.ndarray, tile: int, previous_tile: int = -1, previous_cell: int = -1) -> np.ndarray:
@@ -423,6 +462,9 @@ class Ruleset:
         Never all False on a board with an empty entry: see ``kernels.legal_mask``.
         """
         board = self._full(board)
+        tile = _whole("tile", tile, 0, NUM_TILES - 1)
+        previous_tile = _whole("previous tile", previous_tile, -1, NUM_TILES - 1)
+        previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
         shape = self.layout
         return kernels.legal_mask(board, shape.num_cells, shape.neighbours, shape.stamen, self.symbols, tile,
                                   previous_tile, previous_cell, self.placement.code, self.stamen_rule.code)
@@ -433,6 +475,8 @@ class Ruleset:
         board = self._full(board)
         if tile not in self.tile_set:
             return f"tile {tile} is not in this game's tile set"
+        if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
+            return f"cell {cell!r}: a cell is a whole number, 0..{self.board_size - 1}"
         if not 0 <= cell < self.board_size:
             last = self.board_size - 1
             extra = f", holding slots {self.layout.num_cells}..{last}" if self.holding_cells else ""
@@ -459,8 +503,38 @@ class Ruleset:
         """The sun or moon of every tile of the set, by tile id."""
         return {t: SYMBOL_NAMES[int(self.symbols[t])] for t in self.tile_set}
 
-    def _full(self, board: np.ndarray) -> np.ndarray:
-        """A board array with the holding slots, added empty when given only the layout's cells."""
+    def check_board(self, board) -> np.ndarray:
+        """``board`` as an ``int64`` array of tile ids (-1 empty) with the layout's cells (and, daffodil variant 4,
+        the holding slots), or :class:`InputError` saying what is wrong with it.
+
+        Every method that takes a board checks it so: the rule kernels index their tables with it unchecked.
+        """
+        if (type(board) is np.ndarray and board.dtype is _INT64 and board.ndim == 1
+                and (len(board) == self.board_size or len(board) == len(self.layout.cells))
+                and kernels.tiles_in_range(board, NUM_TILES)):
+            return board  # the common case, quickly
+        if not (isinstance(board, np.ndarray) and board.dtype == np.int64):
+            try:
+                array = np.asarray(board)
+            except (TypeError, ValueError):
+                array = None
+            if array is None or (array.dtype.kind not in "iu" and array.size) or isinstance(board, str):
+                raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell, not {type(board).__name__}"
+                                 f"{' (parse_board reads board text)' if isinstance(board, str) else ''}")
+            board = array.astype(np.int64)
+        sizes = sorted({self.layout.num_cells, self.board_size})
+        if board.ndim != 1 or len(board) not in sizes:
+            count = len(board) if board.ndim == 1 else f"shape {board.shape}"
+            raise InputError(f"a {self.layout.name} board has {' or '.join(map(str, sizes))} entries, not {count}")
+        if not kernels.tiles_in_range(board, NUM_TILES):
+            cell = next(c for c, t in enumerate(board) if not -1 <= t < NUM_TILES)
+            raise InputError(f"cell {cell} holds {int(board[cell])}: expected a tile id 0..{NUM_TILES - 1} "
+                             "or -1 for an empty cell")
+        return board
+
+    def _full(self, board) -> np.ndarray:
+        """A checked board array with the holding slots, added empty when given only the layout's cells."""
+        board = self.check_board(board)
         if len(board) == self.board_size:
             return board
         full = self.empty_board()
@@ -471,6 +545,7 @@ class Ruleset:
     def release_cells(self, board: np.ndarray, tile: int) -> list[int]:
         """Stamen cells a held tile may move to at the end of the round (never a wildcard)."""
         shape = self.layout
+        tile = _whole("tile", tile, 0, NUM_TILES - 1)
         mask = kernels.release_mask(self._full(board), shape.num_cells, shape.stamen, tile, NUM_STANDARD)
         return [int(c) for c in np.flatnonzero(mask)]
 
@@ -502,14 +577,15 @@ class Ruleset:
     # -- scoring ---------------------------------------------------------------
     def score(self, board: np.ndarray) -> int:
         """The board's own score (a round bonus such as Best Sunray comes on top: :meth:`round_bonuses`)."""
-        return self.scoring.score(board, self.layout, self.symbols)
+        return self.scoring.score(self.check_board(board), self.layout, self.symbols)
 
     def lines(self, board: np.ndarray) -> list[LineScore]:
-        return self.scoring.lines(board, self.layout, self.symbols)
+        """Every line of the board with its status, value and points (a breakdown of :meth:`score`)."""
+        return self.scoring.lines(self.check_board(board), self.layout, self.symbols)
 
     def rays(self, board: np.ndarray, symbol: int) -> list[tuple[int, int]]:
         """Best Sunray/Moonbeam: (length, value) of each scoring row of one symbol, best first."""
-        shape = self.layout
+        shape, board = self.layout, self.check_board(board)
         keys = kernels.ray_keys(board, shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
                                 DIRECTION_BEST, self.symbols, symbol)
         return [(int(k) // 100, int(k) % 100) for k in sorted(keys[keys > 0], reverse=True)]
@@ -544,4 +620,16 @@ class Ruleset:
         return {p: BestRayScoring.BONUS // len(winners) for p in winners}
 
     def symbol_name(self, tile: int) -> str:
+        """``'sun'`` or ``'moon'``: a tile's symbol in this ruleset's symbol map."""
         return SYMBOL_NAMES[int(self.symbols[tile])]
+
+
+def _whole(what: str, value, low: int, high: int) -> int:
+    """``value`` as an int if it is a whole number in ``low..high`` (numpy integers too), else :class:`InputError`."""
+    try:
+        whole = operator.index(value)  # int and numpy integers, not 2.0 or "2"
+    except TypeError:
+        whole = None
+    if whole is None or isinstance(value, bool) or not low <= whole <= high:
+        raise InputError(f"{what} {value!r}: expected a whole number {low}..{high}")
+    return whole

@@ -19,6 +19,7 @@ from __future__ import annotations
 from .errors import InputError
 
 import json
+import operator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -75,11 +76,18 @@ class Tile:
     id: int
 
     def __post_init__(self) -> None:
-        if not 0 <= self.id < NUM_TILES:
-            raise ValueError(f"tile id {self.id} is out of range 0..{NUM_TILES - 1}")
+        try:
+            whole = operator.index(self.id)  # numpy integers too, kept as a plain int
+        except TypeError:
+            whole = None
+        if whole is None or isinstance(self.id, bool) or not 0 <= whole < NUM_TILES:
+            raise InputError(f"tile id {self.id!r}: expected a whole number 0..{NUM_TILES - 1} "
+                             "(Tile.parse reads a token such as 574)")
+        object.__setattr__(self, "id", whole)
 
     @classmethod
     def parse(cls, text: str) -> "Tile":
+        """The tile a token names: ``Tile.parse("5-7-4")``."""
         from .notation import parse_tile  # notation owns the error messages
 
         return cls(parse_tile(text))
@@ -91,6 +99,7 @@ class Tile:
 
     @property
     def token(self) -> str:
+        """The three-character token: ``'574'``."""
         return TOKENS[self.id]
 
     @property
@@ -100,10 +109,14 @@ class Tile:
 
     @property
     def is_wildcard(self) -> bool:
+        """Whether the tile has a wildcard stripe (the daffodil edition's ``***``, ``1**``, ``*2*``, ``**3``)."""
         return self.id >= NUM_STANDARD
 
     def __str__(self) -> str:
         return self.token
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({self.token!r})"
 
 
 # --- colours -------------------------------------------------------------

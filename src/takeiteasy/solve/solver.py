@@ -24,6 +24,8 @@ into boards, every one re-scored by the ruleset's own scorer.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -65,9 +67,11 @@ class Solution:
 
     @property
     def board(self) -> np.ndarray:
+        """The (first) best board."""
         return self.boards[0]
 
     def to_json(self, all_boards: bool = False) -> dict:
+        """Score and board (``all_boards``: every board found) as ``takeiteasy solve --json`` writes them."""
         record = {"score": self.score, "board": format_board(self.boards[0]) if self.boards else None}
         if all_boards:
             record["boards"] = [format_board(b) for b in self.boards]
@@ -136,6 +140,20 @@ def _offset(shape, line: int) -> float:
     return abs(q - centre_q) + abs(r - centre_r)
 
 
+def tile_ids(tiles) -> list[int]:
+    """``tiles`` as a list of ints (numpy integers too); :class:`SolveError` for a string, or anything not a tile id."""
+    hint = "tiles are given by id (parse_tiles reads tokens such as \"574 123\")"
+    if isinstance(tiles, str) or not isinstance(tiles, Iterable):
+        raise SolveError(f"{hint}, not {type(tiles).__name__}")
+    out = []
+    for tile in tiles:
+        try:
+            out.append(operator.index(tile))
+        except TypeError:
+            raise SolveError(f"tile {tile!r}: {hint}") from None
+    return out
+
+
 def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
     """Refuse tiles outside the tile set, duplicates, and more tiles than the board can show."""
     seen: set[int] = set()
@@ -156,7 +174,7 @@ def solve_round(rules: Ruleset, drawn, all: bool = False, max_boards: int = MAX_
     variants 2 to 4; with several tiles drawn at a time, any tile of a draw that can be placed first or
     last), the same as :func:`solve` under every other rule.  The placement variants are not considered:
     :func:`solve_in_order` keeps them."""
-    drawn = [int(t) for t in drawn]
+    drawn = tile_ids(drawn)
     return solve(rules, drawn, all=all, allowed=stamen_allowed(rules, drawn), max_boards=max_boards)
 
 
@@ -276,8 +294,8 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     only tiles that may go there (a cell may still stay empty if tiles run short).
     """
     shape = rules.layout
-    tiles = [int(t) for t in tiles]
-    fixed = None if fixed is None else np.asarray(fixed, dtype=np.int64)
+    tiles = tile_ids(tiles)
+    fixed = None if fixed is None else rules.check_board(fixed)
     check_tiles(rules, tiles, fixed)
     channels = _channels(rules)
     num_cells = shape.num_cells

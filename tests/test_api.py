@@ -252,3 +252,19 @@ def test_placing_junk_places_a_tile_or_is_an_illegal_move(moves):
 def test_a_view_with_no_tile_to_place_has_no_legal_cells(rules):
     game = Game(rules, ["ann"], seed=1)
     assert game.view(0).phase == "announce" and game.view(0).legal_cells() == []  # was every cell, for tile -1
+
+
+from takeiteasy.core.deal import deal  # noqa: E402
+from takeiteasy.core.layouts import layout  # noqa: E402
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: layout(3), "expected a board name"),
+    (lambda: layout(["standard"]), "expected a board name"),
+    (lambda: deal("x"), "deal seed 'x': expected a whole number"),
+    (lambda: deal(1, index=1.5), "deal index 1.5"),
+])
+def test_a_layout_or_deal_of_the_wrong_type_is_an_input_error(call, message):
+    """``layout(3)`` and ``deal("x")`` ended in TypeError (a list could not even be looked up in the cache)."""
+    with pytest.raises(InputError, match=message):
+        call()

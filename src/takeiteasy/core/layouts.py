@@ -27,6 +27,7 @@ import math
 import numbers
 from functools import cache
 from importlib import resources
+from os import PathLike
 from pathlib import Path
 
 import numpy as np
@@ -186,9 +187,15 @@ def _whole(name: str, value) -> int:
 LAYOUT_NAMES = ("standard", "daffodil")
 
 
-@cache
-def layout(name_or_path: str = "standard") -> Layout:
+def layout(name_or_path: str | PathLike = "standard") -> Layout:
     """A shipped layout by name, or a layout JSON file by path."""
+    if not isinstance(name_or_path, (str, PathLike)):  # (a list could not even be looked up in the cache)
+        raise LayoutError(f"board {name_or_path!r}: expected a board name such as 'standard' or a .json file path")
+    return _layout(str(name_or_path))
+
+
+@cache
+def _layout(name_or_path: str) -> Layout:
     if name_or_path in LAYOUT_NAMES:
         text = resources.files("takeiteasy.data.layouts").joinpath(f"{name_or_path}.json").read_text()
     else:

@@ -231,6 +231,41 @@ def test_a_failing_sqlite_database_is_a_store_error_for_every_call(tmp_path):
     store.close()
 
 
+def test_a_failed_sqlite_commit_leaves_no_transaction_open(tmp_path):
+    """A COMMIT that fails (SQLite: busy, or an I/O error) may leave its transaction open.  It was left so: the
+    write connection kept the database's write lock and every later write failed ("cannot start a transaction
+    within a transaction") until the server was restarted."""
+    import sqlite3
+
+    store = SQLiteStore(tmp_path / "rooms.db")
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY)
+    real = store._db
+
+    class CommitFailsOnce:
+        failed = False
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def execute(self, sql, *args):
+            if sql == "COMMIT" and not self.failed:
+                self.failed = True
+                raise sqlite3.OperationalError("disk I/O error")  # the transaction is still open
+            return real.execute(sql, *args)
+
+    store._db = CommitFailsOnce()
+    with pytest.raises(StoreError):
+        store.append("ROOM01", 0, [{"t": "lost"}], LOBBY)
+    assert not real.in_transaction
+    store.append("ROOM01", 0, [{"t": "kept"}], LOBBY)
+    other = SQLiteStore(tmp_path / "rooms.db")  # another server on the file: no lock left behind
+    other.append("ROOM01", 1, [{"t": "theirs"}], LOBBY)
+    assert store.load("ROOM01")[1] == [{"t": "kept"}, {"t": "theirs"}]
+    store._db = real
+    store.close()
+    other.close()
+
+
 def test_postgres_rooms_survive_closing_the_store_and_opening_a_new_one(postgres_url):
     first = PostgresStore(postgres_url)
     first.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])

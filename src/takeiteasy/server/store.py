@@ -237,16 +237,27 @@ class SQLiteStore(Store):
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     yield db
+                    db.execute("COMMIT")
                 except BaseException:
-                    db.execute("ROLLBACK")
+                    self._roll_back(db)
                     raise
-                db.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 if conflict is None:
                     raise StoreError(f"database: {exc}") from None
                 raise StoreConflict(conflict) from None
             except sqlite3.Error as exc:
                 raise StoreError(f"database: {exc}") from None
+
+    @staticmethod
+    def _roll_back(db: sqlite3.Connection) -> None:
+        """End a failed write transaction.  A COMMIT that fails (busy, an I/O error) may leave the transaction
+        open, holding the write lock, and every later BEGIN would fail with it; after some errors (a full disk)
+        SQLite has rolled back already, and a ROLLBACK then fails, hiding the error that matters."""
+        if db.in_transaction:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     @contextlib.contextmanager
     def _reading(self):

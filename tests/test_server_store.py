@@ -231,6 +231,41 @@ def test_a_failing_sqlite_database_is_a_store_error_for_every_call(tmp_path):
     store.close()
 
 
+def test_a_failed_sqlite_commit_leaves_no_transaction_open(tmp_path):
+    """A COMMIT that fails (SQLite: busy, or an I/O error) may leave its transaction open.  It was left so: the
+    write connection kept the database's write lock and every later write failed ("cannot start a transaction
+    within a transaction") until the server was restarted."""
+    import sqlite3
+
+    store = SQLiteStore(tmp_path / "rooms.db")
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY)
+    real = store._db
+
+    class CommitFailsOnce:
+        failed = False
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def execute(self, sql, *args):
+            if sql == "COMMIT" and not self.failed:
+                self.failed = True
+                raise sqlite3.OperationalError("disk I/O error")  # the transaction is still open
+            return real.execute(sql, *args)
+
+    store._db = CommitFailsOnce()
+    with pytest.raises(StoreError):
+        store.append("ROOM01", 0, [{"t": "lost"}], LOBBY)
+    assert not real.in_transaction
+    store.append("ROOM01", 0, [{"t": "kept"}], LOBBY)
+    other = SQLiteStore(tmp_path / "rooms.db")  # another server on the file: no lock left behind
+    other.append("ROOM01", 1, [{"t": "theirs"}], LOBBY)
+    assert store.load("ROOM01")[1] == [{"t": "kept"}, {"t": "theirs"}]
+    store._db = real
+    store.close()
+    other.close()
+
+
 def test_postgres_rooms_survive_closing_the_store_and_opening_a_new_one(postgres_url):
     first = PostgresStore(postgres_url)
     first.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
@@ -534,6 +569,60 @@ def test_rooms_survive_a_server_restart(open_store):
         st = after_ais(second, code, ann)
         assert st["status"] == "finished"
         assert all(p["placed"] == 19 for p in st["players"])
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_two_servers_on_one_database_see_each_others_changes(open_store):
+    """Two servers on one database (two ``serve`` processes on one SQLite file, or several on one PostgreSQL
+    database).  Each kept its own copy of a room in memory and never looked at storage again: Bob joined on B,
+    so ann's start on A failed with 503 "storage failed", A showed the lobby without Bob, and B kept showing a
+    room the other server had moved on (a player polling it waited for ever)."""
+    with TestClient(create_app(open_store(), rate_limits=UNLIMITED)) as a, \
+            TestClient(create_app(open_store(), rate_limits=UNLIMITED)) as b:
+        joined = a.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code, ann = joined["code"], joined["token"]
+        bob = b.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+        lobby = a.get(f"/api/rooms/{code}", headers={"x-player-token": ann}).json()["state"]
+        assert [p["name"] for p in lobby["players"]] == ["ann", "bob"]
+        r = a.post(f"/api/rooms/{code}/start", json={"token": ann})
+        assert r.status_code == 200, r.text
+        seen = b.get(f"/api/rooms/{code}", params={"since": lobby["version"]}, headers={"x-player-token": bob})
+        assert seen.json()["changed"] and seen.json()["state"]["status"] == "playing"
+        for turn in range(6):  # each player through either server, each place answered with 200
+            for token, client in ((ann, (a, b)[turn % 2]), (bob, (b, a)[turn % 2])):
+                st = client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+                place_first_legal(client, code, token, st)
+        views = [c.get(f"/api/rooms/{code}", headers={"x-player-token": ann}).json()["state"] for c in (a, b)]
+        assert views[0] == views[1] and views[0]["players"][0]["placed"] == 6
+
+
+def test_an_action_that_keeps_finding_the_room_changed_is_a_409_and_changes_nothing(tmp_path):
+    """An append that finds the stored version moved (another server acted first) is tried once more on the room
+    as stored; when that conflicts too, the answer is a 409 saying so (it was a 503 "storage failed")."""
+    class RacedStore(SQLiteStore):
+        raced = 0
+
+        def append(self, code, version, events, summary):
+            if self.raced:
+                self.raced -= 1
+                raise StoreConflict(f"room {code} changed (expected version {version})")
+            super().append(code, version, events, summary)
+
+    store = RacedStore(tmp_path / "rooms.db")
+    with TestClient(create_app(store, rate_limits=UNLIMITED)) as client:
+        joined = client.post("/api/rooms", json={"mode": "solo", "name": "ann"}).json()
+        code, token, st = joined["code"], joined["token"], joined["state"]
+        store.raced = 1  # once: the second try goes through
+        st = place_first_legal(client, code, token, st)
+        assert st["players"][0]["placed"] == 1
+        store.raced = 2
+        tile = st["me"]["pending"][0]
+        r = client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": st["me"]["legal"][tile][0]})
+        assert r.status_code == 409 and "changed meanwhile" in r.json()["error"], r.text
+        again = client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+        assert again == st
+        assert place_first_legal(client, code, token, again)["players"][0]["placed"] == 2
+    store.close()
 
 
 def test_websocket_sends_each_player_their_own_view_after_every_change(tmp_path):

@@ -57,7 +57,7 @@ from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
-from .store import Store, StoreError
+from .store import Store, StoreConflict, StoreError
 
 LOG = logging.getLogger("takeiteasy.server")
 
@@ -104,6 +104,10 @@ class Conflict(RoomError):
 
 class Busy(RoomError):
     status = 503
+
+
+class _Moved(Exception):
+    """An append found the room's stored version moved (see :meth:`RoomMaster.act`)."""
 
 
 def hash_token(token: str) -> str:
@@ -935,9 +939,17 @@ class RoomMaster:
         code = code.upper()
         with self._lock:
             room = self._rooms.get(code)
-            if room is not None:
-                self._keep(room)
-                return room
+        stale = None
+        if room is not None:
+            if not self._behind(room):
+                with self._lock:
+                    if self._rooms.get(code) is room:
+                        self._keep(room)
+                        return room
+                # forgotten or replaced meanwhile: read it again below
+            else:
+                stale = room  # another server on the same database changed the room: replay it from storage
+        with self._lock:
             loading = self._loading.setdefault(code, [threading.Lock(), 0])
             loading[1] += 1
         try:
@@ -946,7 +958,7 @@ class RoomMaster:
             with loading[0]:
                 with self._lock:
                     room = self._rooms.get(code)  # read by whoever held the room's loading lock before
-                if room is None:
+                if room is None or room is stale:
                     loaded = self._read(self.store.load, code)
                     if loaded is None:
                         raise NotFound(f"no room {code}")
@@ -960,6 +972,18 @@ class RoomMaster:
                 loading[1] -= 1
                 if not loading[1]:
                     del self._loading[code]
+
+    def _behind(self, room: Room) -> bool:
+        """Whether storage holds more of ``room`` than memory: another server on the same database (two
+        ``serve`` processes on one SQLite file, several servers on one PostgreSQL database) acted on it.
+        A room this server is acting on may be ahead of storage for a moment; that is not behind.  If storage
+        cannot say, the copy in memory is the best there is (a single server's is always current)."""
+        try:
+            stored = self.store.version(room.code)
+        except StoreError as exc:
+            LOG.debug("room %s: cannot compare with storage (%s)", room.code, exc)
+            return False
+        return stored is not None and stored > room.version
 
     def create(self, mode: str, name: str, preset: str | None, options: dict | None, agents: list[str],
                public: bool, confirm: bool = False) -> tuple[Room, str]:
@@ -1014,22 +1038,31 @@ class RoomMaster:
     def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
         """Run ``room.<action>(*args)``; persist its events before returning (room, events, result).
 
-        One action at a time per room; other rooms act meanwhile.
+        One action at a time per room; other rooms act meanwhile.  If another server on the same database
+        stored events first (the append finds the version moved), the action is tried once more on the room
+        as stored now, like a request that came after that server's; a second conflict is a 409.
         """
         with self._acting_on(self.get(code).code):  # get first: entries only for rooms that exist
-            room = self.get(code)  # as it is now that nobody else acts on it
-            before, playing = room.version, room.status == "playing"
-            try:
-                result = getattr(room, action)(*args, **kwargs)
-            except BaseException:
-                if room.version != before:  # something changed before the refusal: rebuild from storage
-                    self._forget(room.code)
-                raise
-            events = result[2] if action == "join" else result
-            self._persist(room, before, events)
-            if playing and room.status != "playing":
-                self._record_scores(room)
-            return room, events, result
+            for attempt in range(2):
+                room = self.get(code)  # as it is now that nobody else acts on it
+                before, playing = room.version, room.status == "playing"
+                try:
+                    result = getattr(room, action)(*args, **kwargs)
+                except BaseException:
+                    if room.version != before:  # something changed before the refusal: rebuild from storage
+                        self._forget(room.code)
+                    raise
+                events = result[2] if action == "join" else result
+                try:
+                    self._persist(room, before, events)
+                except _Moved:
+                    if attempt:
+                        raise Conflict(f"room {room.code} changed meanwhile (another server on the same "
+                                       "database acted on it); nothing was changed, try again") from None
+                    continue
+                if playing and room.status != "playing":
+                    self._record_scores(room)
+                return room, events, result
 
     def _record_scores(self, room: Room) -> None:
         """The finished round's scores for the best-scores lists.  The round itself is stored already; a
@@ -1053,6 +1086,9 @@ class RoomMaster:
             return
         try:
             self.store.append(room.code, before, events, room.summary())
+        except StoreConflict:
+            self._forget(room.code)  # memory is ahead of storage, and storage has events memory lacks
+            raise _Moved() from None
         except StoreError as exc:
             self._forget(room.code)  # memory is ahead of storage
             raise Busy(f"storage failed, nothing was changed ({exc})") from None

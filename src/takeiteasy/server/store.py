@@ -59,6 +59,12 @@ class Store(ABC):
     def load(self, code: str) -> tuple[dict, list[dict]] | None:
         """The creation record and every event of a room, or None if there is no such room."""
 
+    def version(self, code: str) -> int | None:
+        """How many events room ``code`` has stored, or None if there is no such room.  A server keeping a room
+        in memory compares it with this, to see that another server on the same database changed the room."""
+        loaded = self.load(code)
+        return None if loaded is None else len(loaded[1])
+
     @abstractmethod
     def append(self, code: str, version: int, events: list[dict], summary: dict) -> None:
         """Append events after the first ``version`` ones, atomically and durably."""
@@ -117,6 +123,11 @@ class MemoryStore(Store):
             if entry is None:
                 return None
             return json.loads(json.dumps(entry.record)), json.loads(json.dumps(entry.events))
+
+    def version(self, code):
+        with self._lock:
+            entry = self._rooms.get(code)
+            return None if entry is None else len(entry.events)
 
     def append(self, code, version, events, summary):
         with self._lock:
@@ -226,16 +237,27 @@ class SQLiteStore(Store):
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     yield db
+                    db.execute("COMMIT")
                 except BaseException:
-                    db.execute("ROLLBACK")
+                    self._roll_back(db)
                     raise
-                db.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 if conflict is None:
                     raise StoreError(f"database: {exc}") from None
                 raise StoreConflict(conflict) from None
             except sqlite3.Error as exc:
                 raise StoreError(f"database: {exc}") from None
+
+    @staticmethod
+    def _roll_back(db: sqlite3.Connection) -> None:
+        """End a failed write transaction.  A COMMIT that fails (busy, an I/O error) may leave the transaction
+        open, holding the write lock, and every later BEGIN would fail with it; after some errors (a full disk)
+        SQLite has rolled back already, and a ROLLBACK then fails, hiding the error that matters."""
+        if db.in_transaction:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     @contextlib.contextmanager
     def _reading(self):
@@ -305,6 +327,11 @@ class SQLiteStore(Store):
                 return None
             events = db.execute("SELECT event FROM events WHERE code = ? ORDER BY seq", (code,)).fetchall()
         return json.loads(row[0]), [json.loads(e[0]) for e in events]
+
+    def version(self, code):
+        with self._reading() as db:
+            row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else row[0]
 
     def append(self, code, version, events, summary):
         with self._writing() as db:

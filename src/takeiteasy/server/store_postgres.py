@@ -359,6 +359,11 @@ class PostgresStore(Store):
             return None
         return json.loads(found[0]), [json.loads(e[0]) for e in found[1]]
 
+    def version(self, code):
+        row = self._call(lambda conn: conn.execute("SELECT version FROM rooms WHERE code = %s", (code,)).fetchone(),
+                         read=True)
+        return None if row is None else row[0]
+
     def append(self, code, version, events, summary):
         events = [json.dumps(e) for e in events]
         update = (version + len(events), time.time(), json.dumps(summary), summary["status"],

@@ -1,0 +1,144 @@
+"""Real ``takeiteasy serve`` processes on one SQLite file: killed with SIGKILL mid-game and started again, and two
+at once on the same file.  Slow-machine safe: generous timeouts, no timing assertions, every process killed at the
+end.  scripts/durability/ has the longer audits these come from (many random kills, PostgreSQL, a full disk).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+START_SECONDS = 180.0  # a loaded machine importing numpy, numba and FastAPI
+WAIT_SECONDS = 120.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def servers(tmp_path):
+    """``start(db)`` starts a server on ``db`` and gives (process, client); all are killed at the end."""
+    started = []
+
+    def start(db):
+        port = free_port()
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")]))
+        log = open(tmp_path / f"server-{len(started)}.log", "wb")
+        proc = subprocess.Popen([sys.executable, "-m", "takeiteasy", "serve", "--port", str(port), "--db", str(db),
+                                 "--no-rate-limit"], stdout=log, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=WAIT_SECONDS)
+        started.append((proc, client, log))
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            assert proc.poll() is None, (tmp_path / f"server-{len(started) - 1}.log").read_text()
+            try:
+                if client.get("/api/health").status_code == 200:
+                    return proc, client
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    yield start
+    for proc, client, log in started:
+        client.close()
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        log.close()
+
+
+def kill(proc):
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def state(client, code, token):
+    r = client.get(f"/api/rooms/{code}", headers={"x-player-token": token})
+    assert r.status_code == 200, r.text
+    return r.json()["state"]
+
+
+def until_placing(client, code, token):
+    """The player's state once they have a tile to place (the AI players move in the background)."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        st = state(client, code, token)
+        if st["me"]["phase"] == "place":
+            return st
+        assert time.monotonic() < deadline, f"room {code}: still {st['me']['phase']}"
+        time.sleep(0.05)
+
+
+def place(client, code, token):
+    st = until_placing(client, code, token)
+    tile = st["me"]["pending"][0]
+    r = client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": st["me"]["legal"][tile][0]})
+    assert r.status_code == 200, r.text
+    return r.json()["state"]
+
+
+def integrity(db) -> str:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def test_a_server_killed_mid_game_keeps_every_acknowledged_move(servers, tmp_path):
+    db = tmp_path / "rooms.db"
+    proc, client = servers(db)
+    joined = client.post("/api/rooms", json={"mode": "solo", "name": "ann", "agents": ["greedy", "heuristic"]})
+    assert joined.status_code == 201, joined.text
+    code, token = joined.json()["code"], joined.json()["token"]
+    for _ in range(4):
+        acked = place(client, code, token)
+    kill(proc)  # at once after the answer: the AI players may be thinking or storing their moves
+    assert integrity(db) == "ok"
+
+    proc, client = servers(db)
+    st = state(client, code, token)
+    assert st["version"] >= acked["version"]
+    assert st["players"][0]["board"] == acked["players"][0]["board"]
+    after = place(client, code, token)  # the AI players carry on, and so does the game
+    assert after["players"][0]["placed"] == 5
+    kill(proc)
+    assert integrity(db) == "ok"
+
+
+def test_two_servers_on_one_sqlite_file_play_one_room(servers, tmp_path):
+    """A user may start two servers on one file.  Each kept its own copy of a room and never looked at the file
+    again: the host's start after a guest joined on the other server was a 503, and each showed a stale room."""
+    db = tmp_path / "rooms.db"
+    (a_proc, a), (b_proc, b) = servers(db), servers(db)
+    joined = a.post("/api/rooms", json={"mode": "room", "name": "ann", "agents": ["greedy"]}).json()
+    code, ann = joined["code"], joined["token"]
+    bob = b.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    r = a.post(f"/api/rooms/{code}/start", json={"token": ann})
+    assert r.status_code == 200, r.text
+    for turn in range(3):  # each player through either server
+        place((a, b)[turn % 2], code, ann)
+        place((b, a)[turn % 2], code, bob)
+    kill(a_proc)
+    views = [state(b, code, ann)]
+    c_proc, c = servers(db)
+    views.append(state(c, code, ann))
+    assert views[0]["players"][0]["board"] == views[1]["players"][0]["board"]
+    placed = {p["name"]: p["placed"] for p in views[0]["players"]}
+    assert placed["ann"] == placed["bob"] == 3
+    kill(b_proc)
+    kill(c_proc)
+    assert integrity(db) == "ok"

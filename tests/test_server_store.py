@@ -702,3 +702,26 @@ def test_a_live_connection_that_stops_reading_cannot_hold_up_the_room(tmp_path):
     asyncio.run(broadcast())
     assert reader.got == [{"type": "state", "state": room.state(0)}]
     assert hub.listeners[code] == {(reader, 0)} and stalled.closed
+
+
+def test_a_room_code_taken_between_choosing_and_storing_is_chosen_again():
+    """Another server on the same database may take a code after this one found it free: the room is created
+    under another code (it was a 503 "storage failed")."""
+
+    class TakenOnce(MemoryStore):
+        taken = 0
+
+        def create(self, code, record, summary, events=()):
+            if not self.taken:
+                self.taken += 1
+                super().create(code, {**record, "code": code}, summary, events)  # the other server's room
+                raise StoreConflict(f"room {code} exists")
+            super().create(code, record, summary, events)
+
+    store = TakenOnce()
+    with TestClient(create_app(store, rate_limits=RateLimits.off())) as client:
+        r = client.post("/api/rooms", json={"mode": "solo", "name": "ann"})
+        assert r.status_code == 201, r.text
+        assert store.taken == 1 and len(store._rooms) == 2
+        code, token = r.json()["code"], r.json()["token"]
+        assert client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]["you"] == 0

@@ -1009,27 +1009,35 @@ class RoomMaster:
         record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
                   "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
                   "confirm": bool(confirm)}
+        for _ in range(3):  # a code free when chosen may be taken before the write (another server, same database)
+            record["code"] = code = self._free_code()
+            room = Room(record)
+            room.standin_grace = self.standin_seconds
+            _, token, events = room.join(name)
+            for k, agent in enumerate(agents):
+                events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
+            if mode == "solo":
+                events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turns)
+            with self._creating:
+                self._check_room_limit()  # again: with the store write, one step for every creator
+                try:
+                    self.store.create(code, record, room.summary(), events)
+                except StoreConflict:
+                    continue
+                except StoreError as exc:
+                    raise Busy(f"storage failed, no room was created ({exc})") from None
+                with self._lock:
+                    self._keep(room)
+                return room, token
+        raise Busy("no free room code was found; try again")
+
+    def _free_code(self) -> str:
+        """A room code neither in memory nor in storage (most likely: the codes are random)."""
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self._rooms and self._read(self.store.load, code) is None:
                 break
-        record["code"] = code
-        room = Room(record)
-        room.standin_grace = self.standin_seconds
-        _, token, events = room.join(name)
-        for k, agent in enumerate(agents):
-            events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
-        if mode == "solo":
-            events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turns)
-        with self._creating:
-            self._check_room_limit()  # again: with the store write, one step for every creator
-            try:
-                self.store.create(code, record, room.summary(), events)
-            except StoreError as exc:
-                raise Busy(f"storage failed, no room was created ({exc})") from None
-            with self._lock:
-                self._keep(room)
-            return room, token
+        return code
 
     def _check_room_limit(self) -> None:
         if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:

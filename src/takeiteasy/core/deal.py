@@ -67,15 +67,9 @@ def deal(seed: int, tile_set=range(27), count: int = 19, index: int | None = Non
     With ``index``, the deal of game ``index`` in the series ``seed``: this is
     how benchmarks give two agents the same deals.
     """
-    for name, value in (("seed", seed), ("index", index)):
-        if value is None:
-            continue
-        try:
-            if isinstance(value, bool):
-                raise TypeError
-            operator.index(value)  # Python and numpy integers
-        except TypeError:
-            raise InputError(f"deal {name} {value!r}: expected a whole number") from None
+    for name, value in (("seed", seed), ("index", index)):  # Python and numpy integers (not bools)
+        if value is not None and (isinstance(value, bool) or not hasattr(value, "__index__")):
+            raise InputError(f"deal {name} {value!r}: expected a whole number")
     if count > len(tile_set):
         raise InputError(f"cannot deal {count} tiles from a set of {len(tile_set)}")
     actual = seed if index is None else game_seed(seed, index)

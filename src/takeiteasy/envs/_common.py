@@ -181,9 +181,7 @@ def num_tile_ids(rules: Ruleset) -> int:
 
 def set_flags(rules: Ruleset) -> np.ndarray:
     """Multi-hot of the ruleset's tile set over K ids."""
-    flags = np.zeros(num_tile_ids(rules), dtype=np.int8)
-    flags[list(rules.tile_set)] = 1
-    return flags
+    return tile_flags(num_tile_ids(rules), rules.tile_set)
 
 
 def shows_hand(rules: Ruleset) -> bool:
@@ -192,8 +190,8 @@ def shows_hand(rules: Ruleset) -> bool:
     return draw_size_of(rules) > 1
 
 
-def hand_flags(num_ids: int, tiles) -> np.ndarray:
-    """Multi-hot over K ids of ``tiles``: the tiles in hand after the one to place now."""
+def tile_flags(num_ids: int, tiles) -> np.ndarray:
+    """Multi-hot of ``tiles`` over K ids (the tile set; the tiles in hand after the one to place now)."""
     flags = np.zeros(num_ids, dtype=np.int8)
     flags[list(tiles)] = 1
     return flags

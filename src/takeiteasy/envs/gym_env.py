@@ -109,7 +109,7 @@ class TakeItEasyEnv(gym.Env):
         bag = _common.bag(self._set_flags, self.game)
         view = {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
         if "hand" in self.observation_space.spaces:
-            view["hand"] = _common.hand_flags(self._set_flags.size, self.game.pending[0][1:])
+            view["hand"] = _common.tile_flags(self._set_flags.size, self.game.pending[0][1:])
         return view
 
     def _info(self) -> dict[str, Any]:

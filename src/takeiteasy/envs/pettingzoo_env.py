@@ -126,7 +126,7 @@ class _Round:
     def observation(self, seat: int) -> dict[str, np.ndarray]:
         bag = _common.bag(self.set_flags, self.game).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
-        hand = [_common.hand_flags(bag.size, self.game.pending[seat][1:])] if self.shows_hand else []
+        hand = [_common.tile_flags(bag.size, self.game.pending[seat][1:])] if self.shows_hand else []
         flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag, *hand,
                                *[self.public[o] for o in others]]).astype(np.int64)
         return {"observation": flat, "action_mask": self.mask(seat)}

@@ -11,9 +11,9 @@ The sum over a game's moves of the mean advantage estimates what B's
 choices add per game (exact for the last change, an approximation when
 many moves change: the continuation is ``fast``, not B).
 
-Agents are given as NAME or NAME:KEY=VALUE,... with integer search settings,
+Agents are given as NAME or NAME:KEY=VALUE,... with numeric search settings,
 e.g. ``expectimax``, ``best``, ``expectimax:deep=3``, ``best:deep=3,width2=6``,
-``best:weights=runs/x/weights.npz``.
+``best:weights=runs/x/weights.npz``, ``deep:margin=1000`` (a third draw at every move where it fits).
 
     PYTHONPATH=src python scripts/decision_benchmark.py --a expectimax --b best --games 300
 
@@ -47,14 +47,14 @@ def build(spec: str, rules: Ruleset):
     name, _, settings = spec.partition(":")
     options: dict = {}
     for key, value in (item.split("=", 1) for item in settings.split(",") if item):
-        options[key] = ValueFunction.load(value) if key == "weights" else int(value)
+        options[key] = ValueFunction.load(value) if key == "weights" else float(value) if "." in value else int(value)
     if "weights" in options:
         options["value"] = options.pop("weights")
     return AGENTS[name](rules, 0, **options)
 
 
 def choice(agent, board, tile, allowed, in_bag) -> int:
-    now, future, searched = agent.estimates(board, tile, allowed, in_bag)
+    now, future, searched = agent.choice_estimates(board, tile, allowed, in_bag)
     return int(best_cell(now, future, searched))
 
 

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from takeiteasy.ai import AGENTS, make_agent
+from takeiteasy.ai import AGENTS, DeepAgent, make_agent
 from takeiteasy.ai.hints import announce_hints, hint
 from takeiteasy.cli import main
 from takeiteasy.core import Game, Options, Ruleset
@@ -52,6 +52,15 @@ def test_agents_play_only_allowed_cells(name, variant):
     rules = Ruleset.from_options(VARIANTS[variant])
     game = Game(rules, ["bot"], seed=11)
     game.play([CheckingAgent(make_agent(name, rules, seed=1))])
+    assert game.finished and game.board_scores()[0] == rules.score(game.boards[0])
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_deep_plays_only_allowed_cells(variant):
+    """``deep`` with its third draw at every move where it is cheap (the last six before the final two)."""
+    rules = Ruleset.from_options(VARIANTS[variant])
+    game = Game(rules, ["bot"], seed=11)
+    game.play([CheckingAgent(DeepAgent(rules, seed=1, margin=1000, budget3=300_000))])
     assert game.finished and game.board_scores()[0] == rules.score(game.boards[0])
 
 
@@ -110,7 +119,7 @@ def test_announce_picks_a_tile_still_in_the_bag():
 
 
 def test_every_agent_is_registered():
-    assert {"random", "greedy", "heuristic", "fast", "expectimax", "rollout", "best"} <= set(AGENTS)
+    assert {"random", "greedy", "heuristic", "fast", "expectimax", "rollout", "best", "deep"} <= set(AGENTS)
 
 
 def test_strong_agents_are_reproducible():

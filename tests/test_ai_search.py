@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from takeiteasy.ai import BestAgent, ExpectimaxAgent
-from takeiteasy.ai.agents import BEST_DEEP, BEST_WIDTH, bag_of
-from takeiteasy.ai.search import chance1, expectimax_cells, value_cells
+from takeiteasy.ai import BestAgent, DeepAgent, ExpectimaxAgent
+from takeiteasy.ai.agents import BEST_DEEP, BEST_WIDTH, BEST_WIDTH2, bag_of
+from takeiteasy.ai.search import chance1, expectimax_cells, third_draw, value_cells
 from takeiteasy.core import Ruleset
 from takeiteasy.core.deal import deal
 
@@ -51,15 +51,24 @@ def one_draw_future(board, in_bag):
 
 def two_draw_future(board, in_bag, width2):
     """The same, with each drawn tile's ``width2`` best cells judged by their own one-draw future."""
+    return deeper_future(board, in_bag, width2, lambda after, bag: one_draw_future(after, bag))
+
+
+def three_draw_future(board, in_bag, width3, width2):
+    """Each drawn tile's ``width3`` best cells judged by their own two-draw future."""
+    return deeper_future(board, in_bag, width3, lambda after, bag: two_draw_future(after, bag, width2))
+
+
+def deeper_future(board, in_bag, width, future_after):
     points_before = RULES.score(board)
     totals = []
     for tile, bag, now, future in each_next_tile(board, in_bag):
-        ranked = np.argsort(-np.where(np.isnan(now), -np.inf, now + future), kind="stable")[:width2]
+        ranked = np.argsort(-np.where(np.isnan(now), -np.inf, now + future), kind="stable")[:width]
         best = -np.inf
         for cell in ranked:
             after = board.copy()
             after[cell] = tile
-            best = max(best, now[cell] - points_before + one_draw_future(after, bag))
+            best = max(best, now[cell] - points_before + future_after(after, bag))
         totals.append(best)
     return float(np.mean(totals))
 
@@ -106,3 +115,60 @@ def test_best_searches_two_draws_early_and_expectimax_one():
     assert searched.sum() == BEST_DEEP
     _, _, searched = AGENT.estimates(board, tile, board < 0, in_bag)
     assert searched.sum() == BEST_WIDTH
+
+
+def test_third_draw_averages_each_next_tile_on_its_best_cells_by_their_two_draw_future():
+    board, tile, in_bag = position(12)
+    cells = np.flatnonzero(board < 0)[[0, 3]]
+    future = np.full(19, np.nan)
+    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, WEIGHTS, TABLES, future)
+    for cell in cells:
+        after = board.copy()
+        after[cell] = tile
+        assert future[cell] == pytest.approx(three_draw_future(after, in_bag, 2, BEST_WIDTH2), abs=1e-6)
+    assert np.isnan(np.delete(future, cells)).all()
+
+
+def test_deep_searches_a_third_draw_only_where_the_two_best_cells_are_close():
+    board, tile, in_bag = position(9)
+    now, future, searched = BestAgent(RULES).estimates(board, tile, board < 0, in_bag)
+    totals = np.sort(np.where(searched, now + future, -np.inf))[::-1]
+    gap = totals[0] - totals[1]
+    far = DeepAgent(RULES, margin=gap / 2).choice_estimates(board, tile, board < 0, in_bag)
+    assert np.array_equal(far[2], searched) and np.array_equal(far[1], future, equal_nan=True)
+    _, deep_future, deep_searched = DeepAgent(RULES, margin=gap * 2).choice_estimates(board, tile, board < 0, in_bag)
+    two_best = np.argsort(-np.where(searched, now + future, -np.inf))[:2]
+    assert set(np.flatnonzero(deep_searched)) == set(two_best)
+    expected = np.full(19, np.nan)
+    third_draw(board, tile, two_best, in_bag, 2, BEST_WIDTH2, WEIGHTS, TABLES, expected)
+    assert np.allclose(deep_future[two_best], expected[two_best])
+
+
+def test_deep_skips_the_third_draw_beyond_its_budget():
+    """Early in the round a third draw would take seconds: ``deep`` then chooses as ``best`` does."""
+    board, tile, in_bag = position(1)
+    best = BestAgent(RULES).estimates(board, tile, board < 0, in_bag)
+    deep = DeepAgent(RULES, margin=1000, budget3=1_000_000).choice_estimates(board, tile, board < 0, in_bag)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(best, deep))
+
+
+def _third_draw_late(_=None):
+    board, tile, in_bag = position(13)
+    cells = np.flatnonzero(board < 0)[:2]
+    future = np.full(19, np.nan)
+    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, WEIGHTS, TABLES, future)
+    return future[cells]
+
+
+def test_third_draw_works_side_by_side_and_in_a_forked_process():
+    """A web server runs searches in several threads at once, and bench/train fork worker processes after
+    the parent may have searched (a forked child inherits the thread pool but not its threads)."""
+    import multiprocessing
+    from concurrent.futures import ThreadPoolExecutor
+
+    alone = _third_draw_late()
+    with ThreadPoolExecutor(3) as pool:
+        for together in pool.map(_third_draw_late, range(3)):
+            assert np.array_equal(together, alone)
+    with multiprocessing.get_context("fork").Pool(1) as child:
+        assert np.array_equal(child.apply_async(_third_draw_late).get(timeout=120), alone)

@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..core.errors import InputError
 from ..core.rules import Ruleset
-from .agents import BestAgent, ExpectimaxAgent, FastAgent, HeuristicAgent, RolloutAgent
+from .agents import BestAgent, DeepAgent, ExpectimaxAgent, FastAgent, HeuristicAgent, RolloutAgent
 from .basic import Agent, GreedyAgent, RandomAgent
 from .hints import AnnounceHint, Hint, announce_hints, hint
 from .value import ValueFunction
@@ -32,6 +32,7 @@ AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
     "expectimax": ExpectimaxAgent,
     "rollout": RolloutAgent,
     "best": BestAgent,
+    "deep": DeepAgent,
 }
 
 
@@ -44,11 +45,12 @@ STRENGTH = {
     "fast": "learned, instant (about 166)",
     "expectimax": "learned, looks a draw ahead (about 167)",
     "rollout": "learned, plays rounds out (about 167; slower)",
-    "best": "the strongest (about 168)",
+    "best": "the strongest at speed (about 168)",
+    "deep": "best, a draw further where a move is close (strongest, about 168; seconds a move at times)",
 }
 
 #: The agents that play with a learned value function (and so accept other weights).
-LEARNED = ("fast", "expectimax", "rollout", "best")
+LEARNED = ("fast", "expectimax", "rollout", "best", "deep")
 
 
 def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: str | None = None) -> Agent:
@@ -75,5 +77,5 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
     return factory(rules, seed, value=value)
 
 
-__all__ = ["AGENTS", "LEARNED", "STRENGTH", "Agent", "AnnounceHint", "BestAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
+__all__ = ["AGENTS", "LEARNED", "STRENGTH", "Agent", "AnnounceHint", "BestAgent", "DeepAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
            "RandomAgent", "RolloutAgent", "announce_hints", "hint", "make_agent"]

@@ -15,9 +15,15 @@ are left at NaN.
   of those are then searched two draws deep and only they count as searched
   (the rest keep their one-draw estimate).  Cells never searched keep their
   learned value.  A final placement needs no search: its future is 0.
+* :func:`third_draw` -- ``future`` of a few given cells searched three draws
+  deep (``deep`` uses it where ``best``'s two best cells are close).
 """
 
 from __future__ import annotations
+
+import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -169,6 +175,81 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, w
                                cross, triples, parallel, phase_bucket, offsets)
         work[cell] = -1
         searched[cell] = True
+
+
+@kernel
+def after_draw2(work, filled, bag, tile, width, width2, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                triples, parallel, phase_bucket, offsets):
+    """Best points plus expected future for ``tile``, just drawn (already out of ``bag``), on ``work``: its
+    ``width`` most promising cells by learned value, each judged by :func:`chance2`."""
+    num_cells = work.shape[0]
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
+    totals = np.empty(num_cells)
+    gained = np.zeros(num_cells, dtype=np.int64)
+    all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
+    bag_counts(bag, TILE_VALUES, counts, fits)
+    placement_totals(work, tile, codes, counts, fits, filled, False, weights, line_cells, line_len, line_dir,
+                     cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained)
+    order = np.argsort(-totals)
+    best = -1e300
+    for rank in range(min(width, num_cells - filled)):
+        cell = order[rank]
+        work[cell] = tile
+        deeper = gained[cell] + chance2(work, filled + 1, bag, width2, weights, line_cells, line_len, line_dir,
+                                        cell_lines, cross, triples, parallel, phase_bucket, offsets)
+        work[cell] = -1
+        if deeper > best:
+            best = deeper
+    return best
+
+
+@kernel
+def third_draw_pairs(board, tile, cells, draws, start, step, width3, width2, weights, line_cells, line_len, line_dir,
+                     cell_lines, cross, triples, parallel, phase_bucket, offsets, results):
+    """``results[pair]`` for every ``step``-th pair from ``start``: pair ``k`` is ``tile`` on
+    ``cells[k // len(draws)]`` followed by the draw ``draws[k % len(draws)]``, judged by :func:`after_draw2`."""
+    filled = kernels.count_filled(board) + 1
+    num_draws = draws.shape[0]
+    bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
+    for pair in range(start, results.shape[0], step):
+        work = board.copy()
+        work[cells[pair // num_draws]] = tile
+        bag[:] = False
+        bag[draws] = True
+        drawn = draws[pair % num_draws]
+        bag[drawn] = False
+        results[pair] = after_draw2(work, filled, bag, drawn, width3, width2, weights, line_cells, line_len, line_dir,
+                                    cell_lines, cross, triples, parallel, phase_bucket, offsets)
+
+
+def third_draw(board, tile, cells, in_bag, width3, width2, weights, tables, future) -> None:
+    """Set ``future`` of each of ``cells`` (``tile`` placed there) to the points the rest of the round is
+    expected to add, searched three draws deep: every tile that may come next, on its ``width3`` most
+    promising cells, each followed by :func:`chance2` (``width2`` cells per tile drawn after it).  Needs at
+    least three empty cells after ``tile``.  The work is shared by threads (the kernels release the GIL);
+    plain threads rather than numba's own, which are not safe everywhere under a threaded web server."""
+    draws = np.flatnonzero(in_bag)
+    results = np.empty(len(cells) * len(draws))
+    jobs = [_pool().submit(third_draw_pairs, board, tile, cells, draws, start, THREADS, width3, width2, weights,
+                           *tables, results) for start in range(THREADS)]
+    for job in jobs:
+        job.result()
+    future[cells] = results.reshape(len(cells), len(draws)).mean(axis=1)
+
+
+#: The threads a third draw is shared by: one per core, at most 4.
+THREADS = max(1, min(4, os.cpu_count() or 1))
+
+
+@functools.cache
+def _pool_of(process: int) -> ThreadPoolExecutor:
+    """One pool per process, so searches running side by side (web rooms) share the cores; keyed by the
+    process id because a forked worker inherits the parent's pool without its threads."""
+    return ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="third-draw")
+
+
+def _pool() -> ThreadPoolExecutor:
+    return _pool_of(os.getpid())
 
 
 @kernel

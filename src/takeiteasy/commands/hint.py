@@ -23,7 +23,8 @@ def register(sub) -> None:
                         help="with --announce: another player's board (repeat for each); tiles are then ranked "
                              "by how far they leave your board ahead of the others' mean")
     parser.add_argument("--agent", default="best",
-                        help="whose estimate: best (default), expectimax, rollout, fast or heuristic")
+                        help="whose estimate: best (default; deep hints as best does), expectimax, rollout, fast "
+                             "or heuristic")
     parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
                                                            "that depend on it)")
     parser.add_argument("--previous-cell", type=int, default=-1, metavar="CELL",

@@ -172,3 +172,46 @@ def test_third_draw_works_side_by_side_and_in_a_forked_process():
             assert np.array_equal(together, alone)
     with multiprocessing.get_context("fork").Pool(1) as child:
         assert np.array_equal(child.apply_async(_third_draw_late).get(timeout=120), alone)
+
+
+INTERRUPTED_SEARCH = """
+import os, signal, threading, time
+import numpy as np
+from takeiteasy.ai import DeepAgent
+from takeiteasy.ai.agents import bag_of
+from takeiteasy.core import Ruleset
+from takeiteasy.core.deal import deal
+
+rules = Ruleset.from_options()
+agent = DeepAgent(rules, margin=1000)  # a third draw whatever the gap
+order = deal(5151, rules.tile_set, 19, index=1000)
+board = np.full(19, -1, dtype=np.int64)
+board[9] = order[0]
+bag = bag_of([t for t in rules.tile_set if t not in order[:2]])
+late = board.copy()
+late[:14] = order[5:19]
+agent.choice_estimates(late, order[2], late < 0, bag_of(order[3:5]))  # load the compiled kernels first
+started = time.perf_counter()
+agent.choice_estimates(board, order[1], board < 0, bag)  # the second move: seconds of third draw
+whole = time.perf_counter() - started
+threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+started = time.perf_counter()
+try:
+    agent.choice_estimates(board, order[1], board < 0, bag)
+    print("not interrupted", whole)
+except KeyboardInterrupt:
+    print("interrupted", whole, time.perf_counter() - started)
+"""
+
+
+def test_ctrl_c_interrupts_a_third_draw_at_once():
+    """The calling thread only waits for the search threads, so Ctrl-C (``play --vs deep``) stops a
+    search of several seconds at once rather than when it ends (measured against the same search whole)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", INTERRUPTED_SEARCH], capture_output=True, text=True, timeout=300)
+    words = out.stdout.split()
+    assert words[0] == "interrupted", out.stdout + out.stderr
+    whole, interrupted = float(words[1]), float(words[2])
+    assert interrupted < whole / 2, (whole, interrupted)

@@ -21,9 +21,8 @@ are left at NaN.
 
 from __future__ import annotations
 
-import functools
 import os
-from concurrent.futures import ThreadPoolExecutor
+import threading
 
 import numpy as np
 
@@ -226,30 +225,35 @@ def third_draw(board, tile, cells, in_bag, width3, width2, weights, tables, futu
     """Set ``future`` of each of ``cells`` (``tile`` placed there) to the points the rest of the round is
     expected to add, searched three draws deep: every tile that may come next, on its ``width3`` most
     promising cells, each followed by :func:`chance2` (``width2`` cells per tile drawn after it).  Needs at
-    least three empty cells after ``tile``.  The work is shared by threads (the kernels release the GIL);
-    plain threads rather than numba's own, which are not safe everywhere under a threaded web server."""
+    least three empty cells after ``tile``.
+
+    The work is shared by a thread per core (the kernels release the GIL): plain daemon threads started
+    for the call, not numba's own (not safe under every threading layer when a web server searches in
+    several threads) nor a pool kept between calls (a forked worker process inherits the pool without its
+    threads, and its first third draw would wait forever)."""
     draws = np.flatnonzero(in_bag)
     results = np.empty(len(cells) * len(draws))
-    jobs = [_pool().submit(third_draw_pairs, board, tile, cells, draws, start, THREADS, width3, width2, weights,
-                           *tables, results) for start in range(THREADS)]
-    for job in jobs:
-        job.result()
+    failures: list[BaseException] = []
+
+    def share(start: int) -> None:
+        try:
+            third_draw_pairs(board, tile, cells, draws, start, THREADS, width3, width2, weights, *tables, results)
+        except Exception as error:  # handed to the calling thread below
+            failures.append(error)
+
+    # the calling thread only waits: a compiled call defers Ctrl-C until it returns, a join does not
+    helpers = [threading.Thread(target=share, args=(start,), daemon=True) for start in range(THREADS)]
+    for helper in helpers:
+        helper.start()
+    for helper in helpers:
+        helper.join()
+    if failures:
+        raise failures[0]
     future[cells] = results.reshape(len(cells), len(draws)).mean(axis=1)
 
 
 #: The threads a third draw is shared by: one per core, at most 4.
 THREADS = max(1, min(4, os.cpu_count() or 1))
-
-
-@functools.cache
-def _pool_of(process: int) -> ThreadPoolExecutor:
-    """One pool per process, so searches running side by side (web rooms) share the cores; keyed by the
-    process id because a forked worker inherits the parent's pool without its threads."""
-    return ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="third-draw")
-
-
-def _pool() -> ThreadPoolExecutor:
-    return _pool_of(os.getpid())
 
 
 @kernel

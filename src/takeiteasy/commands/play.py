@@ -145,8 +145,9 @@ def _play_round(console: Console, game: Game, bots: dict, args) -> None:
         console.rule(f"Tile {number}/{rules.tiles_per_round}{who}: {shown}")
         for player, name in enumerate(game.players):
             if player in bots:
-                while game.pending[player]:
-                    game.play_one(player, bots[player])
+                with console.status(f"{name} is thinking..."):  # a spinner: a deep search takes seconds at times
+                    while game.pending[player]:
+                        game.play_one(player, bots[player])
                 continue
             _human_turn(console, game, player, args)
     for player in range(len(game.players)):

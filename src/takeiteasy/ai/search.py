@@ -180,7 +180,9 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, w
 def after_draw2(work, filled, bag, tile, width, width2, weights, line_cells, line_len, line_dir, cell_lines, cross,
                 triples, parallel, phase_bucket, offsets):
     """Best points plus expected future for ``tile``, just drawn (already out of ``bag``), on ``work``: its
-    ``width`` most promising cells by learned value, each judged by :func:`chance2`."""
+    ``width`` most promising cells by learned value, each judged by :func:`chance2`.  The loop is
+    :func:`chance2`'s own one level up; one kernel for both would have them call each other, which numba
+    does not compile."""
     num_cells = work.shape[0]
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     totals = np.empty(num_cells)

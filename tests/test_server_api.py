@@ -369,7 +369,8 @@ def test_player_tokens_are_masked_in_the_server_logs():
                                                 "/api/rooms/ABC234/ws?token=s3cr3t-Tok_en")
         logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET",
                                                  "/api/rooms/ABC234?since=3&token=s3cr3t-Tok_en", "1.1", 200)
-        logging.getLogger("uvicorn.access").info("GET /api/rooms/ABC234?token=s3cr3t-Tok_en")
+        # a message with the URL in it and no arguments (uvicorn's access formatter wants five, so on .error)
+        logging.getLogger("uvicorn.error").info("GET /api/rooms/ABC234?token=s3cr3t-Tok_en")
     finally:
         for name in names:
             logging.getLogger(name).removeHandler(keep)

@@ -520,7 +520,7 @@ class BestAgent(ExpectimaxAgent):
 
 class DeepAgent(BestAgent):
     """``best``, and where its two best cells are close (within ``margin`` points) a third draw of search
-    for both, shared by the cores (:func:`~takeiteasy.ai.search.third_draw`).  A quarter of a point
+    for both, shared by the cores (:func:`~takeiteasy.ai.search.third_draw`).  About 0.2 points
     stronger than ``best``, with the same median time a move but three times its mean
     (docs/BENCHMARKS.md); hints and hand searches are ``best``'s."""
 

@@ -42,6 +42,31 @@ def test_cache_files_in_numba_cache_dir_are_dropped_too(tmp_path):
     assert (other / "theirs-1.py311.nbi").exists()  # another project's cache is not ours to drop
 
 
+def test_each_cache_folder_is_checked_against_the_sources_on_its_own(tmp_path):
+    """Two cache folders (``NUMBA_CACHE_DIR``) used in turn: an edit seen while using one must still drop the
+    other's files when it is used next, not only the first's."""
+    import hashlib
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "search.py").write_text("B = 2\n")
+
+    def cached_file(cache: str):
+        mirror = tmp_path / cache / f"pkg_{hashlib.sha1(str(package).encode()).hexdigest()}"
+        mirror.mkdir(parents=True, exist_ok=True)
+        (mirror / "search.best-3.py311.nbi").write_text("x")
+        return mirror / "search.best-3.py311.nbi"
+
+    first, second = str(tmp_path / "a"), str(tmp_path / "b")
+    drop_stale_caches(package, cache_dir=first)
+    drop_stale_caches(package, cache_dir=second)
+    in_first, in_second = cached_file("a"), cached_file("b")
+    (package / "search.py").write_text("B = 3\n")
+    assert drop_stale_caches(package, cache_dir=second) and not in_second.exists()
+    assert in_first.exists()
+    assert drop_stale_caches(package, cache_dir=first) and not in_first.exists()
+
+
 def test_every_compiled_kernel_releases_the_gil():
     """A compiled kernel holding the GIL stops every other thread for the whole call: in the web server, an AI
     player's search stalled all rooms' requests for up to 0.7 s a call (docs/BENCHMARKS.md, "The server while

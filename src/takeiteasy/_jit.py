@@ -41,7 +41,9 @@ def drop_stale_caches(root: Path = PACKAGE_ROOT, cache_dir: str | None = None) -
     dropped.  A read-only install is left alone (its files are replaced as a
     whole on upgrade, which numba notices).
     """
-    stamp = root / "__pycache__" / STAMP_NAME
+    # one stamp per cache location: a cache elsewhere, last used before an edit, is as stale as any
+    where = f"-{hashlib.sha1(os.path.abspath(cache_dir).encode()).hexdigest()[:12]}" if cache_dir else ""
+    stamp = root / "__pycache__" / STAMP_NAME.replace(".sha256", f"{where}.sha256")
     try:
         digest = source_digest(root)
         if stamp.is_file() and stamp.read_text() == digest:

@@ -235,7 +235,7 @@ def third_draw(board, tile, cells, in_bag, width3, width2, weights, tables, futu
     threads, and its first third draw would wait forever)."""
     draws = np.flatnonzero(in_bag)
     results = np.empty(len(cells) * len(draws))
-    failures: list[BaseException] = []
+    failures: list[Exception] = []
 
     def share(start: int) -> None:
         try:

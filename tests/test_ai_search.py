@@ -2,7 +2,8 @@
 
 The reference below averages, over every tile left in the bag, the best
 placement of that tile as scored by ``value_cells`` (the ``fast`` agent's
-per-cell estimate), so it shares no search code with the kernels it checks.
+per-cell estimate) on the cells the ruleset allows it, so it shares no search
+code with the kernels it checks.
 """
 
 from __future__ import annotations
@@ -12,13 +13,18 @@ import pytest
 
 from takeiteasy.ai import BestAgent, DeepAgent, ExpectimaxAgent
 from takeiteasy.ai.agents import BEST_DEEP, BEST_WIDTH, BEST_WIDTH2, bag_of
-from takeiteasy.ai.search import chance1, expectimax_cells, third_draw, value_cells
-from takeiteasy.core import Ruleset
+from takeiteasy.ai.search import chance1, expectimax_cells, placing_of, third_draw, value_cells
+from takeiteasy.core import Options, Ruleset
 from takeiteasy.core.deal import deal
 
 RULES = Ruleset.from_options()
 AGENT = ExpectimaxAgent(RULES)
 WEIGHTS, TABLES = AGENT.value.weights, AGENT.tables
+FREE = placing_of(RULES)
+#: placement variants whose rules the search follows (rulebook 000: adjacent, sun/moon; 002: touch the previous)
+PLACED = {name: Ruleset.from_options(Options(placement=placement, sunmoon_touch=touch))
+          for name, placement, touch in [("adjacent", "adjacent", "placed"), ("sunmoon", "sunmoon", "placed"),
+                                          ("sunmoon-previous", "sunmoon", "previous")]}
 
 
 def position(filled: int, seed: int = 11):
@@ -32,43 +38,48 @@ def position(filled: int, seed: int = 11):
     return board, tile, in_bag
 
 
-def each_next_tile(board, in_bag):
-    """For every tile that may come next: (tile, bag after it, points now per cell, learned future per cell)."""
+def each_next_tile(board, in_bag, before, rules):
+    """For every tile that may come next: (tile, bag after it, points now per cell, learned future per cell),
+    on the cells ``rules`` allow it (``before``: the tile placed last and its cell)."""
     for tile in np.flatnonzero(in_bag):
         bag = in_bag.copy()
         bag[tile] = False
         now, future = np.empty(19), np.empty(19)
-        value_cells(board, tile, board < 0, bag, WEIGHTS, *TABLES, now, future)
+        value_cells(board, tile, rules.legal_mask(board, tile, *before), bag, WEIGHTS, *TABLES, now, future)
         yield tile, bag, now, future
 
 
-def one_draw_future(board, in_bag):
+def one_draw_future(board, in_bag, before=(-1, -1), rules=RULES):
     """Expected points still to come: each bag tile equally likely next, placed by points plus value."""
     points_before = RULES.score(board)
-    totals = [np.nanmax(now + future) - points_before for _, _, now, future in each_next_tile(board, in_bag)]
+    totals = [np.nanmax(now + future) - points_before for _, _, now, future in each_next_tile(board, in_bag, before,
+                                                                                             rules)]
     return float(np.mean(totals))
 
 
-def two_draw_future(board, in_bag, width2):
+def two_draw_future(board, in_bag, width2, before=(-1, -1), rules=RULES):
     """The same, with each drawn tile's ``width2`` best cells judged by their own one-draw future."""
-    return deeper_future(board, in_bag, width2, lambda after, bag: one_draw_future(after, bag))
+    return deeper_future(board, in_bag, width2, before, rules, one_draw_future)
 
 
-def three_draw_future(board, in_bag, width3, width2):
+def three_draw_future(board, in_bag, width3, width2, before=(-1, -1), rules=RULES):
     """Each drawn tile's ``width3`` best cells judged by their own two-draw future."""
-    return deeper_future(board, in_bag, width3, lambda after, bag: two_draw_future(after, bag, width2))
+    return deeper_future(board, in_bag, width3, before, rules,
+                         lambda after, bag, placed, rules: two_draw_future(after, bag, width2, placed, rules))
 
 
-def deeper_future(board, in_bag, width, future_after):
+def deeper_future(board, in_bag, width, before, rules, future_after):
     points_before = RULES.score(board)
     totals = []
-    for tile, bag, now, future in each_next_tile(board, in_bag):
+    for tile, bag, now, future in each_next_tile(board, in_bag, before, rules):
         ranked = np.argsort(-np.where(np.isnan(now), -np.inf, now + future), kind="stable")[:width]
         best = -np.inf
         for cell in ranked:
+            if np.isnan(now[cell]):
+                break
             after = board.copy()
             after[cell] = tile
-            best = max(best, now[cell] - points_before + future_after(after, bag))
+            best = max(best, now[cell] - points_before + future_after(after, bag, (tile, cell), rules))
         totals.append(best)
     return float(np.mean(totals))
 
@@ -78,7 +89,75 @@ def test_chance1_is_the_average_best_placement_of_the_next_tile(filled):
     board, tile, in_bag = position(filled)
     board[np.flatnonzero(board < 0)[0]] = tile  # the afterstate the search scores
     expected = one_draw_future(board, in_bag)
-    assert chance1(board, filled + 1, in_bag, WEIGHTS, *TABLES) == pytest.approx(expected, abs=1e-6)
+    assert chance1(board, filled + 1, in_bag, (-1, -1), FREE, WEIGHTS, *TABLES) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("name", list(PLACED))
+def test_rulebook_000_the_search_puts_coming_tiles_only_where_the_placement_variant_allows(name):
+    """Rulebook 000 (adjacent placement; sun/moon adjacent placement) and rulebook 002 (a repeated symbol touches
+    the previous tile): one, two and three draws deep, every tile that may come is tried only on the cells the
+    ruleset allows it after the tile placed before it, and the values differ from a free game's."""
+    rules = PLACED[name]
+    placing = placing_of(rules)
+    board, tile, in_bag = position(2)  # few tiles placed: many cells touch none
+    cell = int(np.flatnonzero(rules.legal_mask(board, tile))[-1])
+    after = board.copy()
+    after[cell] = tile
+    one = chance1(after, 3, in_bag, (tile, cell), placing, WEIGHTS, *TABLES)
+    assert one == pytest.approx(one_draw_future(after, in_bag, (tile, cell), rules), abs=1e-6)
+    assert abs(one - chance1(after, 3, in_bag, (tile, cell), FREE, WEIGHTS, *TABLES)) > 1e-3
+
+    now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
+    allowed = rules.legal_mask(board, tile)
+    expectimax_cells(board, tile, allowed, in_bag, BEST_WIDTH, 2, 3, 2, placing, WEIGHTS, *TABLES, now, future,
+                     searched)
+    assert searched.sum() == 2 and allowed[searched].all()
+    for cell in np.flatnonzero(searched):
+        after = board.copy()
+        after[cell] = tile
+        assert future[cell] == pytest.approx(two_draw_future(after, in_bag, 3, (tile, cell), rules), abs=1e-6)
+
+    board, tile, in_bag = position(12)
+    cells = np.flatnonzero(rules.legal_mask(board, tile))[:2]
+    future = np.full(19, np.nan)
+    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, placing, WEIGHTS, TABLES, future)
+    for cell in cells:
+        after = board.copy()
+        after[cell] = tile
+        expected = three_draw_future(after, in_bag, 2, BEST_WIDTH2, (tile, cell), rules)
+        assert future[cell] == pytest.approx(expected, abs=1e-6)
+
+
+def test_rulebook_003_the_search_fills_the_stamen_first_when_the_variant_says_so():
+    """Rulebook 003, daffodil variant 2 (the stamen first): a coming tile is tried on the stamen while it has room."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="first"))
+    agent = ExpectimaxAgent(rules)
+    weights, tables = agent.value.weights, agent.tables
+    size = rules.layout.num_cells
+    board = np.full(size, -1, dtype=np.int64)
+    order = deal(3, rules.tile_set, rules.tiles_per_round)
+    stamen = list(rules.layout.stamen_cells)
+    board[stamen[0]] = order[0]  # one stamen cell left after the next placement: the coming tile must take it
+    in_bag = bag_of([t for t in rules.tile_set if t not in order[:2]])
+    tile, cell = order[1], stamen[1]
+    after = board.copy()
+    after[cell] = tile
+    ruled = chance1(after, 2, in_bag, (tile, cell), placing_of(rules), weights, *tables)
+    free = chance1(after, 2, in_bag, (tile, cell), placing_of(Ruleset.from_options(Options(board="daffodil"))),
+                   weights, *tables)
+    assert ruled < free  # one cell allowed instead of every empty one
+    last = stamen[2]
+    points_before = rules.score(after)
+    expected = []
+    for drawn in np.flatnonzero(in_bag):
+        bag = in_bag.copy()
+        bag[drawn] = False
+        now, future = np.full(size, np.nan), np.full(size, np.nan)
+        allowed = np.zeros(size, dtype=np.bool_)
+        allowed[last] = True
+        value_cells(after, drawn, allowed, bag, weights, *tables, now, future)
+        expected.append(now[last] + future[last] - points_before)
+    assert ruled == pytest.approx(np.mean(expected), abs=1e-6)
 
 
 def test_one_draw_search_covers_the_most_promising_cells():
@@ -86,7 +165,7 @@ def test_one_draw_search_covers_the_most_promising_cells():
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
     value_cells(board, tile, board < 0, in_bag, WEIGHTS, *TABLES, now, future)
     promising = set(np.argsort(-np.where(np.isnan(now), -np.inf, now + future))[:BEST_WIDTH])
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, WEIGHTS, *TABLES, now, future, searched)
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, FREE, WEIGHTS, *TABLES, now, future, searched)
     assert set(np.flatnonzero(searched)) == promising
     for cell in promising:
         after = board.copy()
@@ -97,10 +176,10 @@ def test_one_draw_search_covers_the_most_promising_cells():
 def test_two_draw_search_takes_the_best_one_draw_cells_only():
     board, tile, in_bag = position(11)
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, WEIGHTS, *TABLES, now, future, searched)
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, FREE, WEIGHTS, *TABLES, now, future, searched)
     shallow = np.where(searched, now + future, -np.inf)
     top = set(np.argsort(-shallow)[:2])
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 2, 3, 2, WEIGHTS, *TABLES, now, future, searched)
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 2, 3, 2, FREE, WEIGHTS, *TABLES, now, future, searched)
     assert set(np.flatnonzero(searched)) == top
     for cell in top:
         after = board.copy()
@@ -121,7 +200,7 @@ def test_third_draw_averages_each_next_tile_on_its_best_cells_by_their_two_draw_
     board, tile, in_bag = position(12)
     cells = np.flatnonzero(board < 0)[[0, 3]]
     future = np.full(19, np.nan)
-    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, WEIGHTS, TABLES, future)
+    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, FREE, WEIGHTS, TABLES, future)
     for cell in cells:
         after = board.copy()
         after[cell] = tile
@@ -140,7 +219,7 @@ def test_deep_searches_a_third_draw_only_where_the_two_best_cells_are_close():
     two_best = np.argsort(-np.where(searched, now + future, -np.inf))[:2]
     assert set(np.flatnonzero(deep_searched)) == set(two_best)
     expected = np.full(19, np.nan)
-    third_draw(board, tile, two_best, in_bag, 2, BEST_WIDTH2, WEIGHTS, TABLES, expected)
+    third_draw(board, tile, two_best, in_bag, 2, BEST_WIDTH2, FREE, WEIGHTS, TABLES, expected)
     assert np.allclose(deep_future[two_best], expected[two_best])
 
 
@@ -156,7 +235,7 @@ def _third_draw_late(_=None):
     board, tile, in_bag = position(13)
     cells = np.flatnonzero(board < 0)[:2]
     future = np.full(19, np.nan)
-    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, WEIGHTS, TABLES, future)
+    third_draw(board, tile, cells, in_bag, 2, BEST_WIDTH2, FREE, WEIGHTS, TABLES, future)
     return future[cells]
 
 

@@ -6,10 +6,12 @@ import json
 import weakref
 
 import numpy as np
+import pytest
 
 from takeiteasy.ai.train import Trainer, TrainConfig
 from takeiteasy.ai.value import ValueFunction
 from takeiteasy.cli import main
+from takeiteasy.core.errors import InputError
 
 SMALL = dict(games=3000, alpha=0.25, alpha_final=0.05, hold=0.5, eval_games=300, eval_every=1000,
              checkpoint_every=1000)
@@ -243,3 +245,70 @@ def test_evaluations_and_checkpoints_come_where_asked_even_between_chunks(tmp_pa
     trainer.run()
     assert [row[0] for row in trainer.history] == [1000, 2000, 3000]
     assert saved == [1500, 3000]
+
+
+def _rule_breaks(placement: str, games: int = 30) -> int:
+    """Moves of ``games`` training games (random weights) that break a placement variant's rule."""
+    from takeiteasy.core.layouts import layout
+    from takeiteasy.core.tiles import SYMBOLS
+
+    neighbours = layout("standard").neighbours
+    trainer = Trainer(TrainConfig(**{**SMALL, "placement": placement}), "unused")
+    # random weights scatter the tiles (the optimistic start fills the cells in order, each touching the last)
+    trainer.value.weights[:] = np.random.default_rng(5).normal(0, 5, trainer.value.weights.shape)
+    trace = np.zeros((19, 2), dtype=np.int64)
+    breaks = {"adjacent": 0, "sunmoon": 0}
+    for game in range(games):
+        trainer.play(1, True, np.array([game + 7], dtype=np.uint64), game, trace)
+        cells, tiles = list(trace[:, 0]), list(trace[:, 1])
+        assert sorted(cells) == list(range(19))
+        for t in range(1, 19):
+            alone = not any(n in cells[:t] for n in neighbours[cells[t]] if n >= 0)
+            breaks["adjacent"] += alone
+            breaks["sunmoon"] += alone and SYMBOLS[tiles[t]] == SYMBOLS[tiles[t - 1]]
+    return breaks
+
+
+def test_rulebook_000_training_under_adjacent_placement_places_every_tile_touching_one():
+    """Rulebook 000, "harder game" (adjacent placement): after the first, every tile touches a placed tile. The
+    trainer's games follow it, so the weights learn the game that is played (free games break it)."""
+    assert _rule_breaks("adjacent")["adjacent"] == 0
+    assert _rule_breaks("free")["adjacent"] > 0
+
+
+def test_rulebook_000_training_under_sunmoon_placement_touches_when_the_symbol_repeats():
+    """Rulebook 000, sun/moon placement: a tile with the previous tile's symbol touches a placed tile; one with
+    the other symbol goes anywhere. Sun/moon training games keep the rule and use that freedom."""
+    sunmoon = _rule_breaks("sunmoon")
+    assert sunmoon["sunmoon"] == 0 and sunmoon["adjacent"] > 0
+    assert _rule_breaks("free")["sunmoon"] > 0
+
+
+def test_free_placement_training_is_unchanged_by_the_placement_setting(tmp_path):
+    """The default placement plays exactly the games it played before the setting existed, and old checkpoints
+    (no placement setting) resume as free placement."""
+    free = Trainer(TrainConfig(**SMALL), tmp_path / "free")
+    free.run(stop_after=1000)
+    with np.load(free.checkpoint_path) as data:
+        saved = dict(data)
+    config = json.loads(str(saved["config"]))
+    assert config.pop("placement") == "free"
+    saved["config"] = np.array(json.dumps(config))
+    np.savez(free.checkpoint_path, **saved)
+    again = Trainer(TrainConfig(**SMALL), tmp_path / "free")
+    assert again.load_checkpoint() and again.games_done == 1000
+    adjacent = Trainer(TrainConfig(**{**SMALL, "placement": "adjacent"}), tmp_path / "free")
+    with pytest.raises(InputError, match="placement=free"):
+        adjacent.load_checkpoint()
+
+
+def test_train_command_takes_a_placement_and_refuses_an_unknown_one(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "500", "--eval-games", "50", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet"]
+    assert main(args + ["--placement", "adjacent"]) == 0
+    assert ValueFunction.load(out / "weights.npz").info["config"]["placement"] == "adjacent"
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        main(args + ["--placement", "diagonal"])
+    assert refused.value.code == 2 and "--placement" in capsys.readouterr().err

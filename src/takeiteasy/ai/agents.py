@@ -9,7 +9,8 @@ variant works unchanged; points on the board come from the kernels for the
 standard scoring rule and from ``rules.score`` for any other scoring rule.
 
 The learned agents need weights for the board's layout (shipped in
-``takeiteasy/data/weights``); on a layout without weights they fall back to
+``takeiteasy/data/weights``, with weights of their own for the placement
+variants trained under them); on a layout without weights they fall back to
 the heuristic estimate.
 """
 
@@ -26,7 +27,7 @@ from .basic import Agent
 from .features import WILD_INDEX, all_line_codes, bag_counts
 from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
-from .search import bag_from, best_cell, expectimax_cells, fast_choice, third_draw, value_cells
+from .search import bag_from, best_cell, expectimax_cells, fast_choice, placing_of, third_draw, value_cells
 from .value import ValueFunction, shipped
 
 #: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
@@ -117,11 +118,12 @@ class _Estimating(Agent):
         # best-sunray adds its bonus only when boards are compared: a board's own points are standard
         self.standard_scoring = rules.scoring.name in ("standard", "best-sunray")
         if value is None and learned:
-            value = shipped(rules.layout.name)
+            value = shipped(rules.layout.name, rules.options.placement)
         usable = value is not None and value.spec.layout_name == rules.layout.name
         self.value = value if usable else None
         # daffodil variant 4: positions are judged on the layout's cells with held tiles on the stamen
         self.holding = bool(rules.holding_cells)
+        self.placing = placing_of(rules, stamen_rule=not self.holding)  # where the search may put future tiles
 
     @property
     def tables(self):
@@ -392,8 +394,8 @@ class ExpectimaxAgent(_Estimating):
         depth, deep = self.plan(board, in_bag, width, self.deep if deep is None else deep)
         n = board.shape[0]
         now, future, searched = np.empty(n), np.empty(n), np.zeros(n, dtype=np.bool_)
-        expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.value.weights,
-                         *self.tables, now, future, searched)
+        expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.placing,
+                         self.value.weights, *self.tables, now, future, searched)
         return now, future, searched
 
     def hint_estimates(self, board, tile, allowed, in_bag):
@@ -542,7 +544,8 @@ class DeepAgent(BestAgent):
         if empty < 3 or totals[second] < totals[first] - self.margin or cost > self.budget3:
             return now, future, searched
         close = np.array([first, second], dtype=np.int64)
-        third_draw(board, tile, close, in_bag, self.width3, self.width2, self.value.weights, self.tables, future)
+        third_draw(board, tile, close, in_bag, self.width3, self.width2, self.placing, self.value.weights, self.tables,
+                   future)
         searched = np.zeros_like(searched)
         searched[close] = True
         return now, future, searched

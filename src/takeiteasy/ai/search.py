@@ -17,6 +17,10 @@ are left at NaN.
   learned value.  A final placement needs no search: its future is 0.
 * :func:`third_draw` -- ``future`` of a few given cells searched three draws
   deep (``deep`` uses it where ``best``'s two best cells are close).
+
+The searches place future tiles by the game's placement rules (``placing``,
+from :func:`placing_of`): under adjacent or sun/moon placement, or a stamen
+rule, a tile that may come is tried only where the game would allow it.
 """
 
 from __future__ import annotations
@@ -54,13 +58,20 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
 
 
 @kernel
-def placement_totals(work, tile, codes, counts, fits, filled, last, weights, line_cells, line_len, line_dir,
-                     cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained):
-    """For every empty cell of ``work``: ``totals`` = points ``tile`` completes there plus the learned value
-    after it (nothing after the ``last`` placement), ``gained`` = those points; filled cells get -1e300."""
+def placement_totals(work, tile, before, placing, codes, counts, fits, filled, last, weights, line_cells, line_len,
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained, legal):
+    """For every cell of ``work`` where ``tile`` may go: ``totals`` = points ``tile`` completes there plus the
+    learned value after it (nothing after the ``last`` placement), ``gained`` = those points; other cells get
+    -1e300.  Where it may go is the game's rule (``placing``, see :func:`placing_of`), ``before`` being the
+    (tile, cell) placed just before it; ``legal`` is scratch space."""
+    neighbours, stamen, symbols, placement, stamen_rule = placing
+    constrained = placement != kernels.PLACE_FREE or stamen_rule != kernels.STAMEN_FREE
+    if constrained:  # the engine's own rule; a free game skips it (most searches)
+        legal[:] = kernels.legal_mask(work, neighbours.shape[0], neighbours, stamen, symbols, tile, before[0], before[1],
+                                      placement, stamen_rule)
     for cell in range(work.shape[0]):
         totals[cell] = -1e300
-        if work[cell] >= 0:
+        if work[cell] >= 0 or (constrained and not legal[cell]):
             continue
         points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len,
                                         line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index)
@@ -69,16 +80,18 @@ def placement_totals(work, tile, codes, counts, fits, filled, last, weights, lin
 
 
 @kernel
-def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
-            phase_bucket, offsets):
-    """Expected points still to come on ``work`` (``filled`` cells filled) when the next tile is drawn at
-    random from ``bag`` and placed where points plus learned value are highest."""
+def chance1(work, filled, bag, before, placing, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
+            parallel, phase_bucket, offsets):
+    """Expected points still to come on ``work`` (``filled`` cells filled, ``before`` the last tile placed and
+    its cell) when the next tile is drawn at random from ``bag`` and placed, as ``placing`` allows, where
+    points plus learned value are highest."""
     num_cells = work.shape[0]
     if filled >= num_cells:
         return 0.0
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
+    legal = np.ones(num_cells, dtype=np.bool_)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     total = 0.0
     draws = 0
@@ -87,9 +100,9 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
             continue
         bag[tile] = False
         bag_counts(bag, TILE_VALUES, counts, fits)
-        placement_totals(work, tile, codes, counts, fits, filled, filled + 1 == num_cells, weights, line_cells,
-                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals,
-                         gained)
+        placement_totals(work, tile, before, placing, codes, counts, fits, filled, filled + 1 == num_cells, weights,
+                         line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                         index, totals, gained, legal)
         total += totals.max()
         draws += 1
         bag[tile] = True
@@ -97,16 +110,17 @@ def chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lin
 
 
 @kernel
-def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
-            phase_bucket, offsets):
+def chance2(work, filled, bag, width, before, placing, weights, line_cells, line_len, line_dir, cell_lines, cross,
+            triples, parallel, phase_bucket, offsets):
     """Like :func:`chance1`, but each drawn tile's ``width`` best cells are searched one level deeper."""
     num_cells = work.shape[0]
     if filled + 1 >= num_cells:
-        return chance1(work, filled, bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
-                       parallel, phase_bucket, offsets)
+        return chance1(work, filled, bag, before, placing, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                       triples, parallel, phase_bucket, offsets)
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
+    legal = np.ones(num_cells, dtype=np.bool_)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     total = 0.0
     draws = 0
@@ -115,15 +129,19 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
             continue
         bag[tile] = False
         bag_counts(bag, TILE_VALUES, counts, fits)
-        placement_totals(work, tile, codes, counts, fits, filled, False, weights, line_cells, line_len, line_dir,
-                         cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained)
+        placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells,
+                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index,
+                         totals, gained, legal)
         order = np.argsort(-totals)
         best = -1e300
         for rank in range(min(width, num_cells - filled)):
             cell = order[rank]
+            if totals[cell] <= -1e300:  # fewer cells allowed than the width
+                break
             work[cell] = tile
-            deeper = gained[cell] + chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir,
-                                            cell_lines, cross, triples, parallel, phase_bucket, offsets)
+            deeper = gained[cell] + chance1(work, filled + 1, bag, (tile, cell), placing, weights, line_cells,
+                                            line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+                                            offsets)
             work[cell] = -1
             if deeper > best:
                 best = deeper
@@ -134,8 +152,8 @@ def chance2(work, filled, bag, width, weights, line_cells, line_len, line_dir, c
 
 
 @kernel
-def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, weights, line_cells, line_len, line_dir,
-                     cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future, searched):
+def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, placing, weights, line_cells, line_len,
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future, searched):
     """Search the ``width`` best cells by learned value one draw deep; with ``depth`` 2, search the ``deep``
     best of them again two draws deep (``width2`` cells per drawn tile at the first level)."""
     searched[:] = False
@@ -155,8 +173,8 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, w
             break
         if not every_cell_deep:
             work[cell] = tile
-            future[cell] = chance1(work, filled + 1, bag, weights, line_cells, line_len, line_dir, cell_lines,
-                                   cross, triples, parallel, phase_bucket, offsets)
+            future[cell] = chance1(work, filled + 1, bag, (tile, cell), placing, weights, line_cells, line_len,
+                                   line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets)
             work[cell] = -1
         searched[cell] = True
     if depth < 2 or deep <= 0:
@@ -170,15 +188,15 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, w
         if shallow[cell] == -np.inf:
             break
         work[cell] = tile
-        future[cell] = chance2(work, filled + 1, bag, width2, weights, line_cells, line_len, line_dir, cell_lines,
-                               cross, triples, parallel, phase_bucket, offsets)
+        future[cell] = chance2(work, filled + 1, bag, width2, (tile, cell), placing, weights, line_cells, line_len,
+                               line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets)
         work[cell] = -1
         searched[cell] = True
 
 
 @kernel
-def after_draw2(work, filled, bag, tile, width, width2, weights, line_cells, line_len, line_dir, cell_lines, cross,
-                triples, parallel, phase_bucket, offsets):
+def after_draw2(work, filled, bag, tile, width, width2, before, placing, weights, line_cells, line_len, line_dir,
+                cell_lines, cross, triples, parallel, phase_bucket, offsets):
     """Best points plus expected future for ``tile``, just drawn (already out of ``bag``), on ``work``: its
     ``width`` most promising cells by learned value, each judged by :func:`chance2`.  The loop is
     :func:`chance2`'s own one level up; one kernel for both would have them call each other, which numba
@@ -187,17 +205,21 @@ def after_draw2(work, filled, bag, tile, width, width2, weights, line_cells, lin
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
     totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
+    legal = np.ones(num_cells, dtype=np.bool_)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     bag_counts(bag, TILE_VALUES, counts, fits)
-    placement_totals(work, tile, codes, counts, fits, filled, False, weights, line_cells, line_len, line_dir,
-                     cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained)
+    placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells, line_len,
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained, legal)
     order = np.argsort(-totals)
     best = -1e300
     for rank in range(min(width, num_cells - filled)):
         cell = order[rank]
+        if totals[cell] <= -1e300:
+            break
         work[cell] = tile
-        deeper = gained[cell] + chance2(work, filled + 1, bag, width2, weights, line_cells, line_len, line_dir,
-                                        cell_lines, cross, triples, parallel, phase_bucket, offsets)
+        deeper = gained[cell] + chance2(work, filled + 1, bag, width2, (tile, cell), placing, weights, line_cells,
+                                        line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+                                        offsets)
         work[cell] = -1
         if deeper > best:
             best = deeper
@@ -205,8 +227,8 @@ def after_draw2(work, filled, bag, tile, width, width2, weights, line_cells, lin
 
 
 @kernel
-def third_draw_pairs(board, tile, cells, draws, start, step, width3, width2, weights, line_cells, line_len, line_dir,
-                     cell_lines, cross, triples, parallel, phase_bucket, offsets, results):
+def third_draw_pairs(board, tile, cells, draws, start, step, width3, width2, placing, weights, line_cells, line_len,
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, results):
     """``results[pair]`` for every ``step``-th pair from ``start``: pair ``k`` is ``tile`` on
     ``cells[k // len(draws)]`` followed by the draw ``draws[k % len(draws)]``, judged by :func:`after_draw2`."""
     filled = kernels.count_filled(board) + 1
@@ -214,16 +236,18 @@ def third_draw_pairs(board, tile, cells, draws, start, step, width3, width2, wei
     bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
     for pair in range(start, results.shape[0], step):
         work = board.copy()
-        work[cells[pair // num_draws]] = tile
+        cell = cells[pair // num_draws]
+        work[cell] = tile
         bag[:] = False
         bag[draws] = True
         drawn = draws[pair % num_draws]
         bag[drawn] = False
-        results[pair] = after_draw2(work, filled, bag, drawn, width3, width2, weights, line_cells, line_len, line_dir,
-                                    cell_lines, cross, triples, parallel, phase_bucket, offsets)
+        results[pair] = after_draw2(work, filled, bag, drawn, width3, width2, (tile, cell), placing, weights,
+                                    line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
+                                    phase_bucket, offsets)
 
 
-def third_draw(board, tile, cells, in_bag, width3, width2, weights, tables, future) -> None:
+def third_draw(board, tile, cells, in_bag, width3, width2, placing, weights, tables, future) -> None:
     """Set ``future`` of each of ``cells`` (``tile`` placed there) to the points the rest of the round is
     expected to add, searched three draws deep: every tile that may come next, on its ``width3`` most
     promising cells, each followed by :func:`chance2` (``width2`` cells per tile drawn after it).  Needs at
@@ -239,7 +263,8 @@ def third_draw(board, tile, cells, in_bag, width3, width2, weights, tables, futu
 
     def share(start: int) -> None:
         try:
-            third_draw_pairs(board, tile, cells, draws, start, THREADS, width3, width2, weights, *tables, results)
+            third_draw_pairs(board, tile, cells, draws, start, THREADS, width3, width2, placing, weights, *tables,
+                             results)
         except Exception as error:  # handed to the calling thread below
             failures.append(error)
 
@@ -252,6 +277,15 @@ def third_draw(board, tile, cells, in_bag, width3, width2, weights, tables, futu
     if failures:
         raise failures[0]
     future[cells] = results.reshape(len(cells), len(draws)).mean(axis=1)
+
+
+def placing_of(rules, stamen_rule: bool = True) -> tuple:
+    """A ruleset's placement rule as the search kernels take it: (neighbours, stamen cells, sun/moon map,
+    placement variant code, board rule code), so the search puts future tiles only where the game would let
+    them go.  ``stamen_rule`` False leaves the stamen free (agents that judge held tiles on the stamen)."""
+    shape = rules.layout
+    code = rules.stamen_rule.code if stamen_rule else kernels.STAMEN_FREE
+    return (shape.neighbours, shape.stamen, rules.symbols, np.int64(rules.placement.code), np.int64(code))
 
 
 #: The threads a third draw is shared by: one per core, at most 4.

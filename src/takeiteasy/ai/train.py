@@ -33,7 +33,9 @@ import numpy as np
 
 from .._jit import kernel
 from ..core.errors import InputError
+from ..core.kernels import PLACE_FREE, STAMEN_FREE, legal_mask
 from ..core.layouts import layout as get_layout
+from ..core.rules import Options, Ruleset
 from ..core.tiles import DAFFODIL_TILES, STANDARD_TILES, TILE_VALUES
 from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, placement_value,
                        weighted_sum)
@@ -69,10 +71,13 @@ def step_size(game, total_games, alpha, alpha_final, hold):
 
 @kernel
 def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final, hold, learn, tile_set, per_round,
-               line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, scores):
+               neighbours, symbols, placement, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
+               phase_bucket, offsets, scores, trace):
     """Play ``count`` games greedily with respect to the value; learn from them when ``learn``.
 
-    Game ``first_game + g`` gets score ``scores[g]``.  Placement is free (any empty cell).
+    Game ``first_game + g`` gets score ``scores[g]``; ``trace[t]`` ends as (cell, tile) of the last game's
+    ``t``-th placement.  ``placement`` is a placement variant's kernel code
+    (``PLACE_FREE``: any empty cell); its cells come from the engine's own mask.
     """
     num_cells = cell_lines.shape[0]
     num_features = feature_count(line_len, cross, triples, parallel)
@@ -84,6 +89,8 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
     order = tile_set.copy()
     index = np.empty(num_features, dtype=np.int64)
     previous = np.empty(num_features, dtype=np.int64)
+    no_stamen = np.zeros(num_cells, dtype=np.int64)
+    allowed = np.ones(num_cells, dtype=np.bool_)
     for g in range(count):
         rate = step_size(first_game + g, total_games, alpha, alpha_final, hold) / num_features
         order[:] = tile_set  # every game's shuffle starts afresh, so chunking cannot change the stream
@@ -96,13 +103,17 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
         for t in tile_set:
             in_bag[t] = True
         total = 0
+        last_cell = -1
         for t in range(per_round):
             tile = order[t]
             in_bag[tile] = False
             bag_counts(in_bag, TILE_VALUES, counts, fits)
+            if placement != PLACE_FREE:
+                allowed[:] = legal_mask(board, num_cells, neighbours, no_stamen, symbols, tile,
+                                        order[t - 1] if t > 0 else -1, last_cell, placement, STAMEN_FREE)
             best, best_cell, best_points = -1e300, -1, 0
             for cell in range(num_cells):
-                if board[cell] >= 0:
+                if board[cell] >= 0 or not allowed[cell]:
                     continue
                 points, value = placement_value(board, cell, tile, codes, counts, fits, t, weights, line_cells,
                                                 line_len, line_dir, cell_lines, cross, triples, parallel,
@@ -114,6 +125,8 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
                 for i in range(num_features):
                     weights[previous[i]] += delta
             board[best_cell] = tile
+            last_cell = best_cell
+            trace[t, 0], trace[t, 1] = best_cell, tile
             total += best_points
             all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
             feature_indices(codes, counts, fits, board, t + 1, line_len, line_dir, cross, triples, parallel,
@@ -134,6 +147,7 @@ class TrainConfig:
     games: int = 4_000_000
     seed: int = 1
     board: str = "standard"
+    placement: str = "free"  # a placement variant (docs/RULES.md); its own weights where they are shipped
     alpha: float = 0.2
     alpha_final: float = 0.01
     hold: float = 0.35
@@ -146,8 +160,8 @@ class TrainConfig:
 
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
-        key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "alpha", "alpha_final", "hold",
-                                                             "init", "jobs")}
+        key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "placement", "alpha",
+                                                             "alpha_final", "hold", "init", "jobs")}
         key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
         return key
 
@@ -156,6 +170,13 @@ def tile_set_for(board: str) -> np.ndarray:
     shape = get_layout(board)
     tiles = DAFFODIL_TILES if shape.stamen_cells else STANDARD_TILES
     return np.array(tiles, dtype=np.int64)
+
+
+def placement_tables(board: str, placement: str) -> tuple:
+    """What the compiled loop needs of a placement variant: the board's neighbours, the sun/moon map and the
+    variant's kernel code (the engine's ruleset, so training places exactly as a game does)."""
+    rules = Ruleset.from_options(Options(board=board, placement=placement))
+    return rules.layout.neighbours, rules.symbols, rules.placement.code
 
 
 def share_seed(seed: int, first_game: int) -> np.ndarray:
@@ -176,11 +197,12 @@ def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -
     learned = weights.copy()
     rng, tile_set, per_round, tables = (share_seed(c.seed, first_game), tile_set_for(c.board),
                                         get_layout(c.board).num_cells, feature_spec(c.board).tables())
+    places = placement_tables(c.board, c.placement)
     total = 0
     for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
         scores = np.zeros(min(SHARE_CHUNK, first_game + count - start), dtype=np.int64)
         play_games(learned, rng, start, len(scores), c.games, c.alpha, c.alpha_final, c.hold, True, tile_set,
-                   per_round, *tables, scores)
+                   per_round, *places, *tables, scores, np.zeros((per_round, 2), dtype=np.int64))
         total += int(scores.sum())
     learned -= weights
     return learned, total / count
@@ -203,6 +225,7 @@ class Trainer:
         self.spec = feature_spec(config.board)
         self.tile_set = tile_set_for(config.board)
         self.per_round = get_layout(config.board).num_cells
+        self.places = placement_tables(config.board, config.placement)
         self.value = ValueFunction.zeros(config.board)
         # optimistic start: every position is first worth `init` points, so self-play tries what it has not seen
         self.value.weights[:] = np.float32(config.init / self.spec.num_features)
@@ -256,11 +279,14 @@ class Trainer:
             f.write(text + "\n")
 
     # -- work ----------------------------------------------------------------
-    def play(self, count: int, learn: bool, rng: np.ndarray, first_game: int = 0) -> np.ndarray:
+    def play(self, count: int, learn: bool, rng: np.ndarray, first_game: int = 0,
+             trace: np.ndarray | None = None) -> np.ndarray:
+        """Scores of ``count`` games; ``trace`` (per_round x 2) receives (cell, tile) of the last game's moves."""
         scores = np.zeros(count, dtype=np.int64)
+        trace = np.zeros((self.per_round, 2), dtype=np.int64) if trace is None else trace
         c = self.config
         play_games(self.value.weights, rng, first_game, count, c.games, c.alpha, c.alpha_final, c.hold, learn,
-                   self.tile_set, self.per_round, *self.spec.tables(), scores)
+                   self.tile_set, self.per_round, *self.places, *self.spec.tables(), scores, trace)
         return scores
 
     def evaluate(self, games: int | None = None) -> float:
@@ -349,7 +375,8 @@ class Trainer:
         ax.plot(h[:, 0] / 1e6, h[:, 2], label=f"evaluation, {self.config.eval_games} fixed deals")
         ax.set_xlabel("games played (millions)")
         ax.set_ylabel("mean score")
-        ax.set_title(f"TD(0) self-play, {self.config.board} board, seed {self.config.seed}")
+        placement = "" if self.config.placement == "free" else f", {self.config.placement} placement"
+        ax.set_title(f"TD(0) self-play, {self.config.board} board{placement}, seed {self.config.seed}")
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right")
         fig.tight_layout()

@@ -6,7 +6,8 @@ final score of a placement is therefore the points on the board after it plus
 that value.  Weights live in one flat ``float32`` vector saved as ``.npz``
 (no pickle) together with the layout name and the feature version.
 
-The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``.
+The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``, and weights learned under a
+placement variant in ``<layout>-<placement>.npz`` (the agents prefer them in that variant's games).
 """
 
 from __future__ import annotations
@@ -69,14 +70,22 @@ class ValueFunction:
         return cls(spec, weights, meta)
 
 
-def shipped_path(layout_name: str):
-    return resources.files("takeiteasy.data").joinpath("weights", f"{layout_name}.npz")
+def shipped_path(layout_name: str, placement: str = "free"):
+    name = layout_name if placement == "free" else f"{layout_name}-{placement}"
+    return resources.files("takeiteasy.data").joinpath("weights", f"{name}.npz")
+
+
+def shipped(layout_name: str, placement: str = "free") -> ValueFunction | None:
+    """The weights shipped for a layout under a placement variant: those trained under the variant when there
+    are some, else the layout's own; None when the layout has none.  Each file is loaded once."""
+    if placement != "free" and shipped_path(layout_name, placement).is_file():
+        return _load_shipped(layout_name, placement)
+    return _load_shipped(layout_name, "free")
 
 
 @cache
-def shipped(layout_name: str) -> ValueFunction | None:
-    """The weights shipped for a layout, or None when there are none."""
-    path = shipped_path(layout_name)
+def _load_shipped(layout_name: str, placement: str) -> ValueFunction | None:
+    path = shipped_path(layout_name, placement)
     if not path.is_file():
         return None
     with resources.as_file(path) as real:

@@ -6,6 +6,7 @@ import math
 
 from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES
+from ..core.rules import PLACEMENT_RULES
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
@@ -24,6 +25,9 @@ def register(sub) -> None:
     parser.add_argument("--games", type=int, default=4_000_000, help="training games in all (default 4,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--board", default="standard", choices=LAYOUT_NAMES, help="board layout (default standard)")
+    parser.add_argument("--placement", default="free", choices=tuple(PLACEMENT_RULES),
+                        help="placement variant the games follow (default free; docs/RULES.md); the agents use "
+                             "weights trained under their game's variant where such weights are shipped")
     parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
     parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
     parser.add_argument("--hold", type=float, default=0.35,
@@ -76,7 +80,7 @@ def run(args) -> int:
         raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
     if args.ray is not None and args.jobs < 2:
         raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
-    config = TrainConfig(games=args.games, seed=args.seed, board=args.board, alpha=args.alpha,
+    config = TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement, alpha=args.alpha,
                          alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
                          eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
                          sync=args.sync)

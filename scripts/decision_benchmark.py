@@ -13,7 +13,9 @@ many moves change: the continuation is ``fast``, not B).
 
 Agents are given as NAME or NAME:KEY=VALUE,... with numeric search settings,
 e.g. ``expectimax``, ``best``, ``expectimax:deep=3``, ``best:deep=3,width2=6``,
-``best:weights=runs/x/weights.npz``, ``deep:margin=1000`` (a third draw at every move where it fits).
+``best:weights=runs/x/weights.npz``, ``deep:margin=1000`` (a third draw at every move where it fits),
+``best:free_search=1`` (its search ignores the placement rule, as it did before it followed it).
+``--placement adjacent`` (or ``sunmoon``) plays that placement variant.
 
     PYTHONPATH=src python scripts/decision_benchmark.py --a expectimax --b best --games 300
 
@@ -35,10 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from takeiteasy.ai import AGENTS  # noqa: E402
 from takeiteasy.ai.rollout import rollout_totals, sample_futures  # noqa: E402
-from takeiteasy.ai.search import best_cell  # noqa: E402
+from takeiteasy.ai.search import best_cell, placing_of  # noqa: E402
 from takeiteasy.ai.value import ValueFunction  # noqa: E402
 from takeiteasy.core.deal import deal  # noqa: E402
-from takeiteasy.core.rules import Ruleset  # noqa: E402
+from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.core.tiles import TILE_VALUES  # noqa: E402
 
 
@@ -50,7 +52,11 @@ def build(spec: str, rules: Ruleset):
         options[key] = ValueFunction.load(value) if key == "weights" else float(value) if "." in value else int(value)
     if "weights" in options:
         options["value"] = options.pop("weights")
-    return AGENTS[name](rules, 0, **options)
+    free_search = options.pop("free_search", 0)
+    agent = AGENTS[name](rules, 0, **options)
+    if free_search:
+        agent.placing = placing_of(Ruleset.from_options(Options(board=rules.options.board)))
+    return agent
 
 
 def choice(agent, board, tile, allowed, in_bag) -> int:
@@ -66,9 +72,10 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0, help="first deal of the series")
     parser.add_argument("--seed", type=int, default=5151, help="deal series")
     parser.add_argument("--rollouts", type=int, default=1000, help="futures per differing decision")
+    parser.add_argument("--placement", default="free", help="placement variant (free, adjacent, sunmoon)")
     args = parser.parse_args()
 
-    rules = Ruleset.from_options()
+    rules = Ruleset.from_options(Options(placement=args.placement))
     first, second = build(args.a, rules), build(args.b, rules)
     playout = AGENTS["fast"](rules, 0)
     shape, size = rules.layout, rules.layout.num_cells
@@ -81,9 +88,10 @@ def main() -> int:
         board = np.full(size, -1, dtype=np.int64)
         in_bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
         in_bag[list(rules.tile_set)] = True
+        before = (-1, -1)  # the tile placed last and its cell (sun/moon placement)
         for turn, tile in enumerate(deal(args.seed, rules.tile_set, rules.tiles_per_round, index=game)):
             in_bag[tile] = False
-            allowed = board < 0
+            allowed = rules.legal_mask(board, tile, *before)
             cell_a = choice(first, board, tile, allowed, in_bag)
             if turn < size - 1:
                 cell_b = choice(second, board, tile, allowed, in_bag)
@@ -102,10 +110,11 @@ def main() -> int:
                 advantages.append(advantage)
                 per_move[turn] += advantage
             board[cell_a] = tile
+            before = (tile, cell_a)
     values = np.array(advantages)
     moves = size - 1
     print(json.dumps({
-        "a": args.a, "b": args.b, "seed": args.seed, "games": args.games, "rollouts": args.rollouts,
+        "a": args.a, "b": args.b, "placement": args.placement, "seed": args.seed, "games": args.games, "rollouts": args.rollouts,
         "positions": len(values), "differ": differ,
         "gain_per_game": round(float(values.mean() * moves), 3),
         "ci95": round(float(1.96 * values.std(ddof=1) / np.sqrt(len(values)) * moves), 3),

@@ -342,21 +342,20 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     assert abs(means["holding", "fast"] - means["free", "fast"]) < 15, means
 
 
-@pytest.mark.parametrize("options, weights", [
+@pytest.mark.parametrize("options, trained_under", [
     (Options(), "free"),
     (Options(placement="adjacent"), "adjacent"),
     (Options(placement="sunmoon"), "sunmoon"),
     (Options(placement="sunmoon", sunmoon_touch="previous"), "sunmoon"),
     (Options(board="daffodil", placement="adjacent"), "free"),  # no daffodil weights of its own: the board's
 ])
-def test_learned_agents_use_the_weights_trained_under_their_placement_variant(options, weights):
-    """Weights learned under a placement variant are chosen for its games; others use the layout's weights."""
-    from takeiteasy.ai.value import shipped, shipped_path
+def test_learned_agents_use_the_weights_trained_under_their_placement_variant(options, trained_under):
+    """Rulebook 000's placement variants have weights of their own, learned by self-play under the variant."""
+    from takeiteasy.ai.value import shipped
 
     rules = Ruleset.from_options(options)
-    expected = shipped(rules.layout.name, weights) if shipped_path(rules.layout.name, weights).is_file() \
-        else shipped(rules.layout.name)
+    value = shipped(rules.layout.name, rules.options.placement)
+    assert value.info["config"].get("placement", "free") == trained_under  # weights from before the setting: free
+    assert value.info["config"]["board"] == rules.layout.name
     for name in ("fast", "best", "deep"):
-        assert make_agent(name, rules).value is expected
-    assert expected.info.get("config", {}).get("placement", "free") == (
-        weights if shipped_path(rules.layout.name, weights).is_file() else "free")
+        assert make_agent(name, rules).value is value

@@ -59,7 +59,8 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
 
 @kernel
 def placement_totals(work, tile, before, placing, codes, counts, fits, filled, last, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained, legal):
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained,
+                     legal):
     """For every cell of ``work`` where ``tile`` may go: ``totals`` = points ``tile`` completes there plus the
     learned value after it (nothing after the ``last`` placement), ``gained`` = those points; other cells get
     -1e300.  Where it may go is the game's rule (``placing``, see :func:`placing_of`), ``before`` being the
@@ -67,8 +68,8 @@ def placement_totals(work, tile, before, placing, codes, counts, fits, filled, l
     neighbours, stamen, symbols, placement, stamen_rule = placing
     constrained = placement != kernels.PLACE_FREE or stamen_rule != kernels.STAMEN_FREE
     if constrained:  # the engine's own rule; a free game skips it (most searches)
-        legal[:] = kernels.legal_mask(work, neighbours.shape[0], neighbours, stamen, symbols, tile, before[0], before[1],
-                                      placement, stamen_rule)
+        legal[:] = kernels.legal_mask(work, neighbours.shape[0], neighbours, stamen, symbols, tile, before[0],
+                                      before[1], placement, stamen_rule)
     for cell in range(work.shape[0]):
         totals[cell] = -1e300
         if work[cell] >= 0 or (constrained and not legal[cell]):
@@ -209,7 +210,8 @@ def after_draw2(work, filled, bag, tile, width, width2, before, placing, weights
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     bag_counts(bag, TILE_VALUES, counts, fits)
     placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained, legal)
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained,
+                     legal)
     order = np.argsort(-totals)
     best = -1e300
     for rank in range(min(width, num_cells - filled)):

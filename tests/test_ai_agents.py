@@ -347,10 +347,13 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(placement="adjacent"), "adjacent"),
     (Options(placement="sunmoon"), "sunmoon"),
     (Options(placement="sunmoon", sunmoon_touch="previous"), "sunmoon"),
-    (Options(board="daffodil", placement="adjacent"), "free"),  # no daffodil weights of its own: the board's
+    (Options(board="daffodil", placement="adjacent"), "adjacent"),
+    (Options(board="daffodil", placement="sunmoon", stamen="first"), "sunmoon"),
+    (Options(board="daffodil", stamen="last"), "free"),
 ])
 def test_learned_agents_use_the_weights_trained_under_their_placement_variant(options, trained_under):
-    """Rulebook 000's placement variants have weights of their own, learned by self-play under the variant."""
+    """Rulebook 000's placement variants have weights of their own on both boards, learned by self-play under
+    the variant; other games use the board's weights."""
     from takeiteasy.ai.value import shipped
 
     rules = Ruleset.from_options(options)

@@ -39,6 +39,7 @@ from ..core.rules import Options, Ruleset
 from ..core.tiles import DAFFODIL_TILES, STANDARD_TILES, TILE_VALUES
 from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, placement_value,
                        weighted_sum)
+from .search import placing_of
 from .value import ValueFunction
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -71,13 +72,13 @@ def step_size(game, total_games, alpha, alpha_final, hold):
 
 @kernel
 def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final, hold, learn, tile_set, per_round,
-               neighbours, symbols, placement, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
-               phase_bucket, offsets, scores, trace):
+               placing, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+               scores, trace):
     """Play ``count`` games greedily with respect to the value; learn from them when ``learn``.
 
     Game ``first_game + g`` gets score ``scores[g]``; ``trace[t]`` ends as (cell, tile) of the last game's
-    ``t``-th placement.  ``placement`` is a placement variant's kernel code
-    (``PLACE_FREE``: any empty cell); its cells come from the engine's own mask.
+    ``t``-th placement.  Tiles go where the game's rules allow (``placing``, from
+    :func:`~takeiteasy.ai.search.placing_of`: the engine's own mask; a free game skips it).
     """
     num_cells = cell_lines.shape[0]
     num_features = feature_count(line_len, cross, triples, parallel)
@@ -89,7 +90,8 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
     order = tile_set.copy()
     index = np.empty(num_features, dtype=np.int64)
     previous = np.empty(num_features, dtype=np.int64)
-    no_stamen = np.zeros(num_cells, dtype=np.int64)
+    neighbours, stamen, symbols, placement, stamen_rule = placing
+    constrained = placement != PLACE_FREE or stamen_rule != STAMEN_FREE
     allowed = np.ones(num_cells, dtype=np.bool_)
     for g in range(count):
         rate = step_size(first_game + g, total_games, alpha, alpha_final, hold) / num_features
@@ -108,9 +110,9 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
             tile = order[t]
             in_bag[tile] = False
             bag_counts(in_bag, TILE_VALUES, counts, fits)
-            if placement != PLACE_FREE:
-                allowed[:] = legal_mask(board, num_cells, neighbours, no_stamen, symbols, tile,
-                                        order[t - 1] if t > 0 else -1, last_cell, placement, STAMEN_FREE)
+            if constrained:
+                allowed[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, tile,
+                                        order[t - 1] if t > 0 else -1, last_cell, placement, stamen_rule)
             best, best_cell, best_points = -1e300, -1, 0
             for cell in range(num_cells):
                 if board[cell] >= 0 or not allowed[cell]:
@@ -172,11 +174,10 @@ def tile_set_for(board: str) -> np.ndarray:
     return np.array(tiles, dtype=np.int64)
 
 
-def placement_tables(board: str, placement: str) -> tuple:
-    """What the compiled loop needs of a placement variant: the board's neighbours, the sun/moon map and the
-    variant's kernel code (the engine's ruleset, so training places exactly as a game does)."""
-    rules = Ruleset.from_options(Options(board=board, placement=placement))
-    return rules.layout.neighbours, rules.symbols, rules.placement.code
+def placing_for(board: str, placement: str) -> tuple:
+    """The game's placement rule as the compiled loop takes it (the engine's ruleset, so training places
+    exactly as a game does)."""
+    return placing_of(Ruleset.from_options(Options(board=board, placement=placement)))
 
 
 def share_seed(seed: int, first_game: int) -> np.ndarray:
@@ -197,12 +198,12 @@ def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -
     learned = weights.copy()
     rng, tile_set, per_round, tables = (share_seed(c.seed, first_game), tile_set_for(c.board),
                                         get_layout(c.board).num_cells, feature_spec(c.board).tables())
-    places = placement_tables(c.board, c.placement)
+    placing = placing_for(c.board, c.placement)
     total = 0
     for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
         scores = np.zeros(min(SHARE_CHUNK, first_game + count - start), dtype=np.int64)
         play_games(learned, rng, start, len(scores), c.games, c.alpha, c.alpha_final, c.hold, True, tile_set,
-                   per_round, *places, *tables, scores, np.zeros((per_round, 2), dtype=np.int64))
+                   per_round, placing, *tables, scores, np.zeros((per_round, 2), dtype=np.int64))
         total += int(scores.sum())
     learned -= weights
     return learned, total / count
@@ -225,7 +226,7 @@ class Trainer:
         self.spec = feature_spec(config.board)
         self.tile_set = tile_set_for(config.board)
         self.per_round = get_layout(config.board).num_cells
-        self.places = placement_tables(config.board, config.placement)
+        self.placing = placing_for(config.board, config.placement)
         self.value = ValueFunction.zeros(config.board)
         # optimistic start: every position is first worth `init` points, so self-play tries what it has not seen
         self.value.weights[:] = np.float32(config.init / self.spec.num_features)
@@ -286,7 +287,7 @@ class Trainer:
         trace = np.zeros((self.per_round, 2), dtype=np.int64) if trace is None else trace
         c = self.config
         play_games(self.value.weights, rng, first_game, count, c.games, c.alpha, c.alpha_final, c.hold, learn,
-                   self.tile_set, self.per_round, *self.places, *self.spec.tables(), scores, trace)
+                   self.tile_set, self.per_round, self.placing, *self.spec.tables(), scores, trace)
         return scores
 
     def evaluate(self, games: int | None = None) -> float:

@@ -512,6 +512,28 @@ def test_a_room_link_opened_in_a_tab_already_on_the_page_fills_in_its_code(serve
     assert not errors
 
 
+def test_the_home_buttons_wait_until_the_page_can_act_on_them(server, browser):
+    """A click on "Call tiles" while the page still loads its presets used to do nothing (its handler was not
+    bound yet). The buttons now stay disabled until the page is ready, and then work."""
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    held = []
+    # the page's start-up waits on this answer until it is released
+    page.route("**/api/presets", lambda route: held.append(route))
+    page.goto(server)
+    while not held:
+        page.wait_for_timeout(20)
+    buttons = ("#solo", "#create-room", "#create-caller", "#join")
+    assert all(page.is_disabled(b) for b in buttons)
+    held[0].continue_()
+    page.click("#create-caller")  # Playwright waits for the button to be enabled
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert len(page.text_content("#lobby-code").strip()) >= 4  # a caller room was made, with a code to share
+    assert not errors
+
+
 def test_the_caller_screen_reads_each_new_call_aloud_when_asked(server, browser):
     """A physical table (rulebook 001: the caller announces each tile): the page can speak the calls. The
     browser's speech is replaced by a recorder, so the test hears what would have been said."""
@@ -524,6 +546,7 @@ def test_the_caller_screen_reads_each_new_call_aloud_when_asked(server, browser)
             value: { speak: (u) => window.__spoken.push(u.text), cancel: () => {} } });
     """)
     page.reload()
+    page.wait_for_selector("#preset option", state="attached")
     page.click("#create-caller")
     page.wait_for_selector("#lobby:not([hidden])")
     add_table_player(page)

@@ -1008,6 +1008,9 @@ async function init() {
       $("score-out").textContent = `score ${r.score}`;
     } catch (e) { toast(e.message); }
   });
+  // the buttons that start or join a room stay disabled (index.html) until their handlers are bound: an early
+  // click would otherwise do nothing
+  for (const id of ["solo", "create-room", "create-caller", "join"]) $(id).disabled = false;
   await openFromAddress();
   render();
   loadRooms();

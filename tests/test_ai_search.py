@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from takeiteasy.ai import BestAgent, DeepAgent, ExpectimaxAgent
-from takeiteasy.ai.agents import BEST_DEEP, BEST_WIDTH, BEST_WIDTH2, bag_of
+from takeiteasy.ai.agents import BEST_DEEP, BEST_WIDTH, BEST_WIDTH2, THIRD_WIDTH, bag_of
 from takeiteasy.ai.search import chance1, expectimax_cells, placing_of, third_draw, value_cells
 from takeiteasy.core import Options, Ruleset
 from takeiteasy.core.deal import deal
@@ -221,6 +221,26 @@ def test_deep_searches_a_third_draw_only_where_the_two_best_cells_are_close():
     expected = np.full(19, np.nan)
     third_draw(board, tile, two_best, in_bag, 2, BEST_WIDTH2, FREE, WEIGHTS, TABLES, expected)
     assert np.allclose(deep_future[two_best], expected[two_best])
+
+
+@pytest.mark.parametrize("filled, third", [(4, False), (5, True), (12, True)])
+def test_best_searches_a_third_draw_on_close_cells_from_the_sixth_tile(filled, third):
+    """``best``'s third draw waits for the sixth tile (before it, a close move would take seconds); from
+    then on its two best cells get the third draw when they are close (here: always, margin 1000)."""
+    board, tile, in_bag = position(filled)
+    now, future, searched = BestAgent(RULES).estimates(board, tile, board < 0, in_bag)
+    chosen = BestAgent(RULES, margin=1000).choice_estimates(board, tile, board < 0, in_bag)
+    if not third:
+        assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip((now, future, searched), chosen))
+        return
+    two_best = np.argsort(-np.where(searched, now + future, -np.inf), kind="stable")[:2]
+    assert set(np.flatnonzero(chosen[2])) == set(two_best)
+    expected = np.full(19, np.nan)
+    third_draw(board, tile, two_best, in_bag, THIRD_WIDTH, BEST_WIDTH2, FREE, WEIGHTS, TABLES, expected)
+    assert np.allclose(chosen[1][two_best], expected[two_best])
+    # a negative margin: never close enough, and the second-draw estimates stand
+    apart = BestAgent(RULES, margin=-1).choice_estimates(board, tile, board < 0, in_bag)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip((now, future, searched), apart))
 
 
 def test_deep_skips_the_third_draw_beyond_its_budget():

@@ -37,11 +37,13 @@ BEST_WIDTH2 = 3
 BEST_BUDGET = 20_000
 #: ``best``: cells searched two draws deep at every move (the best of the one-draw search).
 BEST_DEEP = 3
-#: ``deep``: where ``best``'s two best cells are within ``DEEP_MARGIN`` points, both are searched three draws
-#: deep (``DEEP_WIDTH`` cells per drawn tile at the first of them), when that costs at most ``DEEP_BUDGET`` value
-#: evaluations (the second move to the sixteenth).  Every changed decision measured had a gap under 0.35.
-DEEP_MARGIN = 0.5
-DEEP_WIDTH = 2
+#: ``best`` and ``deep``: where the two best cells are within ``THIRD_MARGIN`` points, both are searched three
+#: draws deep (``THIRD_WIDTH`` cells per drawn tile at the first of them) when that costs at most
+#: ``BEST_BUDGET3`` value evaluations (from the sixth tile on), or ``DEEP_BUDGET`` for ``deep`` (from the
+#: second).  Every changed decision measured had a gap under 0.35.
+THIRD_MARGIN = 0.5
+THIRD_WIDTH = 2
+BEST_BUDGET3 = 1_300_000
 DEEP_BUDGET = 3_000_000
 #: Several tiles in hand (two-tile draw): cells of each tile followed through with the rest of the hand.
 HAND_WIDTH = 6
@@ -493,16 +495,20 @@ class RolloutAgent(ExpectimaxAgent):
 
 
 class BestAgent(ExpectimaxAgent):
-    """The strongest agent as measured (docs/BENCHMARKS.md): expectimax with the two-draw search on the
-    ``deep`` best cells at every move.  Rollouts (``rollout``) were no stronger at several times the cost.
+    """The strongest agent as measured (docs/BENCHMARKS.md) within the issue's time: expectimax with the
+    two-draw search on the ``deep`` best cells at every move, and from the sixth tile on, where its two best
+    cells are close (within ``margin`` points), a third draw for both, shared by the cores
+    (:func:`~takeiteasy.ai.search.third_draw`).  Hints and hand searches stop at the second draw (hints want
+    every cell searched alike).  Rollouts (``rollout``) were no stronger at several times the cost.
     Alone with no caller, where it announces every tile, it lays the solver's best board instead
     (:mod:`takeiteasy.ai.puzzle`)."""
 
     name = "best"
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, deep: int = BEST_DEEP,
-                 **search):
+                 margin: float = THIRD_MARGIN, width3: int = THIRD_WIDTH, budget3: int = BEST_BUDGET3, **search):
         super().__init__(rules, seed, value, deep=deep, **search)
+        self.margin, self.width3, self.budget3 = margin, width3, budget3
         self.puzzle = PuzzlePlan(rules) if plannable(rules) else None
 
     def _planned(self, view: View) -> tuple[int, int] | None:
@@ -519,23 +525,9 @@ class BestAgent(ExpectimaxAgent):
         tile = self.puzzle.announce(view) if self.puzzle and PuzzlePlan.applies(view) else None
         return super().announce(view) if tile is None else tile
 
-
-class DeepAgent(BestAgent):
-    """``best``, and where its two best cells are close (within ``margin`` points) a third draw of search
-    for both, shared by the cores (:func:`~takeiteasy.ai.search.third_draw`).  About 0.2 points
-    stronger than ``best``, with the same median time a move but three times its mean
-    (docs/BENCHMARKS.md); hints and hand searches are ``best``'s."""
-
-    name = "deep"
-
-    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, margin: float = DEEP_MARGIN,
-                 width3: int = DEEP_WIDTH, budget3: int = DEEP_BUDGET, **search):
-        super().__init__(rules, seed, value, **search)
-        self.margin, self.width3, self.budget3 = margin, width3, budget3
-
     def choice_estimates(self, board, tile, allowed, in_bag):
         now, future, searched = self.estimates(board, tile, allowed, in_bag)
-        if searched.sum() < 2:
+        if searched.sum() < 2 or self.value is None:
             return now, future, searched
         totals = np.where(searched, now + future, -np.inf)
         first, second = np.argsort(-totals, kind="stable")[:2]
@@ -549,3 +541,15 @@ class DeepAgent(BestAgent):
         searched = np.zeros_like(searched)
         searched[close] = True
         return now, future, searched
+
+
+class DeepAgent(BestAgent):
+    """``best`` with the third draw from the second tile on, where ``best`` waits for the sixth: a little
+    stronger again, with the same median time a move but several times the mean, and seconds on a close
+    move early in the round (docs/BENCHMARKS.md)."""
+
+    name = "deep"
+
+    def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, budget3: int = DEEP_BUDGET,
+                 **search):
+        super().__init__(rules, seed, value, budget3=budget3, **search)

@@ -46,7 +46,7 @@ STRENGTH = {
     "expectimax": "learned, looks a draw ahead (about 167)",
     "rollout": "learned, plays rounds out (about 167; slower)",
     "best": "the strongest at speed (about 168)",
-    "deep": "best, a draw further where a move is close (strongest, about 168; seconds a move at times)",
+    "deep": "best, a draw further on close moves from the second tile (about 168; seconds a move at times)",
 }
 
 #: The agents that play with a learned value function (and so accept other weights).

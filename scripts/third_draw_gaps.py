@@ -1,10 +1,11 @@
 """Research: where a third draw changes ``best``'s choice, by the gap between its two best cells.
 
-Plays ``best`` over deals of series 5151 and, at every move but the last, asks
-``deep`` with no margin (a third draw wherever it fits the budget) too.  One
-JSON line per move: the gap in points between ``best``'s two best searched
-cells, whether the third draw chose another cell, and the seconds it took.
-``deep``'s margin (0.5 points) comes from these lines
+Plays ``best`` without its third draw (its two-draw ``estimates``) over deals of
+series 5151 and, at every move but the last, asks ``deep`` with no margin (a
+third draw wherever it fits the budget) too.  One JSON line per move: the gap in
+points between the two best searched cells, whether the third draw chose another
+cell, and the seconds it took.  The margin of the third draw (0.5 points) comes
+from these lines
 (docs/BENCHMARKS.md#deep-a-third-draw-where-a-move-is-close):
 
     PYTHONPATH=src python scripts/third_draw_gaps.py --start 1000 --games 40 > gaps.jsonl

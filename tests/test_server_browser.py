@@ -523,8 +523,11 @@ def test_the_home_buttons_wait_until_the_page_can_act_on_them(server, browser):
     # the page's start-up waits on this answer until it is released
     page.route("**/api/presets", lambda route: held.append(route))
     page.goto(server)
-    while not held:
+    for _ in range(1000):  # up to 20 s for the page to ask
+        if held:
+            break
         page.wait_for_timeout(20)
+    assert held, "the page never asked for the presets"
     buttons = ("#solo", "#create-room", "#create-caller", "#join")
     assert all(page.is_disabled(b) for b in buttons)
     held[0].continue_()

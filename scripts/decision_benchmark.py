@@ -73,13 +73,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5151, help="deal series")
     parser.add_argument("--rollouts", type=int, default=1000, help="futures per differing decision")
     parser.add_argument("--placement", default="free", help="placement variant (free, adjacent, sunmoon)")
+    parser.add_argument("--scoring", default="standard", help="scoring (standard, sunrays)")
     args = parser.parse_args()
 
-    rules = Ruleset.from_options(Options(placement=args.placement))
+    rules = Ruleset.from_options(Options(placement=args.placement, scoring=args.scoring))
     first, second = build(args.a, rules), build(args.b, rules)
     playout = AGENTS["fast"](rules, 0)
     shape, size = rules.layout, rules.layout.num_cells
-    no_bonus = np.zeros(2, dtype=np.int64)
     advantages: list[float] = []
     per_move = np.zeros(size)
     differ = 0
@@ -104,8 +104,7 @@ def main() -> int:
                     for k, cell in enumerate((cell_a, cell_b)):
                         rollout_totals(board, tile, cell, futures, 0, args.rollouts, 0, in_bag, playout.value.weights,
                                        *playout.tables, shape.num_cells, shape.neighbours, shape.stamen,
-                                       rules.symbols, rules.placement.code, rules.stamen_rule.code, no_bonus,
-                                       totals[k])
+                                       rules.placement.code, rules.stamen_rule.code, totals[k])
                     advantage = float((totals[1] - totals[0]).mean())
                 advantages.append(advantage)
                 per_move[turn] += advantage
@@ -114,7 +113,8 @@ def main() -> int:
     values = np.array(advantages)
     moves = size - 1
     print(json.dumps({
-        "a": args.a, "b": args.b, "placement": args.placement, "seed": args.seed, "games": args.games, "rollouts": args.rollouts,
+        "a": args.a, "b": args.b, "placement": args.placement, "seed": args.seed, "games": args.games,
+        "rollouts": args.rollouts,
         "positions": len(values), "differ": differ,
         "gain_per_game": round(float(values.mean() * moves), 3),
         "ci95": round(float(1.96 * values.std(ddof=1) / np.sqrt(len(values)) * moves), 3),

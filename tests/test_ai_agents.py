@@ -350,15 +350,25 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(board="daffodil", placement="adjacent"), "adjacent"),
     (Options(board="daffodil", placement="sunmoon", stamen="first"), "sunmoon"),
     (Options(board="daffodil", stamen="last"), "free"),
+    (Options(scoring="sunrays"), "sunrays"),
+    (Options(scoring="sunrays", placement="adjacent"), "sunrays"),
+    (Options(scoring="best-sunray"), "free"),
+    (Options(board="daffodil", scoring="sunrays"), "free"),
 ])
-def test_learned_agents_use_the_weights_trained_under_their_placement_variant(options, trained_under):
-    """Rulebook 000's placement variants have weights of their own on both boards, learned by self-play under
-    the variant; other games use the board's weights."""
+def test_learned_agents_use_the_weights_trained_under_their_variant(options, trained_under):
+    """Rulebook 000's placement variants have weights of their own on both boards, and its Sunrays and
+    Moonbeams scoring on the standard board, learned by self-play under the variant (the scoring's before the
+    placement's: its bonus is worth more); other games use the board's weights."""
     from takeiteasy.ai.value import shipped
 
     rules = Ruleset.from_options(options)
-    value = shipped(rules.layout.name, rules.options.placement)
-    assert value.info["config"].get("placement", "free") == trained_under  # weights from before the setting: free
-    assert value.info["config"]["board"] == rules.layout.name
+    value = shipped(rules.layout.name, rules.options.placement, rules.scoring.name)
+    config = value.info["config"]
+    # weights from before the settings: free placement, standard scoring
+    assert (config.get("scoring", "standard") == "sunrays") == (trained_under == "sunrays")
+    if trained_under != "sunrays":
+        assert config.get("placement", "free") == trained_under
+    assert value.spec.scoring == config.get("scoring", "standard")
+    assert config["board"] == rules.layout.name
     for name in ("fast", "best", "deep"):
         assert make_agent(name, rules).value is value

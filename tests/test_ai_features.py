@@ -5,22 +5,54 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from takeiteasy.ai.features import (ORPHANS, ROOM, VALUE_INDEX, all_line_codes, bag_counts, feature_indices,
-                                    feature_spec)
+from takeiteasy.ai.features import (CODES, MAX_LINE, NUM_GROUPS, ORPHANS, ROOM, SYMBOL_STATES, SYMBOL_SUPPLY,
+                                    VALUE_INDEX, all_line_codes, bag_counts, feature_indices, feature_spec)
 from takeiteasy.core.layouts import layout
-from takeiteasy.core.tiles import TILE_VALUES
+from takeiteasy.core.tiles import SYMBOLS, TILE_VALUES
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(["standard", "daffodil"]), st.data())
-def test_feature_indices_stay_inside_their_groups(layout_name, data):
-    spec = feature_spec(layout_name)
+@given(st.sampled_from(["standard", "daffodil"]), st.sampled_from(["standard", "sunrays"]), st.data())
+def test_feature_indices_stay_inside_their_groups(layout_name, scoring, data):
+    spec = feature_spec(layout_name, scoring)
     board, in_bag, n = random_position(spec, layout_name, data)
     out = features_of(spec, board, in_bag, n)
     groups = np.searchsorted(spec.offsets, out, side="right") - 1
-    sizes = [len(spec.line_len), len(spec.cross), len(spec.triples), len(spec.parallel), 9, len(spec.line_len), 1, 1]
-    assert list(np.bincount(groups, minlength=8)) == sizes  # each feature lands in its own group
+    lines = len(spec.line_len)
+    sizes = [lines, len(spec.cross), len(spec.triples), len(spec.parallel), 9, lines, 1, 1]
+    if scoring == "sunrays":
+        sizes += [lines, lines]
+    assert list(np.bincount(groups, minlength=len(sizes))) == sizes  # each feature lands in its own group
     assert out.min() >= 0 and out.max() < spec.num_weights
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["standard", "daffodil"]), st.data())
+def test_symbol_features_say_which_symbols_each_line_holds(layout_name, data):
+    """Sunrays and Moonbeams weights (rulebook 000, Sunrays and Moonbeams): each line's symbol state (no tile,
+    both symbols, k suns only, k moons only) with the bag's supply of its symbol and with its line code,
+    recomputed by brute force; the standard features come first and are the standard weights' own."""
+    spec, plain = feature_spec(layout_name, "sunrays"), feature_spec(layout_name)
+    board, in_bag, n = random_position(spec, layout_name, data)
+    out = features_of(spec, board, in_bag, n)
+    assert list(out[:plain.num_features]) == list(features_of(plain, board, in_bag, n))
+    phases = spec.num_cells + 1
+    codes = np.zeros(len(spec.line_len), dtype=np.int64)
+    all_line_codes(board, spec.line_cells, spec.line_len, spec.line_dir, TILE_VALUES, codes)
+    left = [sum(1 for t in np.flatnonzero(in_bag) if SYMBOLS[t] == s) for s in (0, 1)]
+    for line in range(len(spec.line_len)):
+        symbols = [int(SYMBOLS[board[c]]) for c in spec.line_cells[line][:spec.line_len[line]] if board[c] >= 0]
+        if not symbols:
+            state, supply = 0, 0
+        elif len(set(symbols)) == 2:
+            state, supply = 1, 0
+        else:
+            state = 2 + symbols[0] * MAX_LINE + len(symbols) - 1
+            supply = min(left[symbols[0]], SYMBOL_SUPPLY - 1)
+        first, second = out[plain.num_features + 2 * line] - spec.offsets[NUM_GROUPS], \
+            out[plain.num_features + 2 * line + 1] - spec.offsets[NUM_GROUPS + 1]
+        assert first == ((line * SYMBOL_STATES + state) * SYMBOL_SUPPLY + supply) * phases + n
+        assert second == ((line * SYMBOL_STATES + state) * CODES + codes[line]) * phases + n
 
 
 @settings(max_examples=40, deadline=None)
@@ -82,11 +114,11 @@ def random_position(spec, layout_name, data):
 def features_of(spec, board, in_bag, n):
     codes = np.zeros(len(spec.line_len), dtype=np.int64)
     all_line_codes(board, spec.line_cells, spec.line_len, spec.line_dir, TILE_VALUES, codes)
-    counts, fits = np.zeros((3, 4), dtype=np.int64), np.zeros((4, 4, 4), dtype=np.int64)
-    bag_counts(in_bag, TILE_VALUES, counts, fits)
+    counts, fits = np.zeros((4, 4), dtype=np.int64), np.zeros((4, 4, 4), dtype=np.int64)
+    bag_counts(in_bag, TILE_VALUES, counts, fits, SYMBOLS)
     out = np.empty(spec.num_features, dtype=np.int64)
     got = feature_indices(codes, counts, fits, board, n, spec.line_len, spec.line_dir, spec.cross, spec.triples,
-                          spec.parallel, spec.phase_bucket, spec.offsets, out, spec.cell_lines)
+                          spec.parallel, spec.phase_bucket, spec.offsets, out, spec.cell_lines, SYMBOLS)
     assert got == spec.num_features
     return out
 
@@ -96,8 +128,9 @@ def features_of(spec, board, in_bag, n):
 def test_bag_counts_match_brute_force(bag):
     in_bag = np.zeros(31, dtype=np.bool_)
     in_bag[list(bag)] = True
-    counts, fits = np.zeros((3, 4), dtype=np.int64), np.zeros((4, 4, 4), dtype=np.int64)
-    assert bag_counts(in_bag, TILE_VALUES, counts, fits) == len(bag)
+    counts, fits = np.zeros((4, 4), dtype=np.int64), np.zeros((4, 4, 4), dtype=np.int64)
+    assert bag_counts(in_bag, TILE_VALUES, counts, fits, SYMBOLS) == len(bag)
+    assert list(counts[3]) == [sum(SYMBOLS[t] == 0 for t in bag), sum(SYMBOLS[t] == 1 for t in bag), 0, len(bag)]
 
     def fits_value(tile, d, index):  # a wildcard stripe (0) fits every value
         v = TILE_VALUES[tile, d]

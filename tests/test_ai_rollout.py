@@ -54,8 +54,8 @@ def test_rollout_total_is_the_score_of_the_board_fast_finishes(variant):
     for cell in np.flatnonzero(rules.legal_mask(board, tile, tiles[4]))[:3]:
         totals = np.full(6, np.nan)
         rollout_totals(board, tile, int(cell), futures, 0, 6, 0, in_bag, agent.value.weights, *agent.tables,
-                       shape.num_cells, shape.neighbours, shape.stamen, rules.symbols, rules.placement.code,
-                       rules.stamen_rule.code, agent.per_tile, totals)
+                       shape.num_cells, shape.neighbours, shape.stamen, rules.placement.code,
+                       rules.stamen_rule.code, totals)
         for r in range(6):
             final = fast_finish(rules, board, tile, int(cell), [int(t) for t in futures[r]], bag)
             assert (final >= 0).all()

@@ -314,3 +314,42 @@ def test_ctrl_c_interrupts_a_third_draw_at_once():
     assert words[0] == "interrupted", out.stdout + out.stderr
     whole, interrupted = float(words[1]), float(words[2])
     assert interrupted < whole / 2, (whole, interrupted)
+
+
+SUNRAYS = Ruleset.from_options(Options(scoring="sunrays"))
+
+
+def test_rulebook_000_sunrays_the_search_counts_the_bonus_of_each_placement():
+    """Rulebook 000, Sunrays and Moonbeams: a full line of suns adds 7 a tile, of moons 6. Under that scoring
+    the kernels' points after each placement are the ruleset's score, bonus included (with the sunrays
+    weights and with the standard ones), and the one-draw search's last draw averages what the bonus
+    adds; a standard game's points have no bonus."""
+    plain = ExpectimaxAgent(SUNRAYS, value=AGENT.value)  # standard weights, the game's bonus
+    bonus_seen = 0
+    for seed in range(12):
+        board, tile, in_bag = position(14 + seed % 5, seed)
+        for agent in (ExpectimaxAgent(SUNRAYS), plain):
+            now, future = np.empty(19), np.empty(19)
+            value_cells(board, tile, board < 0, in_bag, agent.value.weights, *agent.tables, now, future)
+            for cell in np.flatnonzero(board < 0):
+                after = board.copy()
+                after[cell] = tile
+                assert now[cell] == SUNRAYS.score(after)
+                bonus_seen += SUNRAYS.score(after) > RULES.score(after)
+                standard = np.empty(19)
+                value_cells(board, tile, board < 0, in_bag, WEIGHTS, *TABLES, standard, future)
+                assert standard[cell] == RULES.score(after)
+        if seed % 5 == 3:  # 17 tiles placed: with the drawn tile, one cell is left for the last draw
+            cell = int(np.flatnonzero(board < 0)[0])
+            work = board.copy()
+            work[cell] = tile
+            last = int(np.flatnonzero(work < 0)[0])
+            finals = []
+            for drawn in np.flatnonzero(in_bag):
+                full = work.copy()
+                full[last] = drawn
+                finals.append(SUNRAYS.score(full) - SUNRAYS.score(work))
+            searched = chance1(work, 18, in_bag, (tile, cell), placing_of(SUNRAYS), plain.value.weights,
+                               *plain.tables)
+            assert searched == pytest.approx(np.mean(finals), abs=1e-9)
+    assert bonus_seen > 0  # the positions did complete lines of one symbol

@@ -312,3 +312,30 @@ def test_train_command_takes_a_placement_and_refuses_an_unknown_one(tmp_path, ca
     with pytest.raises(SystemExit) as refused:
         main(args + ["--placement", "diagonal"])
     assert refused.value.code == 2 and "--placement" in capsys.readouterr().err
+
+
+def test_rulebook_000_sunrays_training_games_score_the_bonus_and_learn_the_symbols(tmp_path):
+    """Rulebook 000, Sunrays and Moonbeams: under ``--scoring sunrays`` each training game's score is the
+    ruleset's score of its board, bonus included, the weights have the symbol groups, and the run's
+    weights load as such."""
+    from takeiteasy.core.rules import Options, Ruleset
+
+    trainer = Trainer(TrainConfig(**{**SMALL, "games": 1000, "scoring": "sunrays"}), tmp_path)
+    assert trainer.spec.scoring == "sunrays" and trainer.spec.num_weights > Trainer(TrainConfig(**SMALL),
+                                                                                     tmp_path / "x").spec.num_weights
+    rules, standard = Ruleset.from_options(Options(scoring="sunrays")), Ruleset.from_options(Options())
+    rng = np.array([5], dtype=np.uint64)
+    bonuses = 0
+    for _ in range(30):
+        trace = np.zeros((19, 2), dtype=np.int64)
+        score = int(trainer.play(1, False, rng, trace=trace)[0])
+        board = np.full(19, -1, dtype=np.int64)
+        board[trace[:, 0]] = trace[:, 1]
+        assert score == rules.score(board)
+        bonuses += score > standard.score(board)
+    assert bonuses > 0
+    before = trainer.value.weights[trainer.spec.offsets[8]:].copy()
+    trainer.run()
+    assert (trainer.value.weights[trainer.spec.offsets[8]:] != before).any()  # the symbol weights learned
+    value = ValueFunction.load(tmp_path / "weights.npz")
+    assert value.spec.scoring == "sunrays" and value.info["config"]["scoring"] == "sunrays"

@@ -22,9 +22,9 @@ from .._jit import kernel
 from ..core import kernels
 from ..core.game import View
 from ..core.rules import Ruleset
-from ..core.tiles import DIRECTION_BEST, NUM_STANDARD, TILE_VALUES
+from ..core.tiles import DIRECTION_BEST, NUM_STANDARD, SYMBOLS, TILE_VALUES
 from .basic import Agent
-from .features import WILD_INDEX, all_line_codes, bag_counts
+from .features import NO_BONUS, WILD_INDEX, all_line_codes, bag_counts
 from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
 from .search import bag_from, best_cell, expectimax_cells, fast_choice, placing_of, third_draw, value_cells
@@ -72,7 +72,7 @@ def heuristic_cells(board, tile, allowed, in_bag, line_cells, line_len, line_dir
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
     counts = np.zeros((3, 4), dtype=np.int64)
     fits = np.zeros((4, 4, 4), dtype=np.int64)
-    bag_counts(in_bag, TILE_VALUES, counts, fits)
+    bag_counts(in_bag, TILE_VALUES, counts, fits, SYMBOLS)
     work = board.copy()
     filled = kernels.count_filled(work)
     left = work.shape[0] - filled - 1  # tiles still to come after this one
@@ -117,19 +117,18 @@ class _Estimating(Agent):
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, learned: bool = True):
         super().__init__(rules, seed)
-        # best-sunray adds its bonus only when boards are compared: a board's own points are standard
-        self.standard_scoring = rules.scoring.name in ("standard", "best-sunray")
+        # best-sunray adds its bonus only when boards are compared: a board's own points are standard;
+        # the kernels add the Sunrays and Moonbeams bonus themselves (``per_tile``)
+        self.per_tile = np.asarray(getattr(rules.scoring, "PER_TILE", NO_BONUS), dtype=np.int64)
+        self.kernel_scoring = rules.scoring.name in ("standard", "best-sunray", "sunrays")
         if value is None and learned:
-            value = shipped(rules.layout.name, rules.options.placement)
+            value = shipped(rules.layout.name, rules.options.placement, rules.scoring.name)
         usable = value is not None and value.spec.layout_name == rules.layout.name
         self.value = value if usable else None
+        self.tables = self.value.spec.tables(rules.symbols, self.per_tile) if self.value is not None else None
         # daffodil variant 4: positions are judged on the layout's cells with held tiles on the stamen
         self.holding = bool(rules.holding_cells)
         self.placing = placing_of(rules, stamen_rule=not self.holding)  # where the search may put future tiles
-
-    @property
-    def tables(self):
-        return self.value.spec.tables()
 
     def quick_estimates(self, board, tile, allowed, in_bag):
         """(points now, learned future, nothing searched) per cell; the heuristic without weights."""
@@ -205,7 +204,7 @@ class _Estimating(Agent):
 
     def _scored(self, board, tile, allowed, now):
         """Replace the standard points by the ruleset's own when it scores differently."""
-        if not self.standard_scoring:
+        if not self.kernel_scoring or (self.value is None and self.per_tile.any()):
             work = board.copy()
             for cell in np.flatnonzero(allowed):
                 work[cell] = tile
@@ -355,7 +354,7 @@ class FastAgent(_Estimating):
     name = "fast"
 
     def choose(self, view: View) -> int:
-        if self.value is None or not self.standard_scoring or self.holding:
+        if self.value is None or not self.kernel_scoring or self.holding:
             return super().choose(view)
         allowed = self.rules.legal_mask(view.board, view.tile, view.previous_tile, view.previous_cell)
         return int(fast_choice(view.board, view.tile, allowed, np.array(view.remaining, dtype=np.int64),
@@ -440,9 +439,6 @@ class RolloutAgent(ExpectimaxAgent):
         options = rules.options
         self.rollouts = (self.value is not None and options.caller and options.draw == 1
                          and rules.scoring.name in ("standard", "sunrays") and not self.holding)
-        self.per_tile = np.zeros(2, dtype=np.int64)
-        if rules.scoring.name == "sunrays":
-            self.per_tile = np.asarray(rules.scoring.PER_TILE, dtype=np.int64)
 
     def reseed(self, seed: int) -> None:
         """Start the agent's randomness (the sampled futures) again from ``seed``."""
@@ -477,8 +473,7 @@ class RolloutAgent(ExpectimaxAgent):
             for cell in alive:
                 rollout_totals(board, view.tile, cell, futures, done, done + batch, self.depth_limit, in_bag,
                                self.value.weights, *self.tables, shape.num_cells, shape.neighbours, shape.stamen,
-                               self.rules.symbols, self.rules.placement.code, self.rules.stamen_rule.code,
-                               self.per_tile, totals[cell])
+                               self.rules.placement.code, self.rules.stamen_rule.code, totals[cell])
             done += batch
             means = {cell: totals[cell][:done].mean() for cell in alive}
             # best mean first; lower cell on ties, so play is reproducible

@@ -28,6 +28,15 @@ Feature groups (each also keyed by the game phase, the number of filled cells):
    lines (each must spoil something when drawn), with the cells of ``room``
    that have 0 and 1 open lines.
 
+Weights for Sunrays and Moonbeams scoring (rulebook 000: a full line of one
+symbol earns a bonus) have two groups more, over each line's *symbol state*
+(no tile; both symbols; ``k`` tiles all suns; ``k`` tiles all moons):
+
+9. ``symbol``: each line's symbol state with the supply of its symbol left in the bag;
+10. ``symcode``: each line's symbol state with its line code.
+
+Their points include the bonus, so their value estimates the bonus to come too.
+
 Groups 7 and 8 are counts over the whole board, so the sum of weights can
 value the first cheap cell more than the fifth, which per-cell tuples cannot.
 
@@ -51,7 +60,8 @@ import numpy as np
 from .._jit import kernel
 from ..core import kernels
 from ..core.layouts import MAX_LINE, Layout, layout as get_layout
-from ..core.tiles import DIRECTION_BEST, DIRECTION_VALUES, TILE_VALUES
+from ..core.errors import InputError
+from ..core.tiles import DIRECTION_BEST, DIRECTION_VALUES, SYMBOLS, TILE_VALUES
 
 #: Version of the feature definition; stored in weight files so stale ones are refused.
 FEATURES_VERSION = 3
@@ -70,6 +80,15 @@ ORPHANS = 13  # tiles in the bag that fit no empty cell on all three lines, coun
 BOARD_FEATURES = 9 + 2  # supply (3 directions x 3 values), room, waste
 
 GROUPS = ("line", "cross", "cell", "parallel", "supply", "compete", "room", "waste")
+SYMBOL_GROUPS = ("symbol", "symcode")  # weights for Sunrays and Moonbeams scoring only
+NUM_GROUPS = len(GROUPS)
+SYMBOL_STATES = 2 + 2 * MAX_LINE  # no tile, both symbols, then k = 1..MAX_LINE suns, k moons
+SYMBOL_SUPPLY = 15  # suns (or moons) left in the bag, counted 0..14
+
+#: Scorings with weights of their own (the others use the standard weights).
+FEATURE_SCORINGS = ("standard", "sunrays")
+#: No bonus for any symbol (``per_tile`` of every scoring but Sunrays and Moonbeams).
+NO_BONUS = np.zeros(2, dtype=np.int64)
 
 
 def _value_index_table() -> np.ndarray:
@@ -89,6 +108,7 @@ class FeatureSpec:
     """The feature tables of one layout: tuples of lines and the offset of each group's weights."""
 
     layout_name: str
+    scoring: str  # "standard", or "sunrays": the symbol groups too
     num_cells: int
     line_cells: np.ndarray
     line_len: np.ndarray
@@ -108,17 +128,22 @@ class FeatureSpec:
     @property
     def num_features(self) -> int:
         """How many weights one position looks up."""
-        return int(feature_count(self.line_len, self.cross, self.triples, self.parallel))
+        return int(feature_count(self.line_len, self.cross, self.triples, self.parallel, self.offsets))
 
-    def tables(self):
-        """The arguments every feature kernel takes, in order."""
+    def tables(self, symbols: np.ndarray | None = None, per_tile: np.ndarray | None = None):
+        """The arguments every feature kernel takes, in order: the layout's tables, then the game's sun/moon
+        map (default: the default map) and its bonus per tile of a full sun or moon line (default: none)."""
         return (self.line_cells, self.line_len, self.line_dir, self.cell_lines, self.cross, self.triples,
-                self.parallel, self.phase_bucket, self.offsets)
+                self.parallel, self.phase_bucket, self.offsets,
+                SYMBOLS if symbols is None else np.asarray(symbols, dtype=np.int64),
+                NO_BONUS if per_tile is None else np.asarray(per_tile, dtype=np.int64))
 
 
 @cache
-def feature_spec(layout_name: str) -> FeatureSpec:
-    return build_spec(get_layout(layout_name))
+def feature_spec(layout_name: str, scoring: str = "standard") -> FeatureSpec:
+    if scoring not in FEATURE_SCORINGS:
+        raise InputError(f"no value features for {scoring!r} scoring (choose from {', '.join(FEATURE_SCORINGS)})")
+    return build_spec(get_layout(layout_name), scoring)
 
 
 def _line_map(shape: Layout, turn) -> np.ndarray:
@@ -161,7 +186,7 @@ def _parallel_rows(pairs, line_image) -> list[tuple]:
     return rows
 
 
-def build_spec(shape: Layout) -> FeatureSpec:
+def build_spec(shape: Layout, scoring: str = "standard") -> FeatureSpec:
     turn = shape.rotation180()
     line_image = _line_map(shape, turn)
     cell_image = np.arange(shape.num_cells) if turn is None else np.array(turn)
@@ -197,14 +222,19 @@ def build_spec(shape: Layout) -> FeatureSpec:
         "room": ROOM[0] * ROOM[1] * ROOM[2] * phases,
         "waste": ORPHANS * ROOM[0] * ROOM[1] * phases,
     }
-    offsets = np.zeros(len(GROUPS) + 1, dtype=np.int64)
-    for i, name in enumerate(GROUPS):
+    groups = GROUPS
+    if scoring == "sunrays":
+        groups += SYMBOL_GROUPS
+        sizes["symbol"] = shape.num_lines * SYMBOL_STATES * SYMBOL_SUPPLY * phases
+        sizes["symcode"] = shape.num_lines * SYMBOL_STATES * CODES * phases
+    offsets = np.zeros(len(groups) + 1, dtype=np.int64)
+    for i, name in enumerate(groups):
         offsets[i + 1] = offsets[i] + sizes[name]
 
     def table(rows, width):
         return np.array(rows, dtype=np.int64).reshape(-1, width)
 
-    return FeatureSpec(shape.name, shape.num_cells, shape.line_cells, shape.line_len, shape.line_dir,
+    return FeatureSpec(shape.name, scoring, shape.num_cells, shape.line_cells, shape.line_len, shape.line_dir,
                        shape.cell_lines, table(cross, 4), table(triples, 5), table(parallel, 4), bucket, offsets,
                        sizes)
 
@@ -212,9 +242,17 @@ def build_spec(shape: Layout) -> FeatureSpec:
 # --- kernels -----------------------------------------------------------------
 
 @kernel
-def feature_count(line_len, cross, triples, parallel):
-    """How many weights one position looks up: two per line (line, compete), one per tuple, and the board-wide ones."""
-    return 2 * line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + BOARD_FEATURES
+def has_symbols(offsets):
+    """Whether the weights have the symbol groups (Sunrays and Moonbeams scoring)."""
+    return offsets.shape[0] > NUM_GROUPS + 1
+
+
+@kernel
+def feature_count(line_len, cross, triples, parallel, offsets):
+    """How many weights one position looks up: two per line (line, compete), one per tuple, the board-wide
+    ones, and two more per line with the symbol groups."""
+    lines = 4 if has_symbols(offsets) else 2
+    return lines * line_len.shape[0] + cross.shape[0] + triples.shape[0] + parallel.shape[0] + BOARD_FEATURES
 
 
 @kernel
@@ -238,11 +276,13 @@ def all_line_codes(board, line_cells, line_len, line_dir, tile_values, codes):
 
 
 @kernel
-def bag_counts(in_bag, tile_values, counts, fits):
+def bag_counts(in_bag, tile_values, counts, fits, symbols):
     """counts[d, v]: tiles in the bag carrying value number v in direction d (wildcard stripes count
-    for every value); counts[d, 3]: all tiles in the bag.  fits[a, b, c]: tiles in the bag that fit
+    for every value); counts[d, 3]: all tiles in the bag; counts[3, s], when ``counts`` has a fourth row:
+    tiles in the bag with symbol s (0 sun, 1 moon, by ``symbols``).  fits[a, b, c]: tiles in the bag that fit
     value numbers a, b, c of the three directions (3: any value).  Returns the number of tiles in the bag."""
     counts[:, :] = 0
+    with_symbols = counts.shape[0] > 3
     fits[:, :, :] = 0
     total = 0
     index = np.empty(3, dtype=np.int64)
@@ -250,6 +290,8 @@ def bag_counts(in_bag, tile_values, counts, fits):
         if not in_bag[tile]:
             continue
         total += 1
+        if with_symbols:
+            counts[3, symbols[tile]] += 1
         for d in range(3):
             v = tile_values[tile, d]
             index[d] = -1 if v == 0 else VALUE_INDEX[d, v]
@@ -268,7 +310,7 @@ def bag_counts(in_bag, tile_values, counts, fits):
                     if c < 3 and index[2] >= 0 and index[2] != c:
                         continue
                     fits[a, b, c] += 1
-    for d in range(3):
+    for d in range(counts.shape[0]):
         counts[d, 3] = total
     return total
 
@@ -283,11 +325,12 @@ def wanted(code):
 
 @kernel
 def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cross, triples, parallel, phase_bucket,
-                    offsets, out, cell_lines):
+                    offsets, out, cell_lines, symbols):
     """Fill ``out`` with the weight index of every feature of a position; returns how many.
 
-    ``codes`` are the line codes, ``counts`` and ``fits`` the bag counts (see :func:`bag_counts`),
-    ``filled`` the number of filled cells.
+    ``codes`` are the line codes, ``counts`` and ``fits`` the bag counts (see :func:`bag_counts`; with the
+    symbol groups, ``counts`` has the fourth row), ``filled`` the number of filled cells, ``symbols`` the
+    sun/moon map.
     """
     phases = phase_bucket.shape[0]
     coarse = phase_bucket[filled]
@@ -395,6 +438,49 @@ def feature_indices(codes, counts, fits, board, filled, line_len, line_dir, cros
     key = (min(orphans, ORPHANS - 1) * ROOM[0] + min(rooms[0], ROOM[0] - 1)) * ROOM[1] + min(rooms[1], ROOM[1] - 1)
     out[n] = offsets[7] + key * phases + filled
     n += 1
+    if has_symbols(offsets):
+        n = symbol_features(codes, counts, board, filled, num_lines, phases, offsets, out, n, cell_lines, symbols)
+    return n
+
+
+@kernel
+def symbol_state(suns, moons):
+    """A line's symbol state: 0 no tile, 1 both symbols, 2 + k - 1 for k suns only, 2 + MAX_LINE + k - 1 for
+    k moons only."""
+    if suns == 0 and moons == 0:
+        return 0
+    if suns > 0 and moons > 0:
+        return 1
+    if moons == 0:
+        return 1 + suns
+    return 1 + MAX_LINE + moons
+
+
+@kernel
+def symbol_features(codes, counts, board, filled, num_lines, phases, offsets, out, n, cell_lines, symbols):
+    """The two symbol groups (see the module docstring), from ``out[n]`` on; returns the new count."""
+    suns = np.zeros(num_lines, dtype=np.int64)
+    moons = np.zeros(num_lines, dtype=np.int64)
+    for cell in range(board.shape[0]):
+        tile = board[cell]
+        if tile < 0:
+            continue
+        for d in range(cell_lines.shape[1]):
+            line = cell_lines[cell, d]
+            if line < 0:
+                continue
+            if symbols[tile] == 0:
+                suns[line] += 1
+            else:
+                moons[line] += 1
+    for line in range(num_lines):
+        state = symbol_state(suns[line], moons[line])
+        supply = 0
+        if state >= 2:
+            supply = min(counts[3, 0] if moons[line] == 0 else counts[3, 1], SYMBOL_SUPPLY - 1)
+        out[n] = offsets[NUM_GROUPS] + ((line * SYMBOL_STATES + state) * SYMBOL_SUPPLY + supply) * phases + filled
+        out[n + 1] = offsets[NUM_GROUPS + 1] + ((line * SYMBOL_STATES + state) * CODES + codes[line]) * phases + filled
+        n += 2
     return n
 
 
@@ -408,12 +494,14 @@ def weighted_sum(weights, index, n):
 
 @kernel
 def placement_value(board, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len, line_dir, cell_lines,
-                    cross, triples, parallel, phase_bucket, offsets, index):
+                    cross, triples, parallel, phase_bucket, offsets, symbols, per_tile, index):
     """(points the placement completes, learned value of the position after it).
 
     ``board`` is the board before the placement (restored on return), ``codes``
     its line codes, ``counts`` the bag after the tile was drawn, ``filled`` the
-    filled cells before the placement.  ``index`` receives the features.
+    filled cells before the placement.  The points include the bonus of a
+    line of one symbol (``per_tile[symbol]`` per tile) that it completes.
+    ``index`` receives the features.
     """
     saved = np.empty(3, dtype=np.int64)
     board[cell] = tile
@@ -425,8 +513,12 @@ def placement_value(board, cell, tile, codes, counts, fits, filled, weights, lin
         saved[d] = codes[line]
         codes[line] = line_code(board, line, line_cells, line_len, line_dir, TILE_VALUES)
         points += kernels.line_points(board, line, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
+        if per_tile[0] != 0 or per_tile[1] != 0:
+            symbol = kernels.line_symbol(board, line, line_cells, line_len, symbols)
+            if symbol >= 0:
+                points += per_tile[symbol] * line_len[line]
     n = feature_indices(codes, counts, fits, board, filled + 1, line_len, line_dir, cross, triples, parallel,
-                        phase_bucket, offsets, index, cell_lines)
+                        phase_bucket, offsets, index, cell_lines, symbols)
     value = weighted_sum(weights, index, n)
     for d in range(3):
         line = cell_lines[cell, d]
@@ -438,11 +530,12 @@ def placement_value(board, cell, tile, codes, counts, fits, filled, weights, lin
 
 
 @kernel
-def scratch(line_len, cross, triples, parallel):
-    """Work arrays of one evaluation: feature indices, line codes, bag value counts and fitting-tile counts."""
-    num_features = feature_count(line_len, cross, triples, parallel)
+def scratch(line_len, cross, triples, parallel, offsets):
+    """Work arrays of one evaluation: feature indices, line codes, bag value (and symbol) counts and
+    fitting-tile counts."""
+    num_features = feature_count(line_len, cross, triples, parallel, offsets)
     index = np.empty(num_features, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
-    counts = np.zeros((3, 4), dtype=np.int64)
+    counts = np.zeros((4, 4), dtype=np.int64)
     fits = np.zeros((4, 4, 4), dtype=np.int64)
     return index, codes, counts, fits

@@ -12,7 +12,7 @@ mean wins; weak candidates are dropped early (successive halving: after each
 round the better half survives and gets twice as many rollouts).
 
 Placement variants come from :func:`kernels.legal_mask` and the Sunrays and
-Moonbeams bonus from :func:`kernels.symbol_bonus`, so rollouts model them;
+Moonbeams bonus from the tables' ``per_tile`` (:func:`kernels.symbol_bonus`), so rollouts model them;
 the game forms a rollout cannot model (no caller, two tiles at a time, the
 holding area, the cross-board best-ray bonus) are left to expectimax by the
 agent.
@@ -30,13 +30,13 @@ from .search import best_cell, value_cells
 
 @kernel
 def rollout_totals(board, tile, cell, futures, first, stop, depth, in_bag, weights, line_cells, line_len, line_dir,
-                   cell_lines, cross, triples, parallel, phase_bucket, offsets, num_cells, neighbours, stamen,
-                   symbols, placement, stamen_rule, per_tile, totals):
+                   cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile, num_cells,
+                   neighbours, stamen, placement, stamen_rule, totals):
     """Play ``tile`` on ``cell``, then futures ``first`` .. ``stop - 1`` with the fast policy.
 
     ``futures[r]`` is the order tiles come out of the bag in rollout ``r`` (at
     least as many as the cells left).  ``totals[r]`` receives the final score
-    (with the Sunrays bonus when ``per_tile`` is not zero), or, after
+    (with the Sunrays bonus when ``per_tile`` is not zero; ``symbol_of`` is the sun/moon map), or, after
     ``depth`` > 0 tiles on a board not yet full, the points on the board plus
     the learned value of the position.
     """
@@ -59,20 +59,14 @@ def rollout_totals(board, tile, cell, futures, first, stop, depth, in_bag, weigh
         if steps == 0:
             estimate = kernels.board_score(work, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
             if bonus:
-                estimate += kernels.symbol_bonus(work, line_cells, line_len, symbols, per_tile).sum()
+                estimate += kernels.symbol_bonus(work, line_cells, line_len, symbol_of, per_tile).sum()
         for step in range(steps):
             drawn = futures[r, step]
             bag[drawn] = False
-            allowed = kernels.legal_mask(work, num_cells, neighbours, stamen, symbols, drawn, previous_tile,
+            allowed = kernels.legal_mask(work, num_cells, neighbours, stamen, symbol_of, drawn, previous_tile,
                                          previous_cell, placement, stamen_rule)
             value_cells(work, drawn, allowed, bag, weights, line_cells, line_len, line_dir, cell_lines, cross,
-                        triples, parallel, phase_bucket, offsets, now, future)
-            if bonus:
-                for c in range(size):
-                    if not np.isnan(now[c]):
-                        work[c] = drawn
-                        now[c] += kernels.symbol_bonus(work, line_cells, line_len, symbols, per_tile).sum()
-                        work[c] = -1
+                        triples, parallel, phase_bucket, offsets, symbol_of, per_tile, now, future)
             choice = best_cell(now, future, searched)
             estimate = now[choice] + future[choice]
             work[choice] = drawn

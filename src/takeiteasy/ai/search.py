@@ -3,7 +3,8 @@
 Both kernels fill, for every allowed cell, the points on the board right after
 the placement (``now``) and the points the rest of the round is expected to
 add (``future``); their sum is the expected final score.  Cells not allowed
-are left at NaN.
+are left at NaN.  Points include the Sunrays and Moonbeams bonus when the
+tables' ``per_tile`` is not zero (see :func:`~takeiteasy.ai.features.placement_value`).
 
 * :func:`value_cells` -- ``future`` is the learned value of the position.
 * :func:`expectimax_cells` -- ``future`` averages, over every tile that may
@@ -38,12 +39,14 @@ from .features import all_line_codes, bag_counts, placement_value, scratch
 
 @kernel
 def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
-                parallel, phase_bucket, offsets, now, future):
-    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
+                parallel, phase_bucket, offsets, symbol_of, per_tile, now, future):
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel, offsets)
     work = board.copy()
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
-    bag_counts(in_bag, TILE_VALUES, counts, fits)
+    bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
     base = kernels.board_score(work, line_cells, line_len, line_dir, TILE_VALUES, DIRECTION_BEST)
+    if per_tile[0] != 0 or per_tile[1] != 0:
+        base += kernels.symbol_bonus(work, line_cells, line_len, symbol_of, per_tile).sum()
     filled = kernels.count_filled(work)
     last = filled + 1 == work.shape[0]
     for cell in range(work.shape[0]):
@@ -52,15 +55,16 @@ def value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, lin
         if not allowed[cell] or work[cell] >= 0:
             continue
         points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len,
-                                        line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index)
+                                        line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                                        symbol_of, per_tile, index)
         now[cell] = base + points
         future[cell] = 0.0 if last else value
 
 
 @kernel
 def placement_totals(work, tile, before, placing, codes, counts, fits, filled, last, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained,
-                     legal):
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile,
+                     index, totals, gained, legal):
     """For every cell of ``work`` where ``tile`` may go: ``totals`` = points ``tile`` completes there plus the
     learned value after it (nothing after the ``last`` placement), ``gained`` = those points; other cells get
     -1e300.  Where it may go is the game's rule (``placing``, see :func:`placing_of`), ``before`` being the
@@ -75,21 +79,22 @@ def placement_totals(work, tile, before, placing, codes, counts, fits, filled, l
         if work[cell] >= 0 or (constrained and not legal[cell]):
             continue
         points, value = placement_value(work, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len,
-                                        line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index)
+                                        line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                                        symbol_of, per_tile, index)
         totals[cell] = points + (0.0 if last else value)
         gained[cell] = points
 
 
 @kernel
 def chance1(work, filled, bag, before, placing, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
-            parallel, phase_bucket, offsets):
+            parallel, phase_bucket, offsets, symbol_of, per_tile):
     """Expected points still to come on ``work`` (``filled`` cells filled, ``before`` the last tile placed and
     its cell) when the next tile is drawn at random from ``bag`` and placed, as ``placing`` allows, where
     points plus learned value are highest."""
     num_cells = work.shape[0]
     if filled >= num_cells:
         return 0.0
-    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel, offsets)
     totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
     legal = np.ones(num_cells, dtype=np.bool_)
@@ -100,9 +105,10 @@ def chance1(work, filled, bag, before, placing, weights, line_cells, line_len, l
         if not bag[tile]:
             continue
         bag[tile] = False
-        bag_counts(bag, TILE_VALUES, counts, fits)
+        bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
         placement_totals(work, tile, before, placing, codes, counts, fits, filled, filled + 1 == num_cells, weights,
                          line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                         symbol_of, per_tile,
                          index, totals, gained, legal)
         total += totals.max()
         draws += 1
@@ -112,13 +118,13 @@ def chance1(work, filled, bag, before, placing, weights, line_cells, line_len, l
 
 @kernel
 def chance2(work, filled, bag, width, before, placing, weights, line_cells, line_len, line_dir, cell_lines, cross,
-            triples, parallel, phase_bucket, offsets):
+            triples, parallel, phase_bucket, offsets, symbol_of, per_tile):
     """Like :func:`chance1`, but each drawn tile's ``width`` best cells are searched one level deeper."""
     num_cells = work.shape[0]
     if filled + 1 >= num_cells:
         return chance1(work, filled, bag, before, placing, weights, line_cells, line_len, line_dir, cell_lines, cross,
-                       triples, parallel, phase_bucket, offsets)
-    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
+                       triples, parallel, phase_bucket, offsets, symbol_of, per_tile)
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel, offsets)
     totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
     legal = np.ones(num_cells, dtype=np.bool_)
@@ -129,10 +135,11 @@ def chance2(work, filled, bag, width, before, placing, weights, line_cells, line
         if not bag[tile]:
             continue
         bag[tile] = False
-        bag_counts(bag, TILE_VALUES, counts, fits)
+        bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
         placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells,
-                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index,
-                         totals, gained, legal)
+                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
+                         per_tile, index, totals,
+                         gained, legal)
         order = np.argsort(-totals)
         best = -1e300
         for rank in range(min(width, num_cells - filled)):
@@ -142,7 +149,7 @@ def chance2(work, filled, bag, width, before, placing, weights, line_cells, line
             work[cell] = tile
             deeper = gained[cell] + chance1(work, filled + 1, bag, (tile, cell), placing, weights, line_cells,
                                             line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                            offsets)
+                                            offsets, symbol_of, per_tile)
             work[cell] = -1
             if deeper > best:
                 best = deeper
@@ -154,12 +161,13 @@ def chance2(work, filled, bag, width, before, placing, weights, line_cells, line
 
 @kernel
 def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, placing, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future, searched):
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile, now,
+                     future, searched):
     """Search the ``width`` best cells by learned value one draw deep; with ``depth`` 2, search the ``deep``
     best of them again two draws deep (``width2`` cells per drawn tile at the first level)."""
     searched[:] = False
     value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
-                parallel, phase_bucket, offsets, now, future)
+                parallel, phase_bucket, offsets, symbol_of, per_tile, now, future)
     num_cells = board.shape[0]
     filled = kernels.count_filled(board)
     if filled + 1 >= num_cells:
@@ -175,7 +183,8 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, p
         if not every_cell_deep:
             work[cell] = tile
             future[cell] = chance1(work, filled + 1, bag, (tile, cell), placing, weights, line_cells, line_len,
-                                   line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets)
+                                   line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
+                                   per_tile)
             work[cell] = -1
         searched[cell] = True
     if depth < 2 or deep <= 0:
@@ -190,28 +199,29 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, p
             break
         work[cell] = tile
         future[cell] = chance2(work, filled + 1, bag, width2, (tile, cell), placing, weights, line_cells, line_len,
-                               line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets)
+                               line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
+                               per_tile)
         work[cell] = -1
         searched[cell] = True
 
 
 @kernel
 def after_draw2(work, filled, bag, tile, width, width2, before, placing, weights, line_cells, line_len, line_dir,
-                cell_lines, cross, triples, parallel, phase_bucket, offsets):
+                cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile):
     """Best points plus expected future for ``tile``, just drawn (already out of ``bag``), on ``work``: its
     ``width`` most promising cells by learned value, each judged by :func:`chance2`.  The loop is
     :func:`chance2`'s own one level up; one kernel for both would have them call each other, which numba
     does not compile."""
     num_cells = work.shape[0]
-    index, codes, counts, fits = scratch(line_len, cross, triples, parallel)
+    index, codes, counts, fits = scratch(line_len, cross, triples, parallel, offsets)
     totals = np.empty(num_cells)
     gained = np.zeros(num_cells, dtype=np.int64)
     legal = np.ones(num_cells, dtype=np.bool_)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
-    bag_counts(bag, TILE_VALUES, counts, fits)
+    bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
     placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, index, totals, gained,
-                     legal)
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile,
+                     index, totals, gained, legal)
     order = np.argsort(-totals)
     best = -1e300
     for rank in range(min(width, num_cells - filled)):
@@ -221,7 +231,7 @@ def after_draw2(work, filled, bag, tile, width, width2, before, placing, weights
         work[cell] = tile
         deeper = gained[cell] + chance2(work, filled + 1, bag, width2, (tile, cell), placing, weights, line_cells,
                                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                        offsets)
+                                        offsets, symbol_of, per_tile)
         work[cell] = -1
         if deeper > best:
             best = deeper
@@ -230,7 +240,8 @@ def after_draw2(work, filled, bag, tile, width, width2, before, placing, weights
 
 @kernel
 def third_draw_pairs(board, tile, cells, draws, start, step, width3, width2, placing, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, results):
+                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile,
+                     results):
     """``results[pair]`` for every ``step``-th pair from ``start``: pair ``k`` is ``tile`` on
     ``cells[k // len(draws)]`` followed by the draw ``draws[k % len(draws)]``, judged by :func:`after_draw2`."""
     filled = kernels.count_filled(board) + 1
@@ -246,7 +257,7 @@ def third_draw_pairs(board, tile, cells, draws, start, step, width3, width2, pla
         bag[drawn] = False
         results[pair] = after_draw2(work, filled, bag, drawn, width3, width2, (tile, cell), placing, weights,
                                     line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
-                                    phase_bucket, offsets)
+                                    phase_bucket, offsets, symbol_of, per_tile)
 
 
 def third_draw(board, tile, cells, in_bag, width3, width2, placing, weights, tables, future) -> None:
@@ -320,11 +331,11 @@ def best_cell(now, future, searched):
 
 @kernel
 def fast_choice(board, tile, allowed, remaining, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
-                parallel, phase_bucket, offsets):
+                parallel, phase_bucket, offsets, symbol_of, per_tile):
     """The cell ``fast`` plays: best points plus learned value (one call, for speed)."""
     n = board.shape[0]
     now = np.empty(n)
     future = np.empty(n)
     value_cells(board, tile, allowed, bag_from(remaining, TILE_VALUES.shape[0]), weights, line_cells, line_len,
-                line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, now, future)
+                line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile, now, future)
     return best_cell(now, future, np.zeros(n, dtype=np.bool_))

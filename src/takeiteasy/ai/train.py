@@ -73,18 +73,19 @@ def step_size(game, total_games, alpha, alpha_final, hold):
 @kernel
 def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final, hold, learn, tile_set, per_round,
                placing, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-               scores, trace):
+               symbol_of, per_tile, scores, trace):
     """Play ``count`` games greedily with respect to the value; learn from them when ``learn``.
 
     Game ``first_game + g`` gets score ``scores[g]``; ``trace[t]`` ends as (cell, tile) of the last game's
     ``t``-th placement.  Tiles go where the game's rules allow (``placing``, from
-    :func:`~takeiteasy.ai.search.placing_of`: the engine's own mask; a free game skips it).
+    :func:`~takeiteasy.ai.search.placing_of`: the engine's own mask; a free game skips it); points, and so
+    scores, include the Sunrays and Moonbeams bonus when ``per_tile`` is not zero.
     """
     num_cells = cell_lines.shape[0]
-    num_features = feature_count(line_len, cross, triples, parallel)
+    num_features = feature_count(line_len, cross, triples, parallel, offsets)
     board = np.full(num_cells, -1, dtype=np.int64)
     codes = np.zeros(line_len.shape[0], dtype=np.int64)
-    counts = np.zeros((3, 4), dtype=np.int64)
+    counts = np.zeros((4, 4), dtype=np.int64)
     fits = np.zeros((4, 4, 4), dtype=np.int64)
     in_bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
     order = tile_set.copy()
@@ -109,7 +110,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
         for t in range(per_round):
             tile = order[t]
             in_bag[tile] = False
-            bag_counts(in_bag, TILE_VALUES, counts, fits)
+            bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
             if constrained:
                 allowed[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, tile,
                                         order[t - 1] if t > 0 else -1, last_cell, placement, stamen_rule)
@@ -119,7 +120,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
                     continue
                 points, value = placement_value(board, cell, tile, codes, counts, fits, t, weights, line_cells,
                                                 line_len, line_dir, cell_lines, cross, triples, parallel,
-                                                phase_bucket, offsets, index)
+                                                phase_bucket, offsets, symbol_of, per_tile, index)
                 if points + value > best:
                     best, best_cell, best_points = points + value, cell, points
             if learn and t > 0:
@@ -132,7 +133,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
             total += best_points
             all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
             feature_indices(codes, counts, fits, board, t + 1, line_len, line_dir, cross, triples, parallel,
-                            phase_bucket, offsets, previous, cell_lines)
+                            phase_bucket, offsets, previous, cell_lines, symbol_of)
         if learn:
             delta = np.float32(rate * (0.0 - weighted_sum(weights, previous, num_features)))
             for i in range(num_features):
@@ -150,6 +151,7 @@ class TrainConfig:
     seed: int = 1
     board: str = "standard"
     placement: str = "free"  # a placement variant (docs/RULES.md); its own weights where they are shipped
+    scoring: str = "standard"  # or "sunrays": bonus points in the rewards, and the symbol features
     alpha: float = 0.2
     alpha_final: float = 0.01
     hold: float = 0.35
@@ -162,8 +164,8 @@ class TrainConfig:
 
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
-        key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "placement", "alpha",
-                                                             "alpha_final", "hold", "init", "jobs")}
+        key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "placement", "scoring",
+                                                             "alpha", "alpha_final", "hold", "init", "jobs")}
         key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
         return key
 
@@ -174,10 +176,17 @@ def tile_set_for(board: str) -> np.ndarray:
     return np.array(tiles, dtype=np.int64)
 
 
-def placing_for(board: str, placement: str) -> tuple:
-    """The game's placement rule as the compiled loop takes it (the engine's ruleset, so training places
-    exactly as a game does)."""
-    return placing_of(Ruleset.from_options(Options(board=board, placement=placement)))
+def rules_for(config: "TrainConfig") -> Ruleset:
+    """The ruleset of the run's training games."""
+    return Ruleset.from_options(Options(board=config.board, placement=config.placement, scoring=config.scoring))
+
+
+def kernel_inputs(config: "TrainConfig") -> tuple[tuple, tuple]:
+    """The game's placement rule and the feature tables as the compiled loop takes them (from the engine's
+    ruleset, so training places and scores exactly as a game does)."""
+    rules = rules_for(config)
+    per_tile = getattr(rules.scoring, "PER_TILE", None)
+    return placing_of(rules), feature_spec(config.board, config.scoring).tables(rules.symbols, per_tile)
 
 
 def share_seed(seed: int, first_game: int) -> np.ndarray:
@@ -196,9 +205,8 @@ def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -
     ``weights``; returns how the weights changed and the games' mean score."""
     c = TrainConfig(**config)
     learned = weights.copy()
-    rng, tile_set, per_round, tables = (share_seed(c.seed, first_game), tile_set_for(c.board),
-                                        get_layout(c.board).num_cells, feature_spec(c.board).tables())
-    placing = placing_for(c.board, c.placement)
+    rng, tile_set, per_round = share_seed(c.seed, first_game), tile_set_for(c.board), get_layout(c.board).num_cells
+    placing, tables = kernel_inputs(c)
     total = 0
     for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
         scores = np.zeros(min(SHARE_CHUNK, first_game + count - start), dtype=np.int64)
@@ -223,11 +231,11 @@ class Trainer:
     def __init__(self, config: TrainConfig, out: str | Path):
         self.config = config
         self.out = Path(out)
-        self.spec = feature_spec(config.board)
+        self.spec = feature_spec(config.board, config.scoring)
         self.tile_set = tile_set_for(config.board)
         self.per_round = get_layout(config.board).num_cells
-        self.placing = placing_for(config.board, config.placement)
-        self.value = ValueFunction.zeros(config.board)
+        self.placing, self.tables = kernel_inputs(config)
+        self.value = ValueFunction.zeros(config.board, config.scoring)
         # optimistic start: every position is first worth `init` points, so self-play tries what it has not seen
         self.value.weights[:] = np.float32(config.init / self.spec.num_features)
         self.rng = np.array([config.seed & ((1 << 64) - 1)], dtype=np.uint64)
@@ -287,7 +295,7 @@ class Trainer:
         trace = np.zeros((self.per_round, 2), dtype=np.int64) if trace is None else trace
         c = self.config
         play_games(self.value.weights, rng, first_game, count, c.games, c.alpha, c.alpha_final, c.hold, learn,
-                   self.tile_set, self.per_round, self.placing, *self.spec.tables(), scores, trace)
+                   self.tile_set, self.per_round, self.placing, *self.tables, scores, trace)
         return scores
 
     def evaluate(self, games: int | None = None) -> float:
@@ -377,7 +385,8 @@ class Trainer:
         ax.set_xlabel("games played (millions)")
         ax.set_ylabel("mean score")
         placement = "" if self.config.placement == "free" else f", {self.config.placement} placement"
-        ax.set_title(f"TD(0) self-play, {self.config.board} board{placement}, seed {self.config.seed}")
+        scoring = "" if self.config.scoring == "standard" else f", {self.config.scoring} scoring"
+        ax.set_title(f"TD(0) self-play, {self.config.board} board{placement}{scoring}, seed {self.config.seed}")
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right")
         fig.tight_layout()

@@ -6,8 +6,9 @@ final score of a placement is therefore the points on the board after it plus
 that value.  Weights live in one flat ``float32`` vector saved as ``.npz``
 (no pickle) together with the layout name and the feature version.
 
-The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``, and weights learned under a
-placement variant in ``<layout>-<placement>.npz`` (the agents prefer them in that variant's games).
+The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``, weights learned under a
+placement variant in ``<layout>-<placement>.npz`` and under Sunrays and Moonbeams scoring in
+``<layout>-sunrays.npz`` (the agents prefer them in that variant's games).
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ class ValueFunction:
     info: dict
 
     @classmethod
-    def zeros(cls, layout_name: str = "standard") -> "ValueFunction":
-        spec = feature_spec(layout_name)
+    def zeros(cls, layout_name: str = "standard", scoring: str = "standard") -> "ValueFunction":
+        spec = feature_spec(layout_name, scoring)
         return cls(spec, np.zeros(spec.num_weights, dtype=np.float32), {})
 
     def save(self, path: str | Path, compress: bool = True) -> None:
         meta = dict(self.info, layout=self.spec.layout_name, features_version=FEATURES_VERSION)
+        if self.spec.scoring != "standard":  # standard weights keep the metadata they always had
+            meta["scoring"] = self.spec.scoring
         saver = np.savez_compressed if compress else np.savez
         saver(path, weights=self.weights, meta=np.array(json.dumps(meta)))
 
@@ -61,7 +64,7 @@ class ValueFunction:
             raise WeightsError(f"weights {path}: made for feature version {meta.get('features_version')}, "
                                f"this program uses {FEATURES_VERSION}")
         try:
-            spec = feature_spec(meta["layout"])
+            spec = feature_spec(meta["layout"], str(meta.get("scoring", "standard")))
         except InputError as exc:
             raise WeightsError(f"weights {path}: {exc}") from None
         if weights.shape != (spec.num_weights,):
@@ -70,22 +73,26 @@ class ValueFunction:
         return cls(spec, weights, meta)
 
 
-def shipped_path(layout_name: str, placement: str = "free"):
-    name = layout_name if placement == "free" else f"{layout_name}-{placement}"
+def shipped_path(layout_name: str, variant: str = "free"):
+    """Where the weights of a layout under a variant (a placement rule or a scoring rule) are shipped."""
+    name = layout_name if variant in ("free", "standard") else f"{layout_name}-{variant}"
     return resources.files("takeiteasy.data").joinpath("weights", f"{name}.npz")
 
 
-def shipped(layout_name: str, placement: str = "free") -> ValueFunction | None:
-    """The weights shipped for a layout under a placement variant: those trained under the variant when there
-    are some, else the layout's own; None when the layout has none.  Each file is loaded once."""
-    if placement != "free" and shipped_path(layout_name, placement).is_file():
-        return _load_shipped(layout_name, placement)
+def shipped(layout_name: str, placement: str = "free", scoring: str = "standard") -> ValueFunction | None:
+    """The weights shipped for a layout under a scoring and a placement variant: those trained under the
+    scoring variant when there are some (its bonuses are worth far more than a placement rule costs), else
+    under the placement variant, else the layout's own; None when the layout has none.  Each file is loaded
+    once."""
+    for variant in (scoring, placement):
+        if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
+            return _load_shipped(layout_name, variant)
     return _load_shipped(layout_name, "free")
 
 
 @cache
-def _load_shipped(layout_name: str, placement: str) -> ValueFunction | None:
-    path = shipped_path(layout_name, placement)
+def _load_shipped(layout_name: str, variant: str) -> ValueFunction | None:
+    path = shipped_path(layout_name, variant)
     if not path.is_file():
         return None
     with resources.as_file(path) as real:

@@ -28,6 +28,9 @@ def register(sub) -> None:
     parser.add_argument("--placement", default="free", choices=tuple(PLACEMENT_RULES),
                         help="placement variant the games follow (default free; docs/RULES.md); the agents use "
                              "weights trained under their game's variant where such weights are shipped")
+    parser.add_argument("--scoring", default="standard", choices=("standard", "sunrays"),
+                        help="scoring of the games (default standard): 'sunrays' adds the Sunrays and Moonbeams "
+                             "bonus to the rewards and features of each line's symbols to the value")
     parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
     parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
     parser.add_argument("--hold", type=float, default=0.35,
@@ -80,7 +83,8 @@ def run(args) -> int:
         raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
     if args.ray is not None and args.jobs < 2:
         raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
-    config = TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement, alpha=args.alpha,
+    config = TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement,
+                         scoring=args.scoring, alpha=args.alpha,
                          alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
                          eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
                          sync=args.sync)

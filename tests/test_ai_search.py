@@ -281,6 +281,7 @@ from takeiteasy.ai.agents import bag_of
 from takeiteasy.core import Ruleset
 from takeiteasy.core.deal import deal
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, even if started in the background
 rules = Ruleset.from_options()
 agent = DeepAgent(rules, margin=1000)  # a third draw whatever the gap
 order = deal(5151, rules.tile_set, 19, index=1000)

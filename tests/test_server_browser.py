@@ -803,3 +803,143 @@ def test_an_ai_stands_in_for_a_guest_who_went_away_until_the_guest_takes_the_sea
     for page in (ann, bob):
         page.wait_for_function("document.querySelectorAll('#history svg').length === 4")
     assert not errors
+
+
+def test_a_double_click_on_play_solo_or_join_makes_one_room_and_one_seat(server, browser):
+    """A double click on "Play solo" made two rooms (one left behind, under way, in "Your games"); on "Join" the
+    second join was refused (the name was taken, by the first) after the first had entered the room, and the page
+    stayed in the room without its seat, unable to place. The buttons now wait for the first request."""
+    errors: list[str] = []
+    solo = open_page(browser, server, errors, "Twice")
+    posts: list[str] = []
+    solo.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    solo.dblclick("#solo")
+    solo.wait_for_selector("#board .legal")
+    assert [u for u in posts if u.endswith("/api/rooms")] == [posts[0]]  # recorded as sent: one room
+    place(solo)
+    solo.click("#leave")
+    solo.wait_for_selector("#my-rooms-box:not([hidden])")
+    assert solo.locator("#my-rooms li").count() == 1
+
+    host = open_page(browser, server, errors, "Hostess")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    guest = open_page(browser, server, errors, "Guest")
+    joins: list[str] = []
+    guest.on("request", lambda r: joins.append(r.url) if r.url.endswith("/join") else None)
+    guest.fill("#join-code", host.text_content("#lobby-code"))
+    guest.dblclick("#join")
+    guest.wait_for_selector("#lobby:not([hidden])")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert len(joins) == 1 and guest.is_hidden("#toast")
+    host.click("#lobby-start")
+    guest.wait_for_selector("#board .legal")
+    place(guest)  # the seat is the page's: the move goes through
+    assert not errors
+
+
+def test_creating_or_joining_without_a_name_says_so_before_asking_the_server(server, browser):
+    """An empty name got the server's "name: String should have at least 1 character"; the page now asks for a
+    name itself, and puts the cursor in its box."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.fill("#name", "   ")
+    page.click("#solo")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast") == "type your name first"
+    assert page.evaluate("document.activeElement.id") == "name" and page.is_visible("#home")
+    page.fill("#join-code", "ABCDEF")
+    page.click("#join")
+    page.wait_for_function("document.activeElement.id === 'name'")
+    assert posts == [] and page.text_content("#toast") == "type your name first"
+    assert not errors
+
+
+def test_a_seat_the_server_no_longer_knows_is_forgotten_with_the_address_naming_it(server, browser):
+    """A seat kept in the browser for a room that is gone, or whose token the room refuses (another server's
+    database): opening it says why once, then the page forgets it, so a reload does not try it again."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Stale")
+    host = open_page(browser, server, errors, "Owner")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    for room, token, refusal in ((code, "not-a-token", "not a player's token"), ("QQQQQQ", "x", "no room QQQQQQ")):
+        page.evaluate(f"localStorage.setItem('tie-{room}', JSON.stringify({{code: '{room}', token: '{token}', "
+                      "player: 1, at: Date.now()}))")
+        page.evaluate(f"location.hash = '#room={room}'")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert refusal in page.text_content("#toast")
+        page.wait_for_function(f"localStorage.getItem('tie-{room}') === null && location.hash === ''")
+        page.reload()
+        page.wait_for_selector("#solo:not([disabled])")
+        assert page.is_visible("#home") and page.is_hidden("#toast")
+        page.evaluate("document.getElementById('toast').hidden = true")
+    assert not errors
+
+
+def test_rulebook_000_sunrays_a_row_of_suns_scores_and_is_marked_though_its_stripes_are_broken(server, browser):
+    """Rulebook 000, Sunrays and Moonbeams: a full row of suns adds 7 points per tile whatever its stripes. Such a
+    row was listed as "broken" (with its points) and not marked on the board, nor on the analysis' best board.
+    Suns go to the first column (cells 0, 1, 2) until it is full: 14 of the 27 tiles are suns, so at least 6 come
+    in 19 draws, and the other tiles fit on the 16 other cells."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Rays")
+    page.select_option("#preset", "sunrays")
+    page.click("#solo")
+    rules = Ruleset.from_options(Options(scoring="sunrays"))
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        tile = page.get_attribute("#current svg", "data-tile")
+        legal = [int(c) for c in page.eval_on_selector_all("#board .legal", "gs => gs.map(g => g.dataset.cell)")]
+        column = [c for c in legal if c in (0, 1, 2)]
+        others = [c for c in legal if c not in (0, 1, 2)]
+        sun = page.evaluate(f"S.state.symbols['{tile}']") == "sun"
+        page.click(f"#board .legal[data-cell='{column[0] if sun and column else (others or column)[0]}']")
+        wait_tiles(page, turn + 1)
+    page.wait_for_selector("#result:not([hidden])")
+    board = parse_board(" ".join(board_tokens(page)))
+    scoring = [line for line in rules.lines(board) if line.points + line.bonus > 0]
+    column = next(line for line in scoring if line.cells == (0, 1, 2))
+    assert column.bonus == 3 * 7
+    assert int(page.text_content("#final-score")) == rules.score(board)
+    assert page.locator("#board .scoring-line").count() == len(scoring)
+    row = page.locator("#lines-table tr", has=page.locator("td.mono", has_text="0 1 2"))
+    assert "3 suns × 7" in row.locator("td").nth(2).text_content()
+    assert int(row.locator("td").nth(3).text_content()) == column.points + column.bonus
+    # the best board of the same tiles marks its rows of suns and moons too
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis:not([hidden])", timeout=120_000)
+    tokens = page.eval_on_selector_all("#analysis .best-board g.cell",
+                                       "gs => gs.map(g => g.getAttribute('data-tile') || '.')")
+    best_lines = [line for line in rules.lines(parse_board(" ".join(tokens))) if line.points + line.bonus > 0]
+    assert page.locator("#analysis .best-board .scoring-line").count() == len(best_lines) > 0
+    assert not errors
+
+
+def test_the_lobby_adds_a_person_with_enter_and_can_be_left(server, browser):
+    """The lobby had no way out but the page's title, and the name of a person to add needed a click on the
+    button (then stayed in the box). Enter adds the person and empties the box; "Leave the room" goes home, where
+    the room is listed under "Your games"."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Teller")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    host.fill("#lobby-person", "Dora")
+    host.press("#lobby-person", "Enter")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert host.input_value("#lobby-person") == ""
+    code = host.text_content("#lobby-code")
+    guest = open_page(browser, server, errors, "Wanderer")
+    guest.fill("#join-code", code)
+    guest.click("#join")
+    guest.wait_for_selector("#lobby:not([hidden])")
+    guest.click("#lobby-leave")
+    guest.wait_for_selector("#home:not([hidden])")
+    guest.wait_for_selector("#my-rooms-box:not([hidden])")
+    assert code in guest.text_content("#my-rooms")
+    guest.click("#my-rooms button")  # and back
+    guest.wait_for_selector("#lobby:not([hidden])")
+    assert not errors

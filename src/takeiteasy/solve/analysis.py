@@ -149,7 +149,8 @@ def best_possible(rules: Ruleset, deal: list[int], floors=()) -> dict:
     deal = [int(t) for t in deal]
 
     def record(board, score: int, reachable: bool, upper_bound: int, unconstrained: int) -> dict:
-        lines = [line.to_json() for line in rules.lines(board) if line.points > 0]  # to draw on the board
+        # to draw on the board: a row of suns or moons scores its bonus (Sunrays) even with broken stripes
+        lines = [line.to_json() for line in rules.lines(board) if line.points + line.bonus > 0]
         return {"score": int(score), "board": format_board(board), "reachable": reachable, "lines": lines,
                 "upper_bound": int(upper_bound), "unconstrained": int(unconstrained)}
 

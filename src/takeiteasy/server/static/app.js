@@ -24,6 +24,7 @@ const S = {
   keyboard: false,        // the last input was a key, not a pointer
   spoken: null,           // caller screen: "round:calls" already read aloud (null: nothing yet)
   entry: null,            // caller screen: {key: "code:round", cells, pick}, a board being laid out to enter
+  ready: false,           // the home page's buttons are bound to their handlers
 };
 
 const $ = (id) => document.getElementById(id);
@@ -52,7 +53,7 @@ async function api(method, path, body) {
   const response = await fetch(path, opts);
   let data;
   try { data = await response.json(); } catch { data = { error: `HTTP ${response.status}` }; }
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
   return data;
 }
 
@@ -317,7 +318,7 @@ async function renderGame() {
     if (S.holdPick) opts.legal = (m.release[S.holdPick] || []).filter((c) => !board[c]);
     opts.pickable = st.holding.filter((c) => board[c] && (m.release[board[c]] || []).length);
   }
-  if (mine && mine.lines) opts.scoring = mine.lines.filter((l) => l.points > 0);
+  if (mine && mine.lines) opts.scoring = mine.lines.filter(scores);
   const key = hintKey();
   if (S.hint && S.hint.key !== key) S.hint = null;  // placed, moved or switched tile: the hint is stale
   if (S.hint && S.hint.status === "ready" && !S.hint.announce) {
@@ -404,9 +405,9 @@ async function renderGame() {
     const lt = [el("tr")];
     lt[0].append(el("th", {}, "line"), el("th", {}, "cells"), el("th", {}, "status"), el("th", { class: "num" }, "points"));
     for (const l of mine.lines) {
-      const tr = el("tr", { class: l.points + l.bonus > 0 ? "scoring" : "" });
+      const tr = el("tr", { class: scores(l) ? "scoring" : "" });
       tr.append(el("td", {}, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
-        el("td", {}, l.status === "complete" ? `${l.cells.length} × ${l.value}` : l.status),
+        el("td", {}, lineStatus(l, mine.board)),
         el("td", { class: "num" }, l.points + l.bonus));
       lt.push(tr);
     }
@@ -420,13 +421,27 @@ async function renderGame() {
     if (p.index === st.you || !p.board) continue;
     const fig = el("figure");
     const svg = el("svg:svg");
-    drawBoard(svg, layout, p.board, { scoring: (p.lines || []).filter((l) => l.points > 0) });
+    drawBoard(svg, layout, p.board, { scoring: (p.lines || []).filter(scores) });
     fig.append(svg, el("figcaption", {}, `${p.name}${p.score !== undefined ? ` — ${p.score}` : ""}`));
     others.appendChild(fig);
   }
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
+}
+
+// A line scores by its stripes, or (Sunrays and Moonbeams) by a full row of suns or moons: such a row's stripes
+// may be broken, and it still scores its bonus, so it is marked on the board and named in the table.
+function scores(l) { return l.points + (l.bonus || 0) > 0; }
+
+function lineStatus(l, board) {
+  const parts = l.status === "complete" ? [`${l.cells.length} × ${l.value}`] : [];
+  if (l.bonus > 0) {
+    const symbol = l.cells.map((c) => (S.state.symbols || {})[board[c]]).find(Boolean);
+    const each = l.bonus / l.cells.length;
+    parts.push(symbol && Number.isInteger(each) ? `${l.cells.length} ${symbol}s × ${each}` : `bonus ${l.bonus}`);
+  }
+  return parts.length ? parts.join(" + ") : l.status;
 }
 
 // ---- a player who went away: the server says whom the viewer may let an AI play for, and from when ---------
@@ -871,7 +886,31 @@ async function loadMyRooms() {
 // ---- home ------------------------------------------------------------------------------------------
 function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => s.value).filter(Boolean); }
 
-async function create(mode) {
+// Creating or joining a room, one at a time: a double click on "Play solo" made two rooms (one left behind under
+// way), and on "Join" a second join was refused (the name taken, by the first) after the first had entered the
+// room, which then had no seat to act from.  The buttons are disabled meanwhile.
+const ENTRY_BUTTONS = ["solo", "create-room", "create-caller", "join"];
+async function entering(work) {
+  if (entering.busy) return;
+  entering.busy = true;
+  for (const id of ENTRY_BUTTONS) $(id).disabled = true;
+  try { await work(); } finally {
+    entering.busy = false;
+    for (const id of ENTRY_BUTTONS) $(id).disabled = !S.ready;  // not before their handlers are bound (init)
+  }
+}
+
+// A name is needed to create or join (the server's "String should have at least 1 character" said it darkly).
+function typedName() {
+  const name = $("name").value.trim();
+  if (!name) { toast("type your name first"); $("name").focus(); }
+  return name;
+}
+
+function create(mode) { return entering(() => createNow(mode)); }
+
+async function createNow(mode) {
+  if (!typedName()) return;
   try {
     const body = { mode, name: $("name").value, preset: $("preset").value, agents: mode === "caller" ? [] : picks() };
     if (mode === "solo" && $("confirm").checked) body.confirm = true;
@@ -880,7 +919,9 @@ async function create(mode) {
   } catch (e) { toast(e.message); }
 }
 
-async function join(code) {
+function join(code) { return entering(() => joinNow(code)); }
+
+async function joinNow(code) {
   code = (code || "").trim().toUpperCase();
   if (!code) { toast("type a room code"); return; }
   const saved = localStorage.getItem(`tie-${code}`);
@@ -891,9 +932,19 @@ async function join(code) {
       enterRoom({ ...S.session, state: data.state });
       return;
     }
+    if (!typedName()) return;
     localStorage.setItem("tie-name", $("name").value);
     enterRoom(await api("POST", `/api/rooms/${code}/join`, { name: $("name").value }));
-  } catch (e) { S.session = null; toast(e.message); }
+  } catch (e) {
+    S.session = null;
+    // a seat kept here in a room that is gone, or that no longer knows it (another server's database): forget it,
+    // and the address naming it, or every reload of the page tried it again
+    if (saved && [403, 404].includes(e.status)) {
+      localStorage.removeItem(`tie-${code}`);
+      history.replaceState(null, "", "#");
+    }
+    toast(e.message);
+  }
 }
 
 async function loadRooms() {
@@ -958,11 +1009,15 @@ async function init() {
   $("join").addEventListener("click", () => join($("join-code").value));
   $("join-code").addEventListener("keydown", (e) => { if (e.key === "Enter") join($("join-code").value); });  // no form to submit
   $("lobby-add").addEventListener("click", () => act("add", { agent: $("lobby-agent").value }));
-  $("lobby-add-p").addEventListener("click", () => act("add", { name: $("lobby-person").value }));
+  $("lobby-add-p").addEventListener("click", async () => {
+    if (await act("add", { name: $("lobby-person").value })) $("lobby-person").value = "";  // ready for the next
+  });
+  $("lobby-person").addEventListener("keydown", (e) => { if (e.key === "Enter") $("lobby-add-p").click(); });
   $("lobby-start").addEventListener("click", () => act("start"));
   $("next-round").addEventListener("click", () => act("next"));
   $("leave").addEventListener("click", leave);
   $("caller-leave").addEventListener("click", leave);
+  $("lobby-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
   $("call-btn").addEventListener("click", () => act("call"));
   $("end-round").addEventListener("click", () => {
@@ -1010,7 +1065,8 @@ async function init() {
   });
   // the buttons that start or join a room stay disabled (index.html) until their handlers are bound: an early
   // click would otherwise do nothing
-  for (const id of ["solo", "create-room", "create-caller", "join"]) $(id).disabled = false;
+  S.ready = true;
+  for (const id of ENTRY_BUTTONS) $(id).disabled = false;
   await openFromAddress();
   render();
   loadRooms();

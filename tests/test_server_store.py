@@ -1,5 +1,6 @@
 """Durable rooms: the store contract over every store (memory, SQLite, PostgreSQL), SQLite's WAL mode, the
-PostgreSQL store across reconnects and two servers, rooms surviving a server restart, and live WebSocket updates.
+PostgreSQL store across reconnects and two servers, rooms surviving a server restart, two servers sharing a room's
+AI players (one thinks at a time), and live WebSocket updates.
 
 The PostgreSQL tests get a database from tests/conftest.py (``postgres_url``): skipped when there is none, except
 under CI=true.
@@ -8,8 +9,10 @@ under CI=true.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
+import secrets
 import threading
 import time
 
@@ -23,7 +26,7 @@ from takeiteasy.core.errors import InputError  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.server.store import StoreConflict, StoreError  # noqa: E402
 
-from test_server_api import after_ais  # noqa: E402
+from test_server_api import after_ais, next_state  # noqa: E402
 
 UNLIMITED = RateLimits.off()  # these tests act faster than people; tests/test_server_limits.py checks the limits
 LOBBY = {"status": "lobby", "listed": True}
@@ -157,12 +160,93 @@ def test_only_rooms_changed_since_a_time_are_listed_and_counted(open_store):
     assert len(store.listed(10, 0.0)) == 2 and store.count(("lobby",), 0.0) == 2
 
 
+def test_a_rooms_ai_lease_is_one_owners_until_given_back_or_run_out(open_store):
+    """The AI lease (Store.claim_ai) lets one server of several on a database think for a room's AI players."""
+    ours, theirs = open_store(), open_store()  # two servers on one database
+    assert ours.claim_ai("ROOM01", "ours", 60)
+    assert not theirs.claim_ai("ROOM01", "theirs", 60)  # held: nobody else gets it
+    assert ours.claim_ai("ROOM01", "ours", 60) and theirs.claim_ai("ROOM01", "ours", 60)  # the owner renews it
+    assert theirs.claim_ai("ROOM02", "theirs", 60)  # one lease per room
+    theirs.release_ai("ROOM01", "theirs")  # not theirs: nothing happens
+    assert not theirs.claim_ai("ROOM01", "theirs", 60)
+    ours.release_ai("ROOM01", "ours")
+    ours.release_ai("ROOM01", "ours")  # twice is harmless
+    assert theirs.claim_ai("ROOM01", "theirs", 0.2)  # given back: free
+    assert not ours.claim_ai("ROOM01", "ours", 60)
+    deadline = time.monotonic() + 30  # a bound, not a speed check
+    while not ours.claim_ai("ROOM01", "ours", 60):  # theirs runs out (its server died, say)
+        assert time.monotonic() < deadline, "the lease did not run out"
+        time.sleep(0.05)
+    assert not theirs.claim_ai("ROOM01", "theirs", 60)
+    assert ours.claim_ai("ROOM01", "ours", 0)  # renewed for no time: runs out now
+    assert theirs.claim_ai("ROOM01", "theirs", 60)
+    assert ours.load("ROOM01") is None and ours.count(("lobby",)) == 0  # a lease is no room
+
+
+def test_of_owners_claiming_a_lease_at_once_exactly_one_gets_it(open_store):
+    stores = [open_store() for _ in range(4)]
+    codes = [f"RACE{k:02d}" for k in range(10)]
+    won: dict[str, list[int]] = {code: [] for code in codes}
+    barrier, errors = threading.Barrier(len(stores)), []
+
+    def race(k):
+        try:
+            for code in codes:
+                barrier.wait()  # every claim starts together
+                if stores[k].claim_ai(code, f"owner {k}", 60):
+                    won[code].append(k)
+        except BaseException as exc:
+            errors.append(exc)
+            barrier.abort()
+
+    threads = [threading.Thread(target=race, args=(k,)) for k in range(len(stores))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not [e for e in errors if not isinstance(e, threading.BrokenBarrierError)], errors
+    assert all(len(winners) == 1 for winners in won.values()), won
+
+
 # -- each store's own guarantees ----------------------------------------------------------------------------------
 
 def test_sqlite_store_is_in_wal_mode(tmp_path):
     store = SQLiteStore(tmp_path / "rooms.db")
     assert store.journal_mode() == "wal"
     store.close()
+
+
+def test_sqlite_flushes_every_room_write_but_no_lease(tmp_path):
+    """An AI lease needs no durability (lost in a crash, it is only free early), so its commits skip the flush to
+    disk; the room's writes around it are flushed as ever (synchronous FULL, 2; NORMAL is 1)."""
+    store = SQLiteStore(tmp_path / "rooms.db")
+    synchronous = lambda: store._db.execute("PRAGMA synchronous").fetchone()[0]  # noqa: E731
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY)
+    assert synchronous() == 2
+    assert store.claim_ai("ROOM01", "ours", 60)
+    assert synchronous() == 1
+    store.append("ROOM01", 0, [{"t": "start"}], LOBBY)
+    assert synchronous() == 2
+    store.release_ai("ROOM01", "ours")
+    store.add_scores([_score("ROOM01", 0, 150, 1.0)])
+    assert synchronous() == 2
+    store.close()
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_a_lease_taken_later_than_now_counts_as_run_out(open_store, store_kind):
+    """A lease taken at a time still to come was taken before the clock was set back: its holder may be long gone,
+    and the room must not wait for as long as the clock jumped."""
+    store = open_store()
+    if store_kind == "sqlite":
+        now = time.time()
+        store._db.execute("INSERT INTO ai_leases VALUES ('ROOM01', 'gone', ?, ?)", (now + 3600, now + 7200))
+    else:
+        store._call(lambda conn: conn.execute(
+            "INSERT INTO ai_leases VALUES ('ROOM01', 'gone', clock_timestamp() + interval '1 hour', "
+            "clock_timestamp() + interval '2 hours')"))
+    assert store.claim_ai("ROOM01", "ours", 60)
+    assert not store.claim_ai("ROOM01", "gone", 60)
 
 
 def test_sqlite_reads_do_not_wait_for_a_write_under_way(tmp_path):
@@ -324,6 +408,43 @@ def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(po
         assert ours.load(code)[1] == [{"t": outcomes[code][0]}] * 2
     ours.close()
     theirs.close()
+
+
+def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres_server, postgres_url, caplog):
+    """A database made before the AI leases, used by a role that may use its tables but not create any: the store
+    opens, says what is missing, and lets every server think (as before the leases: rooms stay right)."""
+    import psycopg
+
+    if "postgresql://postgres@" not in postgres_url:
+        pytest.skip("needs the test server's URL form")
+    made = PostgresStore(postgres_url)
+    made._call(lambda conn: conn.execute("DROP TABLE ai_leases"))  # as made by an earlier version
+    made.close()
+    role, schema = f"lease_test_{secrets.token_hex(4)}", postgres_url.rsplit("%3D", 1)[1]
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        try:
+            admin.execute(f"CREATE ROLE {role} LOGIN")
+        except psycopg.errors.InsufficientPrivilege:
+            pytest.skip("the test server's user may not create roles")
+        try:
+            admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+            admin.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}")
+            caplog.set_level("WARNING", logger="takeiteasy.server.store_postgres")
+            store = PostgresStore(postgres_url.replace("postgresql://postgres@", f"postgresql://{role}@", 1))
+            try:
+                assert not store.leases and "no table ai_leases" in caplog.text
+                assert store.claim_ai("ROOM01", "ours", 60) and store.claim_ai("ROOM01", "theirs", 60)
+                store.release_ai("ROOM01", "ours")
+                store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+                assert store.load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}])
+            finally:
+                store.close()
+        finally:
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
+    again = PostgresStore(postgres_url)
+    assert again.leases  # a role that may create it adds the table
+    again.close()
 
 
 def terminate(postgres_server, application_name: str) -> int:
@@ -594,6 +715,110 @@ def test_two_servers_on_one_database_see_each_others_changes(open_store):
                 place_first_legal(client, code, token, st)
         views = [c.get(f"/api/rooms/{code}", headers={"x-player-token": ann}).json()["state"] for c in (a, b)]
         assert views[0] == views[1] and views[0]["players"][0]["placed"] == 6
+
+
+class HeldAI:
+    """Counts how often each AI step is thought out; while ``on``, each AI waits inside its search until ``release``
+    is set (a long search)."""
+
+    def __init__(self, monkeypatch):
+        from takeiteasy.server import rooms
+
+        self.on, self.thinking, self.release = True, threading.Event(), threading.Event()
+        self.thoughts: collections.Counter = collections.Counter()
+        self._lock = threading.Lock()
+        real = rooms.AITurn.think
+
+        def think(turn):
+            with self._lock:
+                self.thoughts[turn.position] += 1
+            if self.on:
+                self.thinking.set()
+                self.release.wait(60)
+            return real(turn)
+
+        monkeypatch.setattr(rooms.AITurn, "think", think)
+
+    def let_go(self):
+        self.on = False
+        self.release.set()
+
+
+def recording_claims(store, claims: list):
+    """``store``, each of its AI lease claims appended to ``claims`` as (owner, whether it was granted)."""
+    real = store.claim_ai
+
+    def claim_ai(code, owner, seconds):
+        granted = real(code, owner, seconds)
+        claims.append((owner, granted))
+        return granted
+
+    store.claim_ai = claim_ai
+    return store
+
+
+def wait_until(condition, what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds  # a bound, not a speed check
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_of_two_servers_on_one_database_one_thinks_for_a_rooms_ai_players(open_store, monkeypatch):
+    """Both servers used to run a room's AI job when both were asked about the room: both searched each AI move,
+    and one search was thrown away when its server found the move stored already.  Now the server holding the
+    room's AI lease thinks, and the other waits, and its listeners still get each AI move."""
+    held, claims = HeldAI(monkeypatch), []
+    with TestClient(create_app(recording_claims(open_store(), claims), rate_limits=UNLIMITED)) as a, \
+            TestClient(create_app(recording_claims(open_store(), claims), rate_limits=UNLIMITED)) as b:
+        joined = a.post("/api/rooms", json={"mode": "solo", "name": "ann", "agents": ["greedy"]}).json()
+        code, token = joined["code"], joined["token"]
+        assert held.thinking.wait(60)  # A's AI thinks about its first tile
+        with b.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as socket:
+            assert next_state(socket)["players"][1]["placed"] == 0  # connecting woke B's AI job too
+            wait_until(lambda: (b.app.state.ai_owner, False) in claims, "B did not ask for the lease")
+            held.let_go()
+            # A stores the move; B, looking again while it waits for the lease, sends it to its own listeners
+            assert next_state(socket)["players"][1]["placed"] == 1
+        st, turn = after_ais(b, code, token), 0
+        while st["status"] == "playing":  # each move through either server, and each asked about the room
+            client = (a, b)[turn % 2]
+            place_first_legal(client, code, token, st)
+            (b, a)[turn % 2].get(f"/api/rooms/{code}", headers={"x-player-token": token})
+            st, turn = after_ais(client, code, token), turn + 1
+    assert [p["placed"] for p in st["players"]] == [19, 19]
+    assert len(held.thoughts) >= 19 and max(held.thoughts.values()) == 1, "an AI step was thought out twice"
+    owners = {owner for owner, granted in claims if granted}
+    assert owners == {a.app.state.ai_owner, b.app.state.ai_owner}  # either may think, one at a time
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_a_room_whose_ai_lease_a_dead_server_left_goes_on_when_the_lease_runs_out(open_store, monkeypatch):
+    """A server died while its AI player thought, leaving the room's lease behind.  The other server waits for the
+    lease to run out, takes it and makes the move, with nobody sending a request meanwhile; the game goes on."""
+    held, claims = HeldAI(monkeypatch), []
+    dying = recording_claims(open_store(), claims)
+    with TestClient(create_app(recording_claims(open_store(), claims), rate_limits=UNLIMITED)) as b, \
+            contextlib.ExitStack() as server_a:
+        a = server_a.enter_context(TestClient(create_app(dying, rate_limits=UNLIMITED, ai_lease_seconds=1.0)))
+        joined = a.post("/api/rooms", json={"mode": "solo", "name": "ann", "agents": ["greedy"]}).json()
+        code, token = joined["code"], joined["token"]
+        assert held.thinking.wait(60)  # A holds the lease, renewing it while its AI thinks
+        with b.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as socket:
+            assert next_state(socket)["players"][1]["placed"] == 0
+            wait_until(lambda: (b.app.state.ai_owner, False) in claims, "B did not ask for the lease")
+            dying.release_ai = lambda code, owner: None  # A dies: it gives nothing back ...
+            server_a.close()  # ... and renews no more
+            held.let_go()  # A's search ends, unheard
+            st = next_state(socket)  # B's AI made the move once A's lease ran out
+            assert st["players"][1]["placed"] == 1 and st["version"] > joined["state"]["version"]
+        st = after_ais(b, code, token)
+        while st["status"] == "playing":
+            place_first_legal(b, code, token, st)
+            st = after_ais(b, code, token)
+    assert [p["placed"] for p in st["players"]] == [19, 19]
+    assert max(held.thoughts.values()) == 2  # the first move: A's search was lost with A
 
 
 def test_an_action_that_keeps_finding_the_room_changed_is_a_409_and_changes_nothing(tmp_path):

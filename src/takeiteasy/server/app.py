@@ -15,6 +15,8 @@ import contextlib
 import logging
 import math
 import re
+import secrets
+import time
 import weakref
 from collections import OrderedDict
 from importlib import resources
@@ -56,6 +58,15 @@ AI_THREADS = 40
 # so a person waiting on a live connection (which sends no requests) is not left waiting for ever
 AI_RETRY_SECONDS = 5.0
 AI_RETRIES = 5
+# Several servers may share one database: only the one holding a room's AI lease in storage (Store.claim_ai) lets its
+# AI players think.  A lease lasts this long, comfortably longer than a search, and is renewed once a third of it has
+# passed while its server works, so it runs out only if that server died or lost the database
+AI_LEASE_SECONDS = 30.0
+# A server finding another one holding a room's lease looks again this much later, for as long as it sees an AI move
+# owed: the holder may finish without making it (a draw asked for on this server) or die
+AI_LEASE_WAIT_SECONDS = 1.0
+# How long a stopping server tries to give back the leases it holds, so that other servers need not wait for them
+AI_RELEASE_SECONDS = 5.0
 SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
@@ -244,12 +255,14 @@ def mask_tokens_in_logs() -> None:
 
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
-               listeners_per_room: int = LISTENERS_PER_ROOM, standin_seconds: float | None = None) -> FastAPI:
+               listeners_per_room: int = LISTENERS_PER_ROOM, standin_seconds: float | None = None,
+               ai_lease_seconds: float = AI_LEASE_SECONDS) -> FastAPI:
     """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes a SQLite or PostgreSQL
     store).
 
     ``rate_limits`` are per client address (default :class:`RateLimits()`;
-    ``RateLimits.off()`` for none); see :class:`RoomMaster` for the others.
+    ``RateLimits.off()`` for none); ``ai_lease_seconds`` is how long a room's AI lease lasts (see ``ai_job``); see
+    :class:`RoomMaster` for the others.
     """
     mask_tokens_in_logs()
     store = store if store is not None else MemoryStore()
@@ -262,17 +275,34 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     ai_threads = CapacityLimiter(AI_THREADS)
     ai_failures: dict[str, int] = {}  # room code -> AI jobs failed in a row
     ai_retries: set[asyncio.Task] = set()
+    ai_owner = secrets.token_hex(8)  # this server, as the holder of AI leases
+    ai_leases: dict[str, float] = {}  # room code -> when (time.monotonic()) this server last took its AI lease
+    lease_waits: set[str] = set()  # rooms whose AI lease another server holds: this server looks again soon
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
         for job in [*ai_jobs.values(), *ai_retries]:  # a stopped server leaves the rooms as stored; see ai_job
             job.cancel()
+        held = list(ai_leases)
+        ai_leases.clear()
+        if held:  # given back, other servers go on with these rooms at once rather than when the leases run out
+            with contextlib.suppress(Exception):  # a database out of reach: they run out
+                await asyncio.wait_for(to_thread.run_sync(release_leases, held, abandon_on_cancel=True),
+                                       AI_RELEASE_SECONDS)
+
+    def release_leases(codes: list[str]) -> None:
+        for code in codes:
+            try:
+                store.release_ai(code, ai_owner)
+            except Exception as exc:
+                LOG.warning("room %s: the AI lease was not given back (%s); it runs out by itself", code, exc)
 
     app = FastAPI(title="takeiteasy", version=__version__, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.master = master
     app.state.hub = hub
+    app.state.ai_owner = ai_owner
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError):
@@ -348,9 +378,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         so no AI move is ever left waiting.  Every request that loads a room calls it, so a room whose AI
         owed a move when the server stopped carries on when next used."""
         if room.ai_due is not None and room.code not in ai_jobs:
-            ai_jobs[room.code] = asyncio.ensure_future(ai_job(room.code))
+            ai_jobs[room.code] = asyncio.ensure_future(ai_job(room.code, room.version))
 
-    async def ai_job(code: str) -> None:
+    async def ai_job(code: str, seen: int) -> None:
         """Let the room's AI seats act until none has anything to do.
 
         Each round of steps: take the turns under the room's lock, let the agents think at the same time
@@ -358,7 +388,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         people play and read rooms meanwhile), then, as each agent finishes, apply and store its event
         under the lock and send every listener the new state.  A failure (an agent's exception, storage) is
         logged and ends the job with the room as stored; a new one starts ``AI_RETRY_SECONDS`` later (up to
-        ``AI_RETRIES`` times in a row) or with the next request on the room."""
+        ``AI_RETRIES`` times in a row) or with the next request on the room.
+
+        Several servers may share the database, and one thinking is enough: before the first round the job
+        takes the room's AI lease (:meth:`Store.claim_ai`), renews it while it works, and gives it back before
+        leaving ``ai_jobs``.  If another server holds it, that server's AI players think: the job ends at once
+        and the room is looked at again ``AI_LEASE_WAIT_SECONDS`` later (``wait_for_lease``), so a server that
+        died holding the lease holds the room up only until the lease runs out.  ``seen``: the room's version
+        as the job last knew it."""
 
         async def think(turn):
             # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
@@ -367,30 +404,43 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         thinking: list[asyncio.Task] = []
         try:
             while True:
+                # the lease before the turns: a server that held it stored its moves before giving it back, so
+                # the turns read next start from them and nothing is thought out twice
+                if not await hold_lease(code):
+                    wait_for_lease(code, seen)
+                    return
                 async with room_lock(code):
                     turns = await run_in_threadpool(master.ai_turns, code)
                     if not turns:
+                        await give_back_lease(code)  # still in ai_jobs: no job of this server claims meanwhile
                         del ai_jobs[code]  # under the lock: see wake_ais
                         return
                 thinking = [asyncio.ensure_future(think(turn)) for turn in turns]
-                for finished in asyncio.as_completed(thinking):
-                    turn, event = await finished
-                    async with room_lock(code):
-                        room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
-                        views = hub.snapshot(room) if events else []
-                    ai_failures.pop(code, None)
-                    await hub.deliver(code, views)
+                pending = set(thinking)
+                while pending:
+                    renew = ai_leases.get(code, 0.0) + ai_lease_seconds / 3 - time.monotonic()
+                    done, pending = await asyncio.wait(pending, timeout=max(renew, 0.0),
+                                                       return_when=asyncio.FIRST_COMPLETED)
+                    if not await hold_lease(code):  # renewed when due: a long search (a busy machine) keeps it
+                        wait_for_lease(code, seen)  # it ran out and another server took it: that one thinks now
+                        return
+                    for finished in done:
+                        turn, event = finished.result()
+                        async with room_lock(code):
+                            room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
+                            views, seen = (hub.snapshot(room) if events else []), room.version
+                        ai_failures.pop(code, None)
+                        await hub.deliver(code, views)
         except asyncio.CancelledError:
-            raise
+            raise  # the lifespan gives back the leases of a stopping server
         except Exception:
             failures = ai_failures[code] = ai_failures.get(code, 0) + 1
             LOG.exception("room %s: an AI player's move failed; the room stays as stored, the next request "
                           "on it tries again%s", code,
                           f", or in {AI_RETRY_SECONDS:g} s" if failures <= AI_RETRIES else "")
             if failures <= AI_RETRIES:
-                retry = asyncio.ensure_future(retry_ais(code))
-                ai_retries.add(retry)
-                retry.add_done_callback(ai_retries.discard)
+                later(retry_ais(code, AI_RETRY_SECONDS))
+            await give_back_lease(code)  # another server may try meanwhile
         finally:
             for task in thinking:
                 if task.done() and not task.cancelled():
@@ -399,14 +449,60 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             if ai_jobs.get(code) is asyncio.current_task():
                 del ai_jobs[code]
 
-    async def retry_ais(code: str) -> None:
-        await asyncio.sleep(AI_RETRY_SECONDS)
+    async def hold_lease(code: str) -> bool:
+        """Take the room's AI lease, or renew it once a third of it has passed (not every round: a job of many
+        quick rounds asks storage once); False if another server holds it."""
+        taken = ai_leases.get(code)
+        if taken is not None and time.monotonic() - taken < ai_lease_seconds / 3:
+            return True
+        asked = time.monotonic()  # the lease runs from a moment after this, by the database's clock
+        if await run_in_threadpool(store.claim_ai, code, ai_owner, ai_lease_seconds):
+            ai_leases[code] = asked
+            return True
+        ai_leases.pop(code, None)
+        return False
+
+    async def give_back_lease(code: str) -> None:
+        """Release the room's AI lease if this server holds it; if storage fails, the lease runs out by itself."""
+        if ai_leases.pop(code, None) is None:
+            return
+        try:
+            await run_in_threadpool(store.release_ai, code, ai_owner)
+        except Exception as exc:
+            LOG.warning("room %s: the AI lease was not given back (%s); it runs out in %g s", code, exc,
+                        ai_lease_seconds)
+
+    def wait_for_lease(code: str, seen: int) -> None:
+        """Another server holds the room's AI lease, so its AI players think there.  Look again
+        ``AI_LEASE_WAIT_SECONDS`` later (one look pending per room), and so on as long as an AI move is owed:
+        the holder may finish without a move only this server knows of (a draw asked for here), or die, and
+        then its lease runs out.  ``seen``: the room's version now."""
+        if code not in lease_waits:
+            lease_waits.add(code)
+            later(retry_ais(code, AI_LEASE_WAIT_SECONDS, seen))
+
+    def later(retry) -> None:
+        task = asyncio.ensure_future(retry)
+        ai_retries.add(task)  # referenced until done, and cancelled when the server stops
+        task.add_done_callback(ai_retries.discard)
+
+    async def retry_ais(code: str, seconds: float, seen: int | None = None) -> None:
+        """Wake the room's AI players ``seconds`` from now.  ``seen``: the room's version when another server's
+        lease stopped this server's job; what that server stored since (its AI players' moves) then goes to this
+        server's listeners too, as that server sends only its own."""
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            if seen is not None:
+                lease_waits.discard(code)  # before wake_ais: its job may find the lease held again
         async with room_lock(code):
             try:
                 room = await room_of(code)
             except Exception:  # the room cannot be read now: the next request on it tries again
                 return
+            views = hub.snapshot(room) if seen is not None and room.version != seen else []
             wake_ais(room)
+        await hub.deliver(room.code, views)
 
     def seat_of(room: Room, token: str | None, present: bool = True) -> int | None:
         return None if token is None else room.authenticate(token, present)

@@ -18,6 +18,12 @@ and as a write, each seeing the last commit.
 The PostgreSQL store, for a database on another machine or shared by several
 servers, is in :mod:`takeiteasy.server.store_postgres`.
 
+Several servers may share one database.  So that only one of them lets a
+room's AI players think, a store also keeps each room's *AI lease*: a server
+takes it with :meth:`Store.claim_ai` before its AI players think and gives it
+back with :meth:`Store.release_ai`; one that dies holding it holds the room up
+only until the lease runs out.
+
 >>> store = MemoryStore()
 >>> store.create("ABC", {"mode": "solo"}, {"status": "lobby", "listed": False})
 >>> store.append("ABC", 0, [{"t": "start"}], {"status": "playing", "listed": False})
@@ -88,6 +94,16 @@ class Store(ABC):
         """The highest scores recorded under ``preset``, best first (the earlier first on a tie), as
         ``{"name", "score", "mode", "at"}``."""
 
+    @abstractmethod
+    def claim_ai(self, code: str, owner: str, seconds: float) -> bool:
+        """Take or renew room ``code``'s AI lease for ``owner`` (a server), to run out ``seconds`` from now, if it
+        is free, has run out or is ``owner``'s already: True if ``owner`` holds it now, False if another does.
+        One atomic step, so of servers claiming at once exactly one gets it."""
+
+    @abstractmethod
+    def release_ai(self, code: str, owner: str) -> None:
+        """Give back ``owner``'s AI lease of room ``code`` (nothing if another owner holds it)."""
+
     def close(self) -> None:
         pass
 
@@ -107,6 +123,7 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         self._rooms: dict[str, _StoredRoom] = {}
         self._scores: dict[tuple, dict] = {}
+        self._leases: dict[str, tuple[str, float]] = {}  # room code -> (owner, when it runs out: time.monotonic())
         self._lock = threading.Lock()
 
     def create(self, code, record, summary, events=()):
@@ -157,6 +174,20 @@ class MemoryStore(Store):
                           key=lambda r: (-r["score"], r["at"]))
             return [{key: r[key] for key in SCORE_FIELDS} for r in rows[:limit]]
 
+    def claim_ai(self, code, owner, seconds):
+        with self._lock:
+            now = time.monotonic()  # one process, one clock that never jumps
+            holder, until = self._leases.get(code, (owner, now))
+            if holder != owner and until > now:
+                return False
+            self._leases[code] = (owner, now + seconds)
+            return True
+
+    def release_ai(self, code, owner):
+        with self._lock:
+            if self._leases.get(code, (None,))[0] == owner:
+                del self._leases[code]
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -177,6 +208,12 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_listed ON rooms (listed, created);
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated);
+CREATE TABLE IF NOT EXISTS ai_leases (
+    code TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    taken REAL NOT NULL,
+    expires REAL NOT NULL
+);
 """
 
 
@@ -221,19 +258,21 @@ class SQLiteStore(Store):
         except (OSError, sqlite3.Error) as exc:
             raise InputError(f"server database {self.path}: cannot open it ({exc})") from None
         self._lock = threading.Lock()  # the writing connection
+        self._durable = True  # its synchronous setting: FULL
         self._readers: list[sqlite3.Connection] = []  # reading connections not in use
         self._reader_slots = threading.BoundedSemaphore(readers)  # at most ``readers`` of them, in use or not
         self._readers_lock = threading.Lock()  # the list and ``_closed``
         self._closed = False
 
     @contextlib.contextmanager
-    def _writing(self, conflict: str | None = None):
+    def _writing(self, conflict: str | None = None, durable: bool = True):
         """One write transaction (BEGIN IMMEDIATE ... COMMIT, rolled back on any error) under the store's lock,
         the database's errors raised as :class:`StoreError` (a broken uniqueness as :class:`StoreConflict`
-        saying ``conflict``, when given)."""
+        saying ``conflict``, when given).  Its commit is flushed to disk unless ``durable`` is false."""
         with self._lock:
             db = self._db
             try:
+                self._synchronous(db, durable)
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     yield db
@@ -247,6 +286,15 @@ class SQLiteStore(Store):
                 raise StoreConflict(conflict) from None
             except sqlite3.Error as exc:
                 raise StoreError(f"database: {exc}") from None
+
+    def _synchronous(self, db: sqlite3.Connection, durable: bool) -> None:
+        """Rooms and scores are flushed to disk at each commit (``synchronous=FULL``); an AI lease need not be (a
+        lease lost in a crash is only free early), so its commits skip the flush (``NORMAL``: in WAL mode still
+        consistent, and the next flushed commit takes them to disk too).  Set only when it changes; if setting it
+        fails, the next write sets it again."""
+        if self._durable != durable:
+            db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._durable = durable
 
     @staticmethod
     def _roll_back(db: sqlite3.Connection) -> None:
@@ -367,6 +415,22 @@ class SQLiteStore(Store):
             rows = db.execute(f"SELECT {', '.join(SCORE_FIELDS)} FROM scores WHERE preset = ? "
                               "ORDER BY score DESC, at LIMIT ?", (preset, limit)).fetchall()
         return [dict(zip(SCORE_FIELDS, row)) for row in rows]
+
+    def claim_ai(self, code, owner, seconds):
+        # The clock is this machine's: servers sharing a SQLite file share the machine that holds it.  ``taken``
+        # later than now means the clock was set back: such a lease counts as run out, so a server that died
+        # holding it cannot hold the room up for as long as the clock jumped.
+        with self._writing(durable=False) as db:
+            now = time.time()  # read once the write lock is held: no other claim can come between it and the check
+            return db.execute(
+                "INSERT INTO ai_leases (code, owner, taken, expires) VALUES (?, ?, ?, ?) ON CONFLICT (code) DO UPDATE "
+                "SET owner = excluded.owner, taken = excluded.taken, expires = excluded.expires "
+                "WHERE ai_leases.owner = excluded.owner OR ai_leases.expires <= excluded.taken "
+                "OR ai_leases.taken > excluded.taken", (code, owner, now, now + seconds)).rowcount == 1
+
+    def release_ai(self, code, owner):
+        with self._writing(durable=False) as db:
+            db.execute("DELETE FROM ai_leases WHERE code = ? AND owner = ?", (code, owner))
 
     def close(self) -> None:
         with self._readers_lock:

@@ -6,7 +6,9 @@ keeps the same tables and the same guarantees as
 events in one transaction, and :meth:`PostgresStore.append` adds a request's
 events in one transaction only if the room's version is still the one the
 request started from, checked inside the transaction, so two servers on one
-database cannot both append at the same version.
+database cannot both append at the same version.  A room's AI lease
+(:meth:`PostgresStore.claim_ai`) is taken in one statement and measured by the
+database's clock, so the servers' own clocks need not agree.
 
 It needs psycopg 3 and its connection pool (the ``postgres`` extra).  The
 server's threads share a pool of connections (``psycopg_pool``; 1 to 8 by
@@ -57,6 +59,14 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS rooms_status ON rooms (status, updated)",
     *scores_schema("DOUBLE PRECISION"),
 )
+# Which server lets a room's AI players think (PostgresStore.claim_ai).  Unlogged: a lease needs no durability (after
+# a crash every lease is free) and so costs no flush to disk.
+LEASE_SCHEMA = """CREATE UNLOGGED TABLE IF NOT EXISTS ai_leases (
+    code TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    taken TIMESTAMPTZ NOT NULL,
+    expires TIMESTAMPTZ NOT NULL
+)"""
 # Servers starting together on an empty database would race in CREATE TABLE IF NOT EXISTS (a unique violation in
 # the catalogue); a transaction-level advisory lock makes them take turns.
 SCHEMA_LOCK = 0x74616B65
@@ -141,7 +151,7 @@ PSYCOPG_LOGGERS = ("psycopg", "psycopg.pool")
 
 
 class PostgresStore(Store):
-    """Rooms in a PostgreSQL database (tables ``rooms``, ``events`` and ``scores``, created if missing).
+    """Rooms in a PostgreSQL database (tables ``rooms``, ``events``, ``scores`` and ``ai_leases``, created if missing).
 
     ``url`` is a libpq connection URL (``postgresql://`` or ``postgres://``);
     a database that cannot be opened is an :class:`InputError` naming it with
@@ -176,6 +186,7 @@ class PostgresStore(Store):
         for name in PSYCOPG_LOGGERS:
             logging.getLogger(name).addFilter(self._masking)
         self._pool = None
+        self.leases = True  # whether there is a table for the AI leases (see _create_tables)
         try:
             with self._connect() as conn:  # first on its own: a database that cannot be opened says why at once
                 self._create_tables(conn)
@@ -229,16 +240,26 @@ class PostgresStore(Store):
         """A connection of its own, outside the pool (the tables are made over it)."""
         return self._pg.connect(self.url, autocommit=True, **self._connect_options())
 
-    @staticmethod
-    def _create_tables(conn) -> None:
+    def _create_tables(self, conn) -> None:
         # a role without CREATE rights can use tables made for it: CREATE ... IF NOT EXISTS checks the right first
-        if conn.execute("SELECT to_regclass('rooms') IS NOT NULL AND to_regclass('events') IS NOT NULL "
-                        "AND to_regclass('scores') IS NOT NULL").fetchone()[0]:
+        rooms, leases = conn.execute(
+            "SELECT to_regclass('rooms') IS NOT NULL AND to_regclass('events') IS NOT NULL "
+            "AND to_regclass('scores') IS NOT NULL, to_regclass('ai_leases') IS NOT NULL").fetchone()
+        if rooms and leases:
             return
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            for statement in SCHEMA:
-                conn.execute(statement)
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                for statement in (*SCHEMA, LEASE_SCHEMA):
+                    conn.execute(statement)
+        except self._pg.errors.InsufficientPrivilege as exc:
+            if not rooms:
+                raise
+            # a database made before the AI leases, for a role that may not add their table: it keeps working as
+            # then, every server letting the AI players think (rooms stay right; the work may be done twice)
+            self.leases = False
+            log.warning("database %s: no table ai_leases, and this role may not create it (%s); several servers on "
+                        "this database may each let a room's AI players think", self.shown, self._text(exc))
 
     def _unmask(self) -> None:
         for name in PSYCOPG_LOGGERS:
@@ -414,6 +435,30 @@ class PostgresStore(Store):
             f"SELECT {', '.join(SCORE_FIELDS)} FROM scores WHERE preset = %s ORDER BY score DESC, at LIMIT %s",
             (preset, limit)).fetchall(), read=True)
         return [dict(zip(SCORE_FIELDS, row)) for row in rows]
+
+    def claim_ai(self, code, owner, seconds):
+        if not self.leases:
+            return True
+
+        # One statement, atomic: a lease another server holds is locked by the insert's conflict, and the condition
+        # is checked once that server's statement has committed.  The clock is the database's, one for every server
+        # however their own clocks differ; a lease taken later than now means that clock was set back, and counts
+        # as run out.
+        def work(conn):
+            return conn.execute(
+                "INSERT INTO ai_leases AS lease (code, owner, taken, expires) "
+                "VALUES (%s, %s, clock_timestamp(), clock_timestamp() + %s * interval '1 second') "
+                "ON CONFLICT (code) DO UPDATE SET owner = EXCLUDED.owner, taken = EXCLUDED.taken, "
+                "expires = EXCLUDED.expires WHERE lease.owner = EXCLUDED.owner "
+                "OR lease.expires <= clock_timestamp() OR lease.taken > clock_timestamp() RETURNING true",
+                (code, owner, float(seconds))).fetchone() is not None
+
+        return self._call(work)
+
+    def release_ai(self, code, owner):
+        if self.leases:
+            self._call(lambda conn: conn.execute("DELETE FROM ai_leases WHERE code = %s AND owner = %s",
+                                                 (code, owner)))
 
     def close(self) -> None:
         """Closes the pool: its idle connections now, those in use as their calls end; later calls fail."""

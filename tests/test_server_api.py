@@ -478,6 +478,42 @@ def test_caller_room_calls_tiles_and_keeps_running_totals(client):
     assert st["totals"] == [0, 120, expected]
 
 
+def test_an_empty_board_to_score_is_called_empty(client):
+    """The home page's "Score a board" with nothing typed got "wrong cell count: 0 tokens"; it is named empty, with
+    what to give instead (the layout's cell count)."""
+    for board in ("", "  \n "):
+        assert refused(client.post("/api/score", json={"board": board})) == \
+            "the board is empty: give the standard board's 19 cell tokens (. for an empty cell)"
+    assert "daffodil board's 21 cell tokens" in refused(client.post("/api/score", json={"board": "",
+                                                                                        "preset": "daffodil"}))
+    assert refused(client.post("/api/score", json={"board": "574"})).startswith("wrong cell count: 1 tokens")
+
+
+def test_a_score_entry_of_the_wrong_type_says_what_is_wrong_in_the_projects_words(client):
+    """Caller rooms: a fractional score typed in got Pydantic's "Input should be a valid integer"; the refusal now
+    says where, what and why in one line, as the room's own refusals do, and the room is unchanged."""
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    assert post(client, code, "start", token=ann).status_code == 200
+    before = state(client, code, ann)["version"]
+    for score, why in ((12.5, "score: 12.5 is not a whole number"),
+                       (12.0, "score: expected a whole number written without a decimal point, not 12.0"),
+                       ("12", 'score: expected a whole number, not "12"'),
+                       (True, "score: expected a whole number, not true")):
+        assert refused(post(client, code, "entry", token=ann, score=score), 422) == why
+    assert refused(post(client, code, "entry", token=ann, score=2001)) == "score: expected a whole number 0..2000"
+    # the other fields of the API speak alike
+    assert refused(post(client, code, "entry", token=ann, player="0", score=1), 422) == \
+        'player: expected a whole number, not "0"'
+    assert refused(client.post("/api/score", json={"board": 574}), 422) == \
+        "board: expected text (a JSON string), not 574"
+    assert refused(client.get(f"/api/rooms/{code}", params={"since": "1.5"}), 422) == \
+        'query.since: expected a whole number, not "1.5"'
+    st = state(client, code, ann)
+    assert st["version"] == before and st["entries"] == {}
+    assert post(client, code, "entry", token=ann, score=12).json()["state"]["entries"]["0"]["score"] == 12
+
+
 def test_bad_input_gets_a_one_line_error(tmp_path):
     with TestClient(create_app(MemoryStore(), max_active_rooms=2, rate_limits=UNLIMITED)) as client:
         refused(client.get("/api/rooms/NOPE42"), 404)

@@ -470,7 +470,8 @@ def test_on_a_phone_the_side_panel_comes_before_the_other_boards(server, browser
 
 
 def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
-    """Tab reaches the allowed cells, Enter or Space acts on one, and the focus stays on the board after the move."""
+    """Tab reaches the allowed cells, Enter or Space acts on one; after a placement the focus goes on to "Next
+    tile" (confirm mode), and the tile just placed can still be focused and moved."""
     errors: list[str] = []
     page = open_page(browser, server, errors, "Keys")
     page.check("#confirm")  # the tile just placed stays movable until Enter draws the next
@@ -484,7 +485,7 @@ def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
     page.keyboard.press("Enter")
     wait_tiles(page, 1)
     assert board_tokens(page)[4] != "."
-    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    page.wait_for_function("document.activeElement.id === 'draw-btn'")
     page.focus("#board [data-cell='4']")  # the placed tile: pick it up, then put it on cell 5
     page.keyboard.press(" ")
     page.wait_for_selector("#board .target")
@@ -492,6 +493,131 @@ def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
     page.keyboard.press(" ")
     page.wait_for_function("document.querySelector('#board [data-cell=\"5\"]').dataset.tile !== undefined")
     assert board_tokens(page)[4] == "."
+    assert not errors
+
+
+def test_rulebook_001_confirm_mode_by_keyboard_goes_on_to_the_next_tile_and_escape_puts_a_tile_back(server, browser):
+    """Rulebook 001, a tile moves until the next draw ("confirm each tile"), played with the keyboard alone. The
+    focus stayed on the tile just placed, so Enter picked it up again instead of drawing the next tile. Now Enter
+    places, Enter draws the next tile, Enter places it...; the tile just placed is reached deliberately with
+    Shift+Tab, and Escape puts a tile picked up back where it was."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Typist")
+    page.check("#confirm")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    first = page.get_attribute("#current svg", "data-tile")
+    page.keyboard.press("Shift")  # a keyboard user from here on
+    page.focus("#board .legal[data-cell='7']")
+    page.keyboard.press("Enter")
+    wait_tiles(page, 1)
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    page.wait_for_function("document.activeElement.id === 'draw-btn'")  # what continues the game
+    assert page.text_content("#current .placed-note") == "placed on your board"
+    # back to the tile just placed, on purpose: it is the board's last stop before "Next tile"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.cell") == "7"
+    page.keyboard.press("Enter")  # picked up: the empty cells are where it may go
+    page.wait_for_selector("#board .target")
+    assert page.text_content("#status").startswith("Move ")
+    page.keyboard.press("Escape")  # put back: still on cell 7, the focus on it, nothing sent
+    page.wait_for_selector("#board .target", state="detached")
+    assert board_tokens(page)[7] == first and page.evaluate("document.activeElement.dataset.cell") == "7"
+    assert page.text_content("#status") == "Move your tile if you like, then draw the next"
+    page.keyboard.press(" ")  # picked up again, and moved on to cell 8, the next stop
+    page.wait_for_selector("#board .target")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.cell") == "8"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#board [data-cell=\"8\"]').dataset.tile !== undefined")
+    assert board_tokens(page)[7] == "." and board_tokens(page)[8] == first
+    page.wait_for_function("document.activeElement.id === 'draw-btn'")  # moved: on to "Next tile" again
+    page.keyboard.press("Enter")  # the next tile; the focus goes to the board, on the first allowed cell
+    page.wait_for_function("document.querySelectorAll('#history svg').length === 2")
+    page.wait_for_function("document.activeElement.matches('#board g.legal')")
+    second = page.get_attribute("#current svg", "data-tile")
+    assert second != first and page.evaluate("document.activeElement.dataset.cell") == "0"
+    page.keyboard.press("Enter")
+    wait_tiles(page, 2)
+    assert board_tokens(page)[0] == second
+    page.wait_for_function("document.activeElement.id === 'draw-btn'")
+    assert not errors
+
+
+def test_a_player_who_has_placed_sees_the_tile_placed_and_whom_the_game_waits_for(server, browser):
+    """Rulebook 001, a room: once a player has placed the tile, the side panel showed it big as if still to place,
+    while the others placed. It is shown small and dimmed, "placed on your board — waiting for Bob"; the next
+    tile is shown big again, to place."""
+    errors: list[str] = []
+    ann, bob = ann_and_bob_playing(browser, server, errors)
+    tile = ann.get_attribute("#current svg", "data-tile")
+    big = ann.eval_on_selector("#current svg", "s => s.getBoundingClientRect().width")
+    place(ann, 0)
+    ann.wait_for_selector("#current.placed")
+    assert ann.get_attribute("#current svg", "data-tile") == tile
+    assert ann.text_content("#current .placed-note") == "placed on your board — waiting for Bob"
+    assert ann.eval_on_selector("#current svg", "s => s.getBoundingClientRect().width") < big / 2
+    assert float(ann.eval_on_selector("#current svg", "s => getComputedStyle(s).opacity")) < 1
+    # Bob, still to place it, sees it as the tile to place
+    assert bob.locator("#current.placed").count() == 0 and bob.locator("#current .placed-note").count() == 0
+    assert bob.get_attribute("#current svg", "data-tile") == tile and bob.locator("#board .legal").count() > 0
+    place(bob, 3)
+    ann.wait_for_function("document.querySelectorAll('#history svg').length === 2")
+    ann.wait_for_selector("#board .legal")
+    assert ann.locator("#current.placed").count() == 0 and ann.locator("#current .placed-note").count() == 0
+    assert ann.get_attribute("#current svg", "data-tile") == ann.evaluate("S.state.drawn[1]")
+    assert ann.eval_on_selector("#current svg", "s => s.getBoundingClientRect().width") == big
+    assert not errors
+
+
+def test_rulebook_003_held_tiles_that_may_go_onto_the_stamen_are_outlined_and_the_table_says_settling(
+        server, browser):
+    """Rulebook 003, daffodil variant 4 (holding area): at the end the held tiles that may move onto the stamen
+    were clickable and reached with Tab, but not outlined as the other tiles one may pick are; and the players'
+    table said "— placing" while the players settled. Non-wildcards go to the holding slots first (a wildcard
+    never moves onto the stamen), wildcards to the board."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Keeper")
+    page.select_option("#preset", "daffodil-holding")
+    page.click("#solo")
+    for turn in range(21):
+        page.wait_for_selector("#board .legal")
+        tile = page.get_attribute("#current svg", "data-tile")
+        legal = [int(c) for c in page.eval_on_selector_all("#board .legal", "gs => gs.map(g => g.dataset.cell)")]
+        slots, cells = [c for c in legal if c >= 21], [c for c in legal if c < 21]
+        page.click(f"#board .legal[data-cell='{(slots or cells)[0] if '*' not in tile else (cells or slots)[0]}']")
+        wait_tiles(page, turn + 1)
+    page.wait_for_selector("#settle:not([hidden])")
+    held = page.eval_on_selector_all("#board g.pickable", "gs => gs.map(g => +g.dataset.cell)")
+    assert held == [21, 22, 23]
+    assert page.locator("#board g.pickable[tabindex='0'][role='button']").count() == 3
+    # outlined as a tile that may be moved is
+    stroke = "g => { const bg = getComputedStyle(g.querySelector('.tile-bg')); return [bg.stroke, bg.strokeWidth]; }"
+    outlined = page.eval_on_selector("#board g.pickable", stroke)
+    plain = page.eval_on_selector("#board g.cell[data-tile]:not(.pickable)", stroke)
+    assert outlined == ["rgb(47, 111, 214)", "4px"] and outlined != plain
+    assert "Keeper — settling held tiles" in page.text_content("#players")
+    assert "placing" not in page.text_content("#players")
+    assert page.locator("#current").is_hidden()  # no tile left to place is shown
+    # by keyboard: pick a held tile, put it back with Escape, pick it again and put it on the stamen
+    page.keyboard.press("Shift")
+    page.focus("#board g.pickable[data-cell='21']")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .legal")
+    assert sorted(int(c) for c in page.eval_on_selector_all("#board .legal", "gs => gs.map(g => g.dataset.cell)")) \
+        == [3, 12, 15]
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#board .legal", state="detached")
+    assert page.evaluate("document.activeElement.dataset.cell") == "21"
+    assert page.text_content("#status").startswith("Move held tiles onto the stamen")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .legal")
+    page.focus("#board .legal[data-cell='12']")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#board [data-cell=\"12\"]').dataset.tile !== undefined")
+    page.click("#settle-btn")
+    page.wait_for_selector("#result:not([hidden])")
+    assert "settling" not in page.text_content("#players")
     assert not errors
 
 

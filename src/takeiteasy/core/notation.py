@@ -115,6 +115,9 @@ def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np
     if allowed is None:
         allowed = None if shape.stamen_cells else STANDARD_TILES
     tokens = text.split()
+    if not tokens:  # "wrong cell count: 0 tokens" said it darkly
+        raise NotationError(f"the board is empty: give the {shape.name} board's {shape.num_cells} cell tokens "
+                            f"(. for an empty cell)")
     if len(tokens) != shape.num_cells:
         raise NotationError(
             f"wrong cell count: {len(tokens)} tokens, but the {shape.name} board has {shape.num_cells} cells")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 import re
@@ -76,6 +77,22 @@ def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(text).split()) or "error"}, status_code=status)
 
 
+# Pydantic's "Input should be a valid integer" in the project's words: what the field takes, and what it got.
+_EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+             "string_type": "text (a JSON string)", "bool_type": "true or false", "bool_parsing": "true or false",
+             "list_type": "a list", "dict_type": "an object", "model_type": "an object",
+             "float_type": "a number", "float_parsing": "a number"}
+
+
+def _shown(value) -> str:
+    """A refused value as the request had it (JSON), cut short."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _validation_text(exc: RequestValidationError) -> str:
     errors = exc.errors()
     if not errors:
@@ -88,6 +105,14 @@ def _validation_text(exc: RequestValidationError) -> str:
         return f"{where}: missing"
     if first.get("type") == "extra_forbidden":
         return f"{where}: unknown field"
+    if first.get("type") in _EXPECTED:  # e.g. "score: 12.5 is not a whole number" (a score of 12.5 entered)
+        expected = _EXPECTED[first["type"]]
+        value = first.get("input")
+        if expected == "a whole number" and isinstance(value, float):
+            if value.is_integer():  # 12.0: strict types take 12
+                return f"{where}: expected a whole number written without a decimal point, not {_shown(value)}"
+            return f"{where}: {_shown(value)} is not a whole number"
+        return f"{where}: expected {expected}, not {_shown(value)}"
     return f"{where}: {first.get('msg', 'invalid')}"
 
 

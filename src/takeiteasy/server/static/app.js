@@ -22,6 +22,8 @@ const S = {
                           // or (announce) one board's tiles to announce
   analysis: null,         // {key, status, report, error}: the analysis of one room's round, once it is over
   keyboard: false,        // the last input was a key, not a pointer
+  focusAfter: null,       // where the keyboard's focus goes as the game is redrawn: {from: version} after a placement
+                          // (on to what continues the game, "Next tile"), or {tile} after a pick-up cancelled
   spoken: null,           // caller screen: "round:calls" already read aloud (null: nothing yet)
   entry: null,            // caller screen: {key: "code:round", cells, pick}, a board being laid out to enter
   ready: false,           // the home page's buttons are bound to their handlers
@@ -177,7 +179,7 @@ function drawBoard(svg, layout, board, opts = {}) {
   const hintOf = new Map((opts.hints || []).map((h) => [h.cell, h]));
   const bestHint = (opts.hints || [])[0];  // the server sends the best first
   const legal = new Set(opts.legal || []), targets = new Set(opts.targets || []), movable = new Set(opts.movable || []);
-  const marked = new Set(opts.marked || []);
+  const marked = new Set(opts.marked || []), pickable = new Set(opts.pickable || []);
   board.forEach((token, i) => {
     const [x, y] = pos[i];
     const classes = ["cell"];
@@ -185,6 +187,7 @@ function drawBoard(svg, layout, board, opts = {}) {
     if (!token && legal.has(i)) classes.push("legal");
     if (!token && targets.has(i)) classes.push("target");
     if (token && movable.has(i)) classes.push("movable");
+    if (token && pickable.has(i)) classes.push("pickable");  // a held tile that may go onto the stamen
     if (token && marked.has(i)) classes.push("marked");
     const g = el("svg:g", { class: classes.join(" "), "data-cell": i });
     if (token) {
@@ -209,7 +212,7 @@ function drawBoard(svg, layout, board, opts = {}) {
         g.addEventListener("mouseleave", () => { ghost.style.display = "none"; });
       }
     }
-    const actionable = token ? movable.has(i) || (opts.pickable || []).includes(i) : legal.has(i) || targets.has(i);
+    const actionable = token ? movable.has(i) || pickable.has(i) : legal.has(i) || targets.has(i);
     if (opts.onClick && actionable) {
       pressable(g, token ? `cell ${i}, ${tileName(token)}` : `cell ${i}`, () => opts.onClick(i, token));
     } else if (opts.onClick) {
@@ -300,6 +303,22 @@ function statusText() {
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
 }
 
+// What the game waits for while this player has nothing to do: "waiting for Bob", "Bob is announcing…", or "".
+function othersText() {
+  const st = S.state;
+  const waiting = st.players.filter((p) => p.waiting && p.index !== st.you).map((p) => p.name);
+  if (waiting.length) return `waiting for ${waiting.join(", ")}`;
+  if (st.chooser !== undefined && st.chooser !== null && st.chooser !== st.you) return `${st.players[st.chooser].name} is announcing…`;
+  return "";
+}
+
+// Daffodil holding area: every tile drawn and placed, the player still to move held tiles onto the stamen.
+function settling(p) {
+  const st = S.state;
+  return !!p.waiting && st.status === "playing" && st.holding.length > 0 && st.left === 0 &&
+    p.placed === (st.drawn || []).length;
+}
+
 async function renderGame() {
   const st = S.state, m = me();
   const layout = await getLayout(st.layout);
@@ -327,7 +346,9 @@ async function renderGame() {
   opts.onClick = onCellClick;
   drawBoard($("board"), layout, board, opts);
   renderHintBar(key);
+  const drawHadFocus = document.activeElement === $("draw-btn");
   $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
+  keyboardFocus(st, m, drawHadFocus);
 
   $("status").textContent = statusText();
   // current tiles
@@ -338,11 +359,19 @@ async function renderGame() {
   const showTiles = st.status !== "playing" || (m && ["settle", "announce"].includes(m.phase)) ? []
     : m && m.phase === "place" ? m.pending : st.current || [];
   const choice = !!m && m.phase === "place" && m.pending.length > 1;  // two drawn: pick the one to place
+  // placed already, waiting for the others (or, confirming each tile, for the player's own "Next tile"; or done with
+  // the round's last tile): the tile shown big looked like one still to place; it is shown small and dimmed, saying so
+  const placed = !!m && ["wait", "done"].includes(m.phase) && showTiles.length > 0;
   for (const token of showTiles) {
     const icon = tileIcon(token, choice && token === S.selected ? "selected" : "");
     // only a choice is a control: a lone tile clicked, or reached with Tab, did nothing
     if (choice) pressable(icon, `tile ${tileName(token)}`, () => { S.selected = token; S.moving = null; render(); });
     cur.appendChild(icon);
+  }
+  cur.classList.toggle("placed", placed);
+  if (placed) {
+    const who = othersText();
+    cur.appendChild(el("span", { class: "placed-note muted" }, `placed on your board${who ? ` — ${who}` : ""}`));
   }
   cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)
   // announcing (no caller)
@@ -376,7 +405,9 @@ async function renderGame() {
   }
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
-    const busy = p.waiting ? (p.kind === "ai" ? " — thinking" : " — placing") : "";  // AI players move in the background
+    // AI players move in the background; at the end of a round with a holding area people settle, not place
+    const busy = !p.waiting ? "" : p.kind === "ai" ? " — thinking"
+      : settling(p) ? " — settling held tiles" : " — placing";
     const kind = p.standin ? " (AI standing in)" : p.kind === "ai" ? " (AI)" : "";
     tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
@@ -428,6 +459,27 @@ async function renderGame() {
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
+}
+
+// The keyboard's way through a game: after a placement (or a move) the focus goes to what continues the game,
+// "Next tile" when confirming each tile (it stayed on the tile just placed, so Enter picked it up again; the tile
+// is still reached with Shift+Tab); after "Next tile", to the board for the new tile; after a pick-up cancelled
+// with Escape, back to the tile.
+function keyboardFocus(st, m, drawHadFocus) {
+  const bar = $("draw-bar"), after = S.focusAfter;
+  if (after && after.tile) {
+    S.focusAfter = null;
+    const g = $("board").querySelector(`g[data-tile="${after.tile}"][tabindex]`);
+    if (g) g.focus();
+  } else if (after && after.from !== undefined) {
+    if (!bar.hidden && S.keyboard) { S.focusAfter = null; $("draw-btn").focus(); }
+    // nothing to press: the next tile came at once, another player's turn ended the wait, or the round ended
+    else if (st.version > after.from && !(m && m.phase === "wait")) S.focusAfter = null;
+  }
+  if (drawHadFocus && bar.hidden && S.keyboard) {  // drawn: on to the board, where the new tile goes
+    const next = $("board").querySelector("g.legal[tabindex]") || $("board").querySelector("[tabindex]");
+    if (next) next.focus();
+  }
 }
 
 // A line scores by its stripes, or (Sunrays and Moonbeams) by a full row of suns or moons: such a row's stripes
@@ -668,8 +720,24 @@ function onCellClick(cell, token) {
   }
   if (token && m.movable.includes(token)) { S.moving = S.moving === token ? null : token; render(); return; }
   if (token) return;
-  if (S.moving) { const tile = S.moving; S.moving = null; act("move", { cell, tile }); return; }
-  if (m.phase === "place" && (m.legal[S.selected] || []).includes(cell)) act("place", { cell, tile: S.selected });
+  // by keyboard, the focus then goes on to what continues the game (keyboardFocus)
+  const placing = (action, body) => {
+    const focus = S.keyboard ? { from: st.version } : null;
+    S.focusAfter = focus;
+    act(action, body).then((done) => { if (done === false && S.focusAfter === focus) S.focusAfter = null; });
+  };
+  if (S.moving) { const tile = S.moving; S.moving = null; placing("move", { cell, tile }); return; }
+  if (m.phase === "place" && (m.legal[S.selected] || []).includes(cell)) placing("place", { cell, tile: S.selected });
+}
+
+// Escape puts back a tile picked up to move (or a held tile picked for the stamen): it stays where it was.
+function cancelPickUp() {
+  const tile = S.moving || S.holdPick;
+  if (!tile || $("game").hidden) return false;
+  S.moving = null; S.holdPick = null;
+  S.focusAfter = { tile };
+  render();
+  return true;
 }
 
 // Reading the calls aloud (the caller screen at a physical table), where the browser can speak.
@@ -838,7 +906,7 @@ function enterRoom(joined) {
   localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
   localStorage.setItem("tie-last", joined.code);
   history.replaceState(null, "", `#room=${joined.code}`);
-  S.selected = null; S.moving = null; S.releases = []; S.holdPick = null; S.hint = null;
+  S.selected = null; S.moving = null; S.releases = []; S.holdPick = null; S.hint = null; S.focusAfter = null;
   setState(joined.state);
   connect();
 }
@@ -1039,6 +1107,9 @@ async function init() {
   $("speak-calls").addEventListener("change", () => localStorage.setItem("tie-speak", $("speak-calls").checked ? "1" : "0"));
   document.addEventListener("keydown", () => { S.keyboard = true; }, true);
   document.addEventListener("pointerdown", () => { S.keyboard = false; }, true);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && cancelPickUp()) e.preventDefault();
+  });
   document.addEventListener("keydown", (e) => {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
     if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName) || $("game").hidden) return;

@@ -46,6 +46,8 @@ def free_port() -> int:
 def server(tmp_path_factory):
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "rooms.db"
+    # compile the hint search before any page waits for it (with a cold numba cache that takes longer than a wait)
+    hint(Ruleset.from_options(), parse_board(" ".join(["."] * 19)), parse_tile("574"))
     # one server for every test here, all from 127.0.0.1 and faster than people: no rate limits
     # (tests/test_server_limits.py checks them)
     config = uvicorn.Config(create_app(SQLiteStore(db), rate_limits=RateLimits.off()), host="127.0.0.1", port=port,

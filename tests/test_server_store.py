@@ -1,6 +1,6 @@
 """Durable rooms: the store contract over every store (memory, SQLite, PostgreSQL), SQLite's WAL mode, the
 PostgreSQL store across reconnects and two servers, rooms surviving a server restart, two servers sharing a room's
-AI players (one thinks at a time), and live WebSocket updates.
+AI players (one thinks at a time), and live WebSocket updates, also of changes made through another server.
 
 The PostgreSQL tests get a database from tests/conftest.py (``postgres_url``): skipped when there is none, except
 under CI=true.
@@ -82,6 +82,19 @@ def test_a_room_is_its_record_and_its_events_in_order(open_store):
     loaded[1].clear()
     assert store.load("ROOM01")[0] == record and len(store.load("ROOM01")[1]) == 4  # load gave copies
     assert store.load("NOROOM") is None
+
+
+def test_the_versions_of_many_rooms_come_in_one_call(open_store):
+    """What a server with live connections asks every second: the version of each room it watches (rooms there
+    are not left out; the SQLite store asks in parts of at most 500 codes)."""
+    store = open_store()
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+    store.create("ROOM02", {"code": "ROOM02"}, LOBBY)
+    store.append("ROOM01", 1, [{"t": "start"}, {"t": "draw"}], LOBBY)
+    assert store.versions(["ROOM01", "ROOM02", "NOROOM"]) == {"ROOM01": 3, "ROOM02": 0}
+    many = [f"NO{n:04d}" for n in range(1200)]
+    assert store.versions([*many[:700], "ROOM02", *many[700:]]) == {"ROOM02": 0}
+    assert store.versions([]) == {}
 
 
 def _score(code, seat, score, at, preset="standard", name=None, round_=0):
@@ -715,6 +728,96 @@ def test_two_servers_on_one_database_see_each_others_changes(open_store):
                 place_first_legal(client, code, token, st)
         views = [c.get(f"/api/rooms/{code}", headers={"x-player-token": ann}).json()["state"] for c in (a, b)]
         assert views[0] == views[1] and views[0]["players"][0]["placed"] == 6
+
+
+WATCH = 0.05  # seconds between a server's looks at its watched rooms' versions (1 s by default)
+
+
+def live_states(socket, received: list, until, what: str) -> dict:
+    """States from ``socket`` until one meets ``until``, each appended to ``received``."""
+    while True:
+        received.append(next_state(socket))
+        if until(received[-1]):
+            return received[-1]
+        assert len(received) < 500, what
+
+
+def no_more_states(socket) -> None:
+    """Nothing but the answer to a ping is waiting on ``socket`` (a state sent before it would come first)."""
+    socket.send_text("ping")
+    assert socket.receive_json()["type"] == "pong"
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_a_live_connection_gets_changes_made_through_another_server(open_store):
+    """Each server sent its live connections only the changes it made itself: Ann, watching on server A, saw
+    nothing of Bob's join, of the start or of his moves through server B until her page sent a request.  Now A
+    looks at the versions of the rooms it has live connections to and sends what B stored, with nobody asking
+    A anything; Ann's own moves through A reach her once, not again when A sees them stored."""
+    with TestClient(create_app(open_store(), rate_limits=UNLIMITED, watch_seconds=WATCH)) as a, \
+            TestClient(create_app(open_store(), rate_limits=UNLIMITED, watch_seconds=WATCH)) as b:
+        joined = a.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code, ann = joined["code"], joined["token"]
+        with a.websocket_connect(f"/api/rooms/{code}/ws?token={ann}") as socket:
+            received = [next_state(socket)]
+            bob = b.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+            live_states(socket, received, lambda st: len(st["players"]) == 2, "Bob's join through B never came")
+            assert [p["name"] for p in received[-1]["players"]] == ["ann", "bob"]
+            assert b.post(f"/api/rooms/{code}/start", json={"token": bob}).status_code == 403  # only the host
+            b.post(f"/api/rooms/{code}/start", json={"token": ann})  # Ann's start, through B
+            st = live_states(socket, received, lambda st: st["status"] == "playing", "the start never came")
+            while st["status"] == "playing":
+                placed = st["players"][1]["placed"]
+                st = place_first_legal(a, code, ann, st)  # Ann through A: her answer, and one update
+                assert live_states(socket, received, lambda s: True, "") == st
+                time.sleep(3 * WATCH)  # A has looked at storage since: no update for a change of its own
+                bob_st = b.get(f"/api/rooms/{code}", headers={"x-player-token": bob}).json()["state"]
+                place_first_legal(b, code, bob, bob_st)  # Bob through B; the last one ends the round
+                st = live_states(socket, received, lambda s: s["players"][1]["placed"] > placed,
+                                 "Bob's move through B never came")
+            no_more_states(socket)
+        assert st["status"] == "finished" and st["you"] == 0
+        assert [p["placed"] for p in st["players"]] == [19, 19] and "board" in st["players"][1]  # shown at the end
+        assert st == a.get(f"/api/rooms/{code}", headers={"x-player-token": ann}).json()["state"]
+        versions = [state["version"] for state in received]
+        assert versions == sorted(set(versions)), "a state was sent twice"
+        assert len(received) == 1 + 1 + 1 + 19 * 2  # connecting, the join, the start, each move
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_live_updates_from_other_servers_go_on_after_a_storage_failure(open_store, caplog):
+    """While storage cannot tell a server the versions of its watched rooms, the changes other servers make do not
+    reach its live connections: that is logged once, and they get them once storage answers again."""
+    calls, failing = [], threading.Event()
+    watched = open_store()
+    real = watched.versions
+
+    def versions(codes):
+        calls.append(failing.is_set())
+        if failing.is_set():
+            raise StoreError("database: disk I/O error")
+        return real(codes)
+
+    watched.versions = versions
+    with TestClient(create_app(watched, rate_limits=UNLIMITED, watch_seconds=WATCH)) as a, \
+            TestClient(create_app(open_store(), rate_limits=UNLIMITED, watch_seconds=WATCH)) as b:
+        joined = a.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code, ann = joined["code"], joined["token"]
+        assert calls == []  # no live connection: nothing asked
+        with a.websocket_connect(f"/api/rooms/{code}/ws?token={ann}") as socket:
+            next_state(socket)
+            wait_until(lambda: calls, "A never asked storage")
+            failing.set()
+            with caplog.at_level(logging.INFO, logger="takeiteasy.server"):
+                b.post(f"/api/rooms/{code}/join", json={"name": "bob"})
+                wait_until(lambda: calls.count(True) >= 3, "A stopped asking storage")
+                failing.clear()
+                st = next_state(socket)
+            assert [p["name"] for p in st["players"]] == ["ann", "bob"]
+            assert not a.app.state.watcher.done()
+            no_more_states(socket)
+    messages = [r.getMessage() for r in caplog.records if "live updates" in r.getMessage()]
+    assert len(messages) == 2 and "disk I/O error" in messages[0] and "answers again" in messages[1], messages
 
 
 class HeldAI:

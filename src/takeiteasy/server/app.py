@@ -4,8 +4,10 @@
 SQLite or PostgreSQL store.  Every error is a JSON object ``{"error": "one line"}`` with a
 4xx status (5xx only for a storage failure or a bug); a refused request
 changes nothing.  Live updates go out over a WebSocket per player
-(``/api/rooms/{code}/ws?token=...``); ``GET /api/rooms/{code}?since=N`` is
-the polling fallback.  See docs/WEB.md.
+(``/api/rooms/{code}/ws?token=...``): a server's own changes as it makes them,
+and those other servers on the same database store within about a second
+(``watch``); ``GET /api/rooms/{code}?since=N`` is the polling fallback.  See
+docs/WEB.md.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ AI_LEASE_WAIT_SECONDS = 1.0
 # How long a stopping server tries to give back the leases it holds, so that other servers need not wait for them
 AI_RELEASE_SECONDS = 5.0
 SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is dropped
+# Several servers may share one database, and each sends its live connections only the changes it makes itself: this
+# often, a server asks storage for the versions of the rooms it has live connections to (one query for them all,
+# none when it has none) and sends what other servers stored since
+WATCH_SECONDS = 1.0
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
 
@@ -166,10 +172,16 @@ class Hub:
     A listener that does not take an update within ``send_seconds`` (a client that
     stopped reading, so its connection's buffers are full) is dropped and closed:
     otherwise it would hold up the request that changed the room, and every one after.
+
+    The hub remembers the room version each listener was last sent (``sent``), so that changes another server
+    on the same database stored can be sent to the listeners who lack them, and only to those (see ``watch``
+    in :func:`create_app`).
     """
 
     def __init__(self, send_seconds: float = SEND_SECONDS) -> None:
         self.listeners: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        # listener -> the room version of the last state sent to it; not there until its first state is taken
+        self.sent: dict[tuple[WebSocket, int | None], int] = {}
         self.send_seconds = send_seconds
         self._closing: set[asyncio.Task] = set()  # referenced until done, or the loop may drop them
 
@@ -177,6 +189,7 @@ class Hub:
         self.listeners.setdefault(code, set()).add((socket, seat))
 
     def remove(self, code: str, socket: WebSocket, seat: int | None) -> None:
+        self.sent.pop((socket, seat), None)
         listeners = self.listeners.get(code)
         if listeners is not None:
             listeners.discard((socket, seat))
@@ -186,9 +199,30 @@ class Hub:
     def count(self, code: str) -> int:
         return len(self.listeners.get(code, ()))
 
-    def snapshot(self, room: Room) -> list[tuple[WebSocket, int | None, dict]]:
-        """Each listener's view of ``room`` now (taken while nobody acts on the room)."""
-        return [(socket, seat, room.state(seat)) for socket, seat in list(self.listeners.get(room.code, ()))]
+    def mark(self, socket: WebSocket, seat: int | None, version: int) -> None:
+        """``version`` of the room is what the listener is being sent (its first state, on connecting)."""
+        self.sent[(socket, seat)] = version
+
+    def oldest(self) -> dict[str, int]:
+        """Per room with listeners, the lowest version any of them was sent (listeners waiting for their first
+        state left out: that state is read from storage as it is taken)."""
+        oldest: dict[str, int] = {}
+        for code, listeners in self.listeners.items():
+            versions = [self.sent[listener] for listener in listeners if listener in self.sent]
+            if versions:
+                oldest[code] = min(versions)
+        return oldest
+
+    def snapshot(self, room: Room, behind: bool = False) -> list[tuple[WebSocket, int | None, dict]]:
+        """Each listener's view of ``room`` now (taken while nobody acts on the room); ``behind``: only the
+        listeners last sent an older version (never a state they have already)."""
+        views = []
+        for listener in list(self.listeners.get(room.code, ())):
+            if behind and self.sent.get(listener, room.version) >= room.version:
+                continue
+            self.sent[listener] = room.version
+            views.append((*listener, room.state(listener[1])))
+        return views
 
     async def deliver(self, code: str, views: list[tuple[WebSocket, int | None, dict]]) -> None:
         await asyncio.gather(*(self._send(code, socket, seat, state) for socket, seat, state in views))
@@ -281,13 +315,14 @@ def mask_tokens_in_logs() -> None:
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
                listeners_per_room: int = LISTENERS_PER_ROOM, standin_seconds: float | None = None,
-               ai_lease_seconds: float = AI_LEASE_SECONDS) -> FastAPI:
+               ai_lease_seconds: float = AI_LEASE_SECONDS, watch_seconds: float | None = WATCH_SECONDS) -> FastAPI:
     """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes a SQLite or PostgreSQL
     store).
 
     ``rate_limits`` are per client address (default :class:`RateLimits()`;
-    ``RateLimits.off()`` for none); ``ai_lease_seconds`` is how long a room's AI lease lasts (see ``ai_job``); see
-    :class:`RoomMaster` for the others.
+    ``RateLimits.off()`` for none); ``ai_lease_seconds`` is how long a room's AI lease lasts (see ``ai_job``);
+    ``watch_seconds`` how often the server looks for changes other servers on the same database made to rooms it
+    has live connections to (see ``watch``; None: never); see :class:`RoomMaster` for the others.
     """
     mask_tokens_in_logs()
     store = store if store is not None else MemoryStore()
@@ -306,7 +341,11 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        watcher = asyncio.ensure_future(watch(watch_seconds)) if watch_seconds else None
+        app.state.watcher = watcher
         yield
+        if watcher is not None:
+            watcher.cancel()
         for job in [*ai_jobs.values(), *ai_retries]:  # a stopped server leaves the rooms as stored; see ai_job
             job.cancel()
         held = list(ai_leases)
@@ -403,9 +442,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         so no AI move is ever left waiting.  Every request that loads a room calls it, so a room whose AI
         owed a move when the server stopped carries on when next used."""
         if room.ai_due is not None and room.code not in ai_jobs:
-            ai_jobs[room.code] = asyncio.ensure_future(ai_job(room.code, room.version))
+            ai_jobs[room.code] = asyncio.ensure_future(ai_job(room.code))
 
-    async def ai_job(code: str, seen: int) -> None:
+    async def ai_job(code: str) -> None:
         """Let the room's AI seats act until none has anything to do.
 
         Each round of steps: take the turns under the room's lock, let the agents think at the same time
@@ -419,8 +458,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         takes the room's AI lease (:meth:`Store.claim_ai`), renews it while it works, and gives it back before
         leaving ``ai_jobs``.  If another server holds it, that server's AI players think: the job ends at once
         and the room is looked at again ``AI_LEASE_WAIT_SECONDS`` later (``wait_for_lease``), so a server that
-        died holding the lease holds the room up only until the lease runs out.  ``seen``: the room's version
-        as the job last knew it."""
+        died holding the lease holds the room up only until the lease runs out."""
 
         async def think(turn):
             # abandon_on_cancel: a stopping server does not wait for a long search (its result is dropped)
@@ -432,7 +470,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 # the lease before the turns: a server that held it stored its moves before giving it back, so
                 # the turns read next start from them and nothing is thought out twice
                 if not await hold_lease(code):
-                    wait_for_lease(code, seen)
+                    wait_for_lease(code)
                     return
                 async with room_lock(code):
                     turns = await run_in_threadpool(master.ai_turns, code)
@@ -447,13 +485,13 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                     done, pending = await asyncio.wait(pending, timeout=max(renew, 0.0),
                                                        return_when=asyncio.FIRST_COMPLETED)
                     if not await hold_lease(code):  # renewed when due: a long search (a busy machine) keeps it
-                        wait_for_lease(code, seen)  # it ran out and another server took it: that one thinks now
+                        wait_for_lease(code)  # it ran out and another server took it: that one thinks now
                         return
                     for finished in done:
                         turn, event = finished.result()
                         async with room_lock(code):
                             room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
-                            views, seen = (hub.snapshot(room) if events else []), room.version
+                            views = hub.snapshot(room) if events else []
                         ai_failures.pop(code, None)
                         await hub.deliver(code, views)
         except asyncio.CancelledError:
@@ -497,35 +535,79 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             LOG.warning("room %s: the AI lease was not given back (%s); it runs out in %g s", code, exc,
                         ai_lease_seconds)
 
-    def wait_for_lease(code: str, seen: int) -> None:
+    def wait_for_lease(code: str) -> None:
         """Another server holds the room's AI lease, so its AI players think there.  Look again
         ``AI_LEASE_WAIT_SECONDS`` later (one look pending per room), and so on as long as an AI move is owed:
         the holder may finish without a move only this server knows of (a draw asked for here), or die, and
-        then its lease runs out.  ``seen``: the room's version now."""
+        then its lease runs out."""
         if code not in lease_waits:
             lease_waits.add(code)
-            later(retry_ais(code, AI_LEASE_WAIT_SECONDS, seen))
+            later(retry_ais(code, AI_LEASE_WAIT_SECONDS, lease_wait=True))
 
     def later(retry) -> None:
         task = asyncio.ensure_future(retry)
         ai_retries.add(task)  # referenced until done, and cancelled when the server stops
         task.add_done_callback(ai_retries.discard)
 
-    async def retry_ais(code: str, seconds: float, seen: int | None = None) -> None:
-        """Wake the room's AI players ``seconds`` from now.  ``seen``: the room's version when another server's
-        lease stopped this server's job; what that server stored since (its AI players' moves) then goes to this
-        server's listeners too, as that server sends only its own."""
+    async def retry_ais(code: str, seconds: float, lease_wait: bool = False) -> None:
+        """Wake the room's AI players ``seconds`` from now.  ``lease_wait``: another server's lease stopped this
+        server's job (see ``wait_for_lease``).  What other servers stored meanwhile (their AI players' moves)
+        goes to the listeners that lack it, as those servers send only to their own (``watch`` does so too,
+        without an AI move owed)."""
         try:
             await asyncio.sleep(seconds)
         finally:
-            if seen is not None:
+            if lease_wait:
                 lease_waits.discard(code)  # before wake_ais: its job may find the lease held again
         async with room_lock(code):
             try:
                 room = await room_of(code)
             except Exception:  # the room cannot be read now: the next request on it tries again
                 return
-            views = hub.snapshot(room) if seen is not None and room.version != seen else []
+            views = hub.snapshot(room, behind=True)
+            wake_ais(room)
+        await hub.deliver(room.code, views)
+
+    async def watch(seconds: float) -> None:
+        """Send live connections what other servers on the same database stored (each server sends only its own
+        changes).  Every ``seconds``, while this server has live connections, ask storage for the versions of
+        their rooms (one query, in a worker thread) and replay each room stored past what a listener of it was
+        last sent (``RoomMaster.get`` replays a room another server changed), under the room's lock, as a
+        request would: its listeners that lack the change get their views, and AI players it made due are woken
+        (the server that stored it wakes them too; the lease lets one think, and a room whose server died goes
+        on).  This server's own changes are sent as it makes them, and not again (``Hub.sent``).  A storage
+        failure is logged once, and the watch goes on until storage answers again.  Runs from the app's
+        start to its end (the lifespan)."""
+        failing = False
+        while True:
+            await asyncio.sleep(seconds)
+            oldest = hub.oldest()
+            if not oldest:  # no live connection: nothing to ask
+                continue
+            try:
+                # abandon_on_cancel: a stopping server does not wait for a database that does not answer
+                stored = await to_thread.run_sync(store.versions, list(oldest), abandon_on_cancel=True)
+                moved = [code for code, version in stored.items() if version > oldest.get(code, version)]
+                failed = [result for result in await asyncio.gather(*(refresh(code) for code in moved),
+                                                                     return_exceptions=True)
+                          if isinstance(result, BaseException)]
+                if failed:
+                    raise failed[0]
+            except Exception as exc:  # storage: the rooms stay as they are, and are asked about again
+                if not failing:
+                    LOG.warning("live updates: changes made through other servers are not sent while storage "
+                                "fails (%s); trying again every %g s", exc, seconds)
+                failing = True
+                continue
+            if failing:
+                LOG.info("live updates: storage answers again; changes made through other servers are sent")
+                failing = False
+
+    async def refresh(code: str) -> None:
+        """Replay room ``code`` if another server changed it, and send its listeners that lack it their views."""
+        async with room_lock(code):
+            room = await room_of(code)
+            views = hub.snapshot(room, behind=True)
             wake_ais(room)
         await hub.deliver(room.code, views)
 
@@ -752,6 +834,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 room = await room_of(code)
                 wake_ais(room)
                 state = room.state(seat)
+                hub.mark(socket, seat, room.version)  # a change stored from now on is sent too (see watch)
             await socket.send_json({"type": "state", "state": state})
             while True:  # clients only ping; actions go over HTTP
                 message = await socket.receive()

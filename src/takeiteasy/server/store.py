@@ -22,7 +22,9 @@ Several servers may share one database.  So that only one of them lets a
 room's AI players think, a store also keeps each room's *AI lease*: a server
 takes it with :meth:`Store.claim_ai` before its AI players think and gives it
 back with :meth:`Store.release_ai`; one that dies holding it holds the room up
-only until the lease runs out.
+only until the lease runs out.  And so that each server can send its live
+connections what the others stored, :meth:`Store.versions` gives the versions
+of many rooms in one call.
 
 >>> store = MemoryStore()
 >>> store.create("ABC", {"mode": "solo"}, {"status": "lobby", "listed": False})
@@ -70,6 +72,13 @@ class Store(ABC):
         in memory compares it with this, to see that another server on the same database changed the room."""
         loaded = self.load(code)
         return None if loaded is None else len(loaded[1])
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        """:meth:`version` of each room of ``codes`` there is, in one call: a server asks it every second or so
+        for the rooms it has live connections to, to send them what other servers stored (a store should
+        answer it with one query)."""
+        found = {code: self.version(code) for code in codes}
+        return {code: version for code, version in found.items() if version is not None}
 
     @abstractmethod
     def append(self, code: str, version: int, events: list[dict], summary: dict) -> None:
@@ -145,6 +154,10 @@ class MemoryStore(Store):
         with self._lock:
             entry = self._rooms.get(code)
             return None if entry is None else len(entry.events)
+
+    def versions(self, codes):
+        with self._lock:
+            return {code: len(self._rooms[code].events) for code in codes if code in self._rooms}
 
     def append(self, code, version, events, summary):
         with self._lock:
@@ -226,6 +239,8 @@ def scores_schema(float_type: str) -> tuple[str, str]:
             "CREATE INDEX IF NOT EXISTS scores_best ON scores (preset, score DESC, at)")
 
 
+#: Room codes per query of :meth:`SQLiteStore.versions` (SQLite before 3.32 took at most 999 parameters).
+VERSIONS_AT_ONCE = 500
 #: What a best-scores list shows of each recorded score.
 SCORE_FIELDS = ("name", "score", "mode", "at")
 #: A score row's columns, in the tables' order.
@@ -380,6 +395,15 @@ class SQLiteStore(Store):
         with self._reading() as db:
             row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
         return None if row is None else row[0]
+
+    def versions(self, codes):
+        codes, found = list(codes), {}
+        with self._reading() as db:  # one snapshot for all of them
+            for start in range(0, len(codes), VERSIONS_AT_ONCE):
+                part = codes[start:start + VERSIONS_AT_ONCE]
+                found.update(db.execute(f"SELECT code, version FROM rooms WHERE code IN ({','.join('?' * len(part))})",
+                                        part).fetchall())
+        return found
 
     def append(self, code, version, events, summary):
         with self._writing() as db:

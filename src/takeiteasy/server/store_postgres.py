@@ -385,6 +385,11 @@ class PostgresStore(Store):
                          read=True)
         return None if row is None else row[0]
 
+    def versions(self, codes):
+        rows = self._call(lambda conn: conn.execute("SELECT code, version FROM rooms WHERE code = ANY(%s)",
+                                                    (list(codes),)).fetchall(), read=True)
+        return dict(rows)
+
     def append(self, code, version, events, summary):
         events = [json.dumps(e) for e in events]
         update = (version + len(events), time.time(), json.dumps(summary), summary["status"],

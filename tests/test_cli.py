@@ -182,7 +182,7 @@ def test_symbol_map_file_changes_sunray_scoring(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("not json", "cannot read it"),
+    ("not json", "not valid JSON"),
     ('{"symbols": {"5x4": "sun"}}', "unknown tile '5x4'"),
     ('{"symbols": {"574": "star"}}', "has symbol 'star'; expected 'sun' or 'moon'"),
     ('["574"]', 'expected an object'),
@@ -556,3 +556,145 @@ def test_an_error_quoting_a_line_break_or_carriage_return_stays_one_line(capsys,
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1 and "\r" not in err
     assert "\\r" in err or "\\n" in err
+
+
+
+@pytest.mark.parametrize("argv, content, message", [
+    (["--options", "{file}"], "", "--options {file}: not valid JSON (Expecting value"),  # the file was not named
+    (["--options", "{file}"], "[1]", "--options {file}: expected a JSON object of options"),
+    (["--board", "{file}"], "[1]",
+     'board file {file}: expected a layout object {"name": "...", "cells": [[q, r], ...]}'),
+    (["--board", "{file}"], '{"name": "odd", "cells": [1, 2]}', "layout odd: a cell is a [q, r] pair, not 1"),
+    (["--board", "{file}"], '{"name": "odd", "cells": [[0, 0]], "stamen": 5}',
+     "layout odd: stamen is a list of [q, r] cells, not 5"),
+    (["--symbols", "{file}"], "", "symbol map {file}: not valid JSON (Expecting value"),  # was "cannot read it"
+    (["--symbols", "{dir}"], None, "symbol map {dir}: cannot read it (Is a directory)"),  # was "[Errno 21] ..."
+    (["--symbols", ""], None, "symbol map: give a file path (leave it out for the default map)"),  # was '.'
+])
+def test_a_rules_file_that_cannot_be_used_is_named_with_the_reason(capsys, tmp_path, argv, content, message):
+    """What is wrong, in which file: a layout file's wrong shape said neither (Python's "list indices must be
+    integers"), a broken --options file was not named, and an empty --symbols read the working directory."""
+    path = tmp_path / "rules.json"
+    if content is not None:
+        path.write_text(content)
+    fill = {"{file}": str(path), "{dir}": str(tmp_path)}
+    argv = [fill.get(a, a) for a in argv]
+    status = main(["tiles", *argv])
+    err = capsys.readouterr().err
+    for key, value in fill.items():
+        message = message.replace(key, value)
+    assert status == 2 and err.startswith(f"takeiteasy tiles: error: {message}") and err.count("\n") == 1
+
+
+BOARD_4 = "924 974 163 178" + " ." * 15
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([BOARD_4, "574", "--remaining", "123"],
+     "--remaining: 1 tile to come after this tile, but 14 more must come to fill the board (4 of 19 tiles placed)"),
+    ([BOARD_4, "574", "--remaining", ""],  # was taken for "every tile not seen"
+     "--remaining: 0 tiles to come after this tile, but 14 more must come to fill the board (4 of 19 tiles placed)"),
+    ([BOARD_4, "574", "--in-hand", "123", "--remaining", "124 128", "--preset", "easier"],
+     "--remaining: 2 tiles to come after this tile and those in hand, but 13 more must come to fill the board"),
+    ([EXAMPLE_178.rsplit(" ", 1)[0] + " .", "--announce", "--remaining", ""],
+     "--remaining: 0 tiles to announce, but 1 more must come to fill the board (18 of 19 tiles placed)"),
+    ([BOARD_4, "574", "--announce"],  # was "wrong cell count: 20 tokens"
+     "--announce ranks every tile you may announce: give only the board, not a tile (19 tokens)"),
+])
+def test_hint_refuses_too_few_remaining_tiles_instead_of_scoring_every_cell_0(capsys, argv, message):
+    """With fewer tiles to come than empty cells to fill, the searching agents found no way to finish the board
+    and gave every cell an expected final score of 0.0."""
+    assert main(["hint", "--agent", "expectimax", *argv]) == 2
+    assert capsys.readouterr().err.startswith(f"takeiteasy hint: error: {message}")
+
+
+def test_hint_takes_an_empty_remaining_for_the_last_tile(capsys):
+    last = EXAMPLE_178.rsplit(" ", 1)[0] + " ."
+    assert main(["hint", "--json", "--agent", "expectimax", last, "128", "--remaining", ""]) == 0
+    assert json.loads(capsys.readouterr().out)["hints"] == [{"cell": 18, "expected": 178.0}]
+
+
+@pytest.mark.parametrize("argv", [["--players", "ann,bob,ann"], ["--players", "fast (AI)", "--vs", "fast"]])
+def test_play_refuses_two_players_of_one_name(capsys, monkeypatch, argv):
+    """Whose turn, board and personal best would it be?  Two people of one name were taken as two players."""
+    status, out, err = run_cli(capsys, "play", "--no-record", *argv, stdin="", monkeypatch=monkeypatch)
+    assert status == 2 and out == "" and err.startswith("takeiteasy play: error: --players: ")
+    assert "is given twice; give each player a different name" in err
+
+
+def test_play_numbers_an_ai_opponent_that_plays_twice(capsys, monkeypatch):
+    status, out, _ = run_cli(capsys, "play", "--players", "", "--vs", "random", "--vs", "greedy", "--vs", "random",
+                             "--seed", "1", "--no-record", stdin="", monkeypatch=monkeypatch)
+    assert status == 0 and "random 1 (AI)" in out and "random 2 (AI)" in out and "greedy (AI)" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--tiles", "924", "--seed", "3"], "--seed 3 picks the series of --random N draws; give --random too"),
+    (["--deals", "{deals}", "--seed", "3"],
+     "--seed 3 picks the series of --random N draws; --deals FILE gives its own"),
+])
+def test_solve_refuses_a_seed_it_would_not_use(capsys, tmp_path, argv, message):
+    deals = tmp_path / "deals.txt"
+    deals.write_text(" ".join(TOKENS[t] for t in deal(1)) + "\n")
+    assert main(["solve", *(a.replace("{deals}", str(deals)) for a in argv)]) == 2
+    assert capsys.readouterr().err == f"takeiteasy solve: error: {message}\n"
+
+
+def test_train_refuses_a_file_for_its_run_directory(capsys, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("mine\n")
+    assert main(["train", "--out", str(path), "--games", "10", "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy train: error: --out {path}: a file, not a directory; "
+                                       "give a run directory\n")
+    assert path.read_text() == "mine\n"
+
+
+def test_bench_says_a_training_checkpoint_is_not_weights(capsys, tmp_path):
+    import numpy as np
+
+    path = tmp_path / "checkpoint.npz"
+    np.savez(path, weights=np.zeros(3, dtype=np.float32), games_done=np.array(10))
+    assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy bench: error: weights {path}: a training checkpoint, not weights; "
+                                       "takeiteasy train writes weights.npz beside it when the run ends\n")
+
+
+def test_deal_index_gives_the_rounds_of_play_with_that_seed(capsys):
+    """deal --help: `play --seed S` deals its rounds as --seed S --index 0, 1, 2..."""
+    from takeiteasy.ai import make_agent
+    from takeiteasy.core.game import Match
+
+    rules = Ruleset.from_options(Options(rounds=2))
+    match = Match(rules, ["you"], seed=3)
+    for index in range(2):
+        game = match.new_round()
+        assert main(["deal", "--seed", "3", "--index", str(index)]) == 0
+        assert capsys.readouterr().out.split() == [TOKENS[t] for t in game.deal]
+        game.play([make_agent("random", rules, seed=1)])
+        match.record(game)
+
+
+def test_ctrl_c_while_the_commands_load_is_a_quiet_exit(capsys, monkeypatch):
+    """Ctrl-C in the first second (numpy and numba loading) printed a KeyboardInterrupt traceback: the package
+    imported its whole engine before main() could catch it.  Now the command line module loads nothing heavy..."""
+    code = "import sys, takeiteasy.cli; print(sorted(m for m in ('numpy', 'numba', 'rich') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "[]"
+    import takeiteasy.cli as cli  # ...and an interrupt while main() loads the commands ends with status 130
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\n"
+
+
+def test_the_package_still_offers_the_engine_by_name():
+    import takeiteasy
+    import takeiteasy.core
+
+    assert takeiteasy.__all__ == takeiteasy.core.__all__
+    assert all(getattr(takeiteasy, name) is getattr(takeiteasy.core, name) for name in takeiteasy.__all__)
+    assert set(takeiteasy.__all__) <= set(dir(takeiteasy))
+    with pytest.raises(AttributeError):
+        takeiteasy.nothing_of_that_name

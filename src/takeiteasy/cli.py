@@ -13,8 +13,9 @@ import importlib
 import sys
 
 from . import __version__
-from .cluster import WorkerError
-from .core.errors import InputError
+
+# Nothing heavy is imported above (the package imports its engine on first use): the commands, numpy and numba
+# load inside main(), where Ctrl-C while they load ends quietly like Ctrl-C later on.
 
 #: Command modules, in the order ``--help`` lists them.
 COMMANDS = ("play", "score", "tiles", "deal", "variants", "solve", "analyse", "hint", "bench", "train", "serve")
@@ -52,6 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: while the commands load, or while one runs
+        print(file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
+    from .cluster import WorkerError
+    from .core.errors import InputError
+
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -68,9 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     except WorkerError as exc:  # not the user's input: exit status 1, still one line
         print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
 

@@ -54,8 +54,13 @@ class ValueFunction:
             raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
         try:
             with np.load(path, allow_pickle=False) as data:
+                if "games_done" in data.files and "meta" not in data.files:
+                    raise WeightsError(f"weights {path}: a training checkpoint, not weights; takeiteasy train "
+                                       "writes weights.npz beside it when the run ends")
                 weights = np.ascontiguousarray(data["weights"], dtype=np.float32)
                 meta = json.loads(str(data["meta"]))
+        except WeightsError:
+            raise
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # EOF: empty; BadZip: cut short
             raise WeightsError(f"weights {path}: cannot read them ({exc})") from None
         if not isinstance(meta, dict) or not isinstance(meta.get("layout"), str):

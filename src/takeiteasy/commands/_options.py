@@ -69,8 +69,9 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 def _options_json(text: str) -> dict:
     if not text.strip():  # Path('') would be the working directory
         raise RulesError("--options: give a JSON object or a file holding one")
-    source = text
+    source, where = text, "--options"
     if not text.lstrip().startswith("{"):
+        where = f"--options {text}"  # a file: name it in the messages below
         try:
             source = Path(text).read_text(encoding="utf-8")
         except OSError as exc:
@@ -80,9 +81,9 @@ def _options_json(text: str) -> dict:
     try:
         data = json.loads(source)
     except json.JSONDecodeError as exc:
-        raise RulesError(f"--options: not valid JSON ({exc})") from None
+        raise RulesError(f"{where}: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
-        raise RulesError("--options: expected a JSON object of options")
+        raise RulesError(f"{where}: expected a JSON object of options")
     return data
 
 

@@ -11,9 +11,14 @@ from ._options import add_rules_arguments, rules_from_args
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("deal", help="print the tile order of a seeded deal")
+    parser = sub.add_parser("deal", help="print the tile order of a seeded deal",
+                            description="Print the tiles of a seeded deal in the order they come.  A deal is the "
+                                        "same on every machine (docs/FORMATS.md).  `play --seed S` deals its "
+                                        "rounds as --seed S --index 0, 1, 2...; `bench --seed S` its games the "
+                                        "same way.")
     parser.add_argument("--seed", type=int, required=True, help="the deal's seed (any integer)")
-    parser.add_argument("--index", type=int, default=None, help="game number within the series SEED (as bench uses)")
+    parser.add_argument("--index", type=int, default=None,
+                        help="game number within the series SEED, from 0: bench's games and play's rounds")
     parser.add_argument("--dashed", action="store_true", help="print tiles as a caller says them (5-7-4)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_rules_arguments(parser)

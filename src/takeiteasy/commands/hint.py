@@ -33,7 +33,8 @@ def register(sub) -> None:
                         help="other tiles drawn with TILE (two-tile draw), white-space separated: they are "
                              "certain to come and are placed after it")
     parser.add_argument("--remaining", metavar="TILES",
-                        help="tiles that may still come, white-space separated (default: every tile not seen)")
+                        help="tiles that may still come, white-space separated, at least as many as the board "
+                             "still needs (default: every tile not seen)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
@@ -53,8 +54,8 @@ def run(args) -> int:
     board = parse_board(" ".join(args.tokens[:-1]), rules.layout, rules.tile_set)
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
-    remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
     in_hand = parse_tiles(args.in_hand, allowed=rules.tile_set) if args.in_hand else []
+    remaining = _remaining(args, rules, board, now=[tile, *in_hand])
     hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent, in_hand=in_hand)
     if args.json:
         print(json.dumps({"board": format_board(board), "tile": TOKENS[tile], "agent": args.agent,
@@ -79,9 +80,15 @@ def run_announce(args, rules) -> int:
 
     if args.in_hand:
         raise InputError("--in-hand is for placing; --announce ranks the tiles to announce")
-    board = parse_board(" ".join(args.tokens), rules.layout, rules.tile_set)
+    try:
+        board = parse_board(" ".join(args.tokens), rules.layout, rules.tile_set)
+    except InputError as exc:
+        if len(args.tokens) > 1 and len(" ".join(args.tokens).split()) == rules.layout.num_cells + 1:
+            raise InputError(f"--announce ranks every tile you may announce: give only the board, not a tile "
+                             f"({rules.layout.num_cells} tokens)") from None
+        raise
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
-    remaining = parse_tiles(args.remaining, allowed=rules.tile_set) if args.remaining else None
+    remaining = _remaining(args, rules, board, now=[])
     others = []
     for number, text in enumerate(args.other, start=1):
         try:
@@ -109,3 +116,26 @@ def run_announce(args, rules) -> int:
         table.add_row(*row)
     Console().print(table)
     return 0
+
+
+def _remaining(args, rules, board, now: list[int]) -> list[int] | None:
+    """The --remaining tiles (None: every tile not seen), refused when too few to fill the board after ``now``
+    (the tiles placed this turn): the searching agents would score every cell 0."""
+    from ..core.notation import parse_tiles
+
+    if args.remaining is None:
+        return None
+    remaining = parse_tiles(args.remaining, allowed=rules.tile_set)
+    seen = {int(cell) for cell in board if cell >= 0}
+    on_board = [t for t in remaining if t in seen]
+    if on_board:  # the contradiction first: it is why the count falls short
+        raise InputError(f"tile {TOKENS[on_board[0]]} cannot still come: it is already on the board")
+    placed = int((board >= 0).sum())
+    to_come = rules.tiles_per_round - placed - len(now)
+    usable = [t for t in remaining if t not in now]
+    if len(usable) < max(to_come, 1 if not now else 0):
+        what = "to announce" if not now else "to come after this tile" + (" and those in hand" if len(now) > 1 else "")
+        raise InputError(f"--remaining: {len(usable)} tile{'s' if len(usable) != 1 else ''} {what}, but "
+                         f"{max(to_come, 1)} more must come to fill the board ({placed} of "
+                         f"{rules.tiles_per_round} tiles placed)")
+    return remaining

@@ -37,7 +37,8 @@ class Quit(Exception):
 def register(sub) -> None:
     parser = sub.add_parser("play", help="play in the terminal: solitaire, hot-seat or against AI players",
                             description="Play Take It Easy! in the terminal.  " + HELP)
-    parser.add_argument("--players", default="you", help="comma-separated names of the people at this terminal")
+    parser.add_argument("--players", default="you",
+                        help="comma-separated names of the people at this terminal, each different")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
                         help="add an AI opponent by agent name (repeatable), e.g. --vs greedy")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a fresh random one)")
@@ -68,8 +69,11 @@ def run(args) -> int:
         import secrets
 
         args.seed = secrets.randbelow(2**31)
+    names = humans + _ai_names(args.vs)
+    repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if repeated is not None:  # two players of one name: whose turn, board and personal best would it be?
+        raise InputError(f"--players: {repeated!r} is given twice; give each player a different name")
     bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i) for i, name in enumerate(args.vs)}
-    names = humans + [f"{name} (AI)" for name in args.vs]
     records = None if args.no_record else Records(args.db)
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)
     console = Console(highlight=False)
@@ -89,6 +93,15 @@ def run(args) -> int:
         console.print("Game abandoned.")
         return 1
     return 0
+
+
+def _ai_names(agents: list[str]) -> list[str]:
+    """'fast (AI)' for each --vs agent; numbered where one agent plays more than once ('fast 1 (AI)')."""
+    names = []
+    for i, agent in enumerate(agents):
+        number = f" {agents[:i + 1].count(agent)}" if agents.count(agent) > 1 else ""
+        names.append(f"{agent}{number} (AI)")
+    return names
 
 
 def _save_path(path: str, round_number: int) -> Path:

@@ -38,7 +38,7 @@ def register(sub) -> None:
     many = parser.add_argument_group("many draws (the best score a player knowing every tile could reach)")
     many.add_argument("--random", type=int, metavar="N",
                       help="solve the draws of games 0..N-1 of bench's series --seed and sum up their best scores")
-    many.add_argument("--seed", type=int, default=0, metavar="S", help="series seed for --random (default: 0)")
+    many.add_argument("--seed", type=int, default=None, metavar="S", help="series seed for --random (default: 0)")
     many.add_argument("--deals", metavar="FILE", help="solve these deals instead (bench's format: one line each)")
     many.add_argument("--jobs", type=int, default=None, metavar="J", help="processes (default: 1)")
     many.add_argument("--ray", metavar="ADDRESS", help="solve the draws as Ray tasks ('local', 'auto' or HOST:6379; "
@@ -87,6 +87,8 @@ def run(args) -> int:
     for name in ("jobs", "ray"):
         if getattr(args, name) is not None:
             raise InputError(f"--{name} spreads --random or --deals draws; give one of those too")
+    if args.seed is not None:
+        raise InputError(f"--seed {args.seed} picks the series of --random N draws; give --random too")
     if args.source not in (None, "-"):
         raise InputError(f"unexpected argument {args.source!r}; give tiles with --tiles, or '-' to read standard input")
     if args.max:
@@ -164,6 +166,10 @@ def _many(args, rules: Ruleset) -> int:
         raise InputError("--random and --deals solve whole draws: do not give --tiles, --fixed, '-', --max or --all")
     if args.random is not None and args.deals is not None:
         raise InputError("give either --random N or --deals FILE, not both")
+    if args.deals is not None and args.seed is not None:
+        raise InputError(f"--seed {args.seed} picks the series of --random N draws; --deals FILE gives its own")
+    if args.seed is None:
+        args.seed = 0
     if not rules.options.caller:
         raise InputError("with no caller the players choose the tiles, so there are no draws to solve "
                          "(--max gives the best board of the whole set)")

@@ -60,6 +60,10 @@ def run(args) -> int:
 
     if not args.out:
         raise InputError("--out: give a run directory")
+    from pathlib import Path
+
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise InputError(f"--out {args.out}: a file, not a directory; give a run directory")
     for name in ("games", "eval_games", "eval_every", "checkpoint_every", "jobs", "sync"):
         if getattr(args, name) <= 0:
             raise InputError(f"--{name.replace('_', '-')} must be positive, not {getattr(args, name)}")

@@ -10,8 +10,8 @@ from ..core.presets import preset, presets
 def register(sub) -> None:
     parser = sub.add_parser("variants", help="list the named rule presets (use with --preset NAME)",
                             description="List every named preset with a one-line description. Any command "
-                                        "that takes rules accepts --preset NAME; options given after it "
-                                        "override the preset's, so variants combine.")
+                                        "that takes rules accepts --preset NAME; options given with it "
+                                        "(before or after) override the preset's, so variants combine.")
     parser.add_argument("name", nargs="?", help="show the full options of one preset")
     parser.add_argument("--json", action="store_true", help="print JSON (name, description, source, options)")
     parser.set_defaults(run=run)

@@ -164,6 +164,13 @@ class Layout:
     @classmethod
     def from_json(cls, data: dict) -> "Layout":
         """A layout from a layout file's contents; :class:`LayoutError` says what is wrong with them."""
+        if isinstance(data, dict) and isinstance(data.get("cells"), list):
+            stamen = data.get("stamen")
+            if stamen is not None and not isinstance(stamen, list):
+                raise LayoutError(f"layout {data.get('name')}: stamen is a list of [q, r] cells, not {stamen!r}")
+            for cell in data["cells"] + (stamen if isinstance(stamen, list) else []):
+                if not isinstance(cell, (list, tuple)) or len(cell) != 2:
+                    raise LayoutError(f"layout {data.get('name')}: a cell is a [q, r] pair, not {cell!r}")
         try:
             return cls(data["name"], [tuple(c) for c in data["cells"]], data.get("stamen", ()), data.get("description", ""))
         except (KeyError, TypeError, ValueError) as exc:
@@ -212,4 +219,7 @@ def _layout(name_or_path: str) -> Layout:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LayoutError(f"board file {name_or_path}: not valid JSON ({exc})") from None
+    if not (isinstance(data, dict) and isinstance(data.get("name"), str) and isinstance(data.get("cells"), list)):
+        raise LayoutError(f'board file {name_or_path}: expected a layout object {{"name": "...", '
+                          f'"cells": [[q, r], ...]}} (docs/FORMATS.md)')
     return Layout.from_json(data)

@@ -166,12 +166,16 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
     """
     mapping = default_symbol_map()
     if path is not None:
+        if not str(path).strip():  # Path('') would be the working directory
+            raise SymbolMapError("symbol map: give a file path (leave it out for the default map)")
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except UnicodeDecodeError:
             raise SymbolMapError(f"symbol map {path}: not UTF-8 text") from None
-        except (OSError, json.JSONDecodeError) as exc:
-            raise SymbolMapError(f"symbol map {path}: cannot read it ({exc})") from None
+        except OSError as exc:
+            raise SymbolMapError(f"symbol map {path}: cannot read it ({exc.strerror or exc})") from None
+        except json.JSONDecodeError as exc:
+            raise SymbolMapError(f"symbol map {path}: not valid JSON ({exc})") from None
         given = data.get("symbols") if isinstance(data, dict) else None
         if not isinstance(given, dict):
             raise SymbolMapError(f'symbol map {path}: expected an object {{"symbols": {{"574": "sun", ...}}}}')

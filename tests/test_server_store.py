@@ -813,6 +813,9 @@ def test_live_updates_from_other_servers_go_on_after_a_storage_failure(open_stor
                 wait_until(lambda: calls.count(True) >= 3, "A stopped asking storage")
                 failing.clear()
                 st = next_state(socket)
+                # the watch logs that storage is back once it has sent the change, so maybe just after it arrives
+                wait_until(lambda: any("answers again" in r.getMessage() for r in caplog.records),
+                           "A never said storage answers again")
             assert [p["name"] for p in st["players"]] == ["ann", "bob"]
             assert not a.app.state.watcher.done()
             no_more_states(socket)

@@ -72,7 +72,7 @@ def test_score_stream_skips_blank_lines_as_solve_stream_does(capsys, monkeypatch
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["score", "123"], "wrong cell count: 1 tokens, but the standard board has 19 cells"),
+    (["score", "123"], "wrong cell count: 1 token, but the standard board has 19 cells"),
     (["score", EXAMPLE_178.replace("574", "5x4")], "token 9 '5x4': unknown value 'x'"),
     (["score", EXAMPLE_178.replace("574", "928")], "token 9 '928': duplicate tile: 928 is already token 1"),
     (["score", "--board", "hexagon", EXAMPLE_178], "unknown board 'hexagon'"),
@@ -698,3 +698,88 @@ def test_the_package_still_offers_the_engine_by_name():
     assert set(takeiteasy.__all__) <= set(dir(takeiteasy))
     with pytest.raises(AttributeError):
         takeiteasy.nothing_of_that_name
+
+
+# --- wording: plurals, a single game's interval, loss decimals, Enter at the prompt, files written ---------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["score", "574"], "wrong cell count: 1 token, but the standard board has 19 cells"),
+    (["hint", EXAMPLE_178, "924"], "the board has 0 empty cells, too few for 1 tile"),
+    (["hint", EXAMPLE_178.rsplit(" ", 1)[0] + " .", "924", "--in-hand", "963", "--preset", "easier"],
+     "the board has 1 empty cell, too few for 2 tiles"),
+    (["analyse", ""], "the game file's path is empty: give a saved game (GAME.json), or '-' to read it from "
+                      "standard input"),
+    (["solve", "--fixed", "924" + " ." * 18, "--tiles", "123 924"],
+     "duplicate tile: 924 is both on the --fixed board and in --tiles"),
+])
+def test_messages_count_one_thing_in_the_singular_and_name_the_problem(capsys, argv, message):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"takeiteasy {argv[0]}: error: {message}\n"
+
+
+def test_solve_stream_names_a_tile_both_fixed_and_in_the_line(capsys, monkeypatch):
+    status, out, err = run_cli(capsys, "solve", "-", "--fixed", "924" + " ." * 18, stdin="123 924\n",
+                               monkeypatch=monkeypatch)
+    assert status == 2
+    assert json.loads(out)["error"] == "duplicate tile: 924 is both on the --fixed board and in this line"
+
+
+def test_bench_of_one_game_says_it_has_no_interval_and_names_the_files_it_wrote(capsys, tmp_path):
+    """One game: "1 game" and no "± 0.00" (its ci95 and sd are null in JSON); --plot and --scores say where."""
+    plot, scores = tmp_path / "hist", tmp_path / "scores.csv"
+    assert main(["bench", "--games", "1", "--plot", str(plot), "--scores", str(scores)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("random: 1 game, mean ") and "(no interval from one game), median" in lines[0]
+    assert "±" not in lines[0]
+    assert lines[1:] == [f"score histogram written to {plot}.png", f"scores written to {scores}"]
+    assert (tmp_path / "hist.png").exists() and scores.exists()
+    assert main(["bench", "--games", "1", "--json", "--scores", str(scores)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 1 and report["ci95"] is None and report["sd"] is None
+    assert report["scores"] == str(scores)
+    assert main(["bench", "--games", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ci95"] >= 0
+
+
+def test_bench_vs_and_solve_random_of_one_say_there_is_no_interval(capsys):
+    assert main(["bench", "--games", "1", "--agent", "greedy", "--vs", "random"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("greedy - random: ") and "(no interval from one game), greedy ahead in" in last
+    assert main(["solve", "--random", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("best arrangement of 1 draw (series 0): mean ") and "(no interval from one draw)," in out
+    assert "±" not in out and "sd" not in out
+
+
+def test_bench_help_lists_the_registered_agents(capsys):
+    from takeiteasy.ai import AGENTS
+
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"agent name: {', '.join(AGENTS)} (default: random)" in out
+
+
+def test_play_takes_enter_alone_at_the_cell_prompt_as_nothing_said(capsys, monkeypatch):
+    """An empty line asks again; it used to print the whole help as an error."""
+    answers = ["", "", "0"] + [item for cell in range(1, 19) for item in ("", str(cell))]
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--quick", "--no-record", stdin="\n".join(answers) + "\n",
+                             monkeypatch=monkeypatch)
+    assert status == 0
+    assert "type a cell number" not in out and out.count("cell> ") == len(answers)
+    assert out.count("Place ") == 19  # the board and the tile are not shown again
+
+
+def test_analyse_writes_every_loss_with_two_decimals(capsys, monkeypatch, tmp_path):
+    import re
+
+    answers = [item for cell in range(19) for item in (str(cell), "")]
+    path = tmp_path / "game.json"
+    run_cli(capsys, "play", "--seed", "5", "--no-record", "--save", str(path), stdin="\n".join(answers) + "\n",
+            monkeypatch=monkeypatch)
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    losses = re.findall(r"loss (\S+)", out)
+    assert len(losses) == 19 and all(re.fullmatch(r"\d+\.\d\d", loss) for loss in losses)
+    worst = re.search(r"worst moves: (.*)", " ".join(out.split())).group(1)  # rich wraps long lines
+    assert len(re.findall(r", -\d+\.\d\d\)", worst)) == 3

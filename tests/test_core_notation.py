@@ -76,6 +76,15 @@ def test_bad_boards_name_token_position_and_reason():
         parse_board(tiles.replace(TOKENS[2], "1**", 1))
     with pytest.raises(NotationError, match=r"wrong cell count: 19 tokens, but the daffodil board has 21 cells"):
         parse_board(tiles, "daffodil")
+    with pytest.raises(NotationError, match=r"wrong cell count: 1 token, but the standard board has 19 cells"):
+        parse_board("574")
+
+
+def test_plural_counts_one_thing_in_the_singular():
+    from takeiteasy.core.notation import plural
+
+    assert [plural(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]
+    assert plural(2, "different set") == "2 different sets" and plural(3, "die", "dice") == "3 dice"
 
 
 board_texts = st.lists(st.one_of(st.just("."), st.sampled_from(TOKENS[:27])), min_size=19, max_size=19,

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.game import View
+from ..core.notation import plural
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
 
@@ -110,8 +111,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         raise InputError("the tiles in hand must be different tiles, and not the tile to place")
     empty = int((board < 0).sum())
     if empty < len(in_hand) + 1:
-        raise InputError(f"the board has {empty} empty cell{'s' if empty != 1 else ''}, too few for "
-                         f"{len(in_hand) + 1} tiles")
+        raise InputError(f"the board has {plural(empty, 'empty cell')}, too few for "
+                         f"{plural(len(in_hand) + 1, 'tile')}")
     if not rules.legal_mask(board, tile, previous_tile, previous_cell).any():
         raise InputError("the board is full: there is nowhere to put a tile")
     if remaining is None:

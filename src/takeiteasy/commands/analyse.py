@@ -25,6 +25,9 @@ def register(sub) -> None:
 
 
 def _load(path: str) -> dict:
+    if path == "":
+        raise InputError("the game file's path is empty: give a saved game (GAME.json), or '-' to read it from "
+                         "standard input")
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     except OSError as exc:
@@ -35,6 +38,11 @@ def _load(path: str) -> dict:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON ({exc})") from None
+
+
+def _loss(value: float | None, sign: str = "") -> str:
+    """A move's expected-score loss, always to two decimals (None: the evaluator gave no value)."""
+    return "n/a" if value is None else f"{sign}{value:.2f}"
 
 
 def run(args) -> int:
@@ -66,7 +74,8 @@ def run(args) -> int:
         draw(player["board"], {m["cell"] for m in player["worst_moves"]})  # underlined in a terminal
         for move in player["moves"]:
             console.print(f"  {move['move']:2d}. {move['tile']} -> cell {move['cell']:2d}   "
-                          f"best cell {move['best_cell']:2d}   loss {move['loss']}")
-        worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, -{m['loss']})" for m in player["worst_moves"])
+                          f"best cell {move['best_cell']:2d}   loss {_loss(move['loss'])}")
+        worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, {_loss(m['loss'], '-')})"
+                          for m in player["worst_moves"])
         console.print(f"  worst moves: {worst}")
     return 0

@@ -12,6 +12,7 @@ its agent from (S, i), so the results do not depend on J.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -25,7 +26,7 @@ import numpy as np
 from ..core.deal import deal, game_seed
 from ..core.errors import InputError
 from ..core.game import Game
-from ..core.notation import parse_tiles
+from ..core.notation import parse_tiles, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
 from ._options import add_rules_arguments, options_from_args
@@ -36,12 +37,34 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
 
 
+class _AgentNames:
+    """The registered agents' names (``takeiteasy.ai.AGENTS``), looked up only when the help is shown: the
+    commands load the AI on first use."""
+
+    def __str__(self) -> str:
+        from ..ai import AGENTS
+
+        return ", ".join(AGENTS)
+
+
+class _AgentOption(argparse.Action):
+    """A plain option whose help may name the agents as ``%(agents)s``."""
+
+    def __init__(self, *args, **kwargs):
+        self.agents = _AgentNames()  # before argparse checks the help string (Python 3.13 does on adding it)
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+
+
 def register(sub) -> None:
     parser = sub.add_parser("bench", help="play many games with an agent; report score statistics and speed",
                             description="Play N games with an agent and report the score distribution and speed. "
                                         "Game i of seed S is dealt from (S, i), so agents can be compared on the "
                                         "same deals.")
-    parser.add_argument("--agent", default="random", help="agent name (see takeiteasy.ai.AGENTS; default: random)")
+    parser.add_argument("--agent", default="random", action=_AgentOption,
+                        help="agent name: %(agents)s (default: %(default)s)")
     parser.add_argument("--games", type=int, default=None, metavar="N",
                         help=f"number of games (default: {DEFAULT_GAMES}, or every line of --deals)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="series seed (default: 0)")
@@ -72,14 +95,17 @@ def register(sub) -> None:
 # --- statistics ---------------------------------------------------------------
 
 def summarise(scores) -> dict:
-    """Mean with its 95% half-width, median, extremes and the shares at 150+ and 200+."""
+    """Mean with its 95% half-width, median, extremes and the shares at 150+ and 200+.
+
+    One score has no spread: its ``sd`` and ``ci95`` are None (null in JSON), not 0.
+    """
     values = np.asarray(scores, dtype=np.float64)
     n = len(values)
-    sd = float(values.std(ddof=1)) if n > 1 else 0.0
+    sd = float(values.std(ddof=1)) if n > 1 else None
     return {
         "games": n,
         "mean": float(values.mean()),
-        "ci95": Z95 * sd / math.sqrt(n),
+        "ci95": Z95 * sd / math.sqrt(n) if sd is not None else None,
         "sd": sd,
         "median": float(np.median(values)),
         "min": int(values.min()),
@@ -232,7 +258,7 @@ def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
         except InputError as exc:
             raise InputError(f"deals file {path} line {number}: {exc}") from None
         if len(tiles) != rules.tiles_per_round:
-            raise InputError(f"deals file {path} line {number}: {len(tiles)} tiles, but a round of the "
+            raise InputError(f"deals file {path} line {number}: {plural(len(tiles), 'tile')}, but a round of the "
                              f"{rules.layout.name} board deals {rules.tiles_per_round}")
         deals.append(tiles)
     if not deals:
@@ -285,7 +311,7 @@ def write_plot(path: str, series: list[Series]) -> str:
         axes.hist(s.scores, bins=bins, alpha=0.6, label=f"{s.agent} (mean {s.scores.mean():.1f})")
     axes.set_xlabel("score")
     axes.set_ylabel("games")
-    axes.set_title(f"Take It Easy: {len(series[0].scores)} games")
+    axes.set_title(f"Take It Easy: {plural(len(series[0].scores), 'game')}")
     axes.legend()
     figure.tight_layout()
     try:
@@ -321,10 +347,16 @@ def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, dea
         raise InputError(f"--scores {path}: cannot write it ({exc.strerror})") from None
 
 
+def interval(ci95: float | None, one: str = "game") -> str:
+    """'± 1.23' after a mean, or, for a single game (``ci95`` None), that one gives no interval."""
+    return f"± {ci95:.2f}" if ci95 is not None else f"(no interval from one {one})"
+
+
 def _line(report: dict) -> str:
     speed = report["games_per_second"]
     move = report["ms_per_move"]
-    return (f"{report['agent']}: {report['games']} games, mean {report['mean']:.2f} ± {report['ci95']:.2f}, "
+    return (f"{report['agent']}: {plural(report['games'], 'game')}, mean {report['mean']:.2f} "
+            f"{interval(report['ci95'])}, "
             f"median {report['median']:g}, min {report['min']}, max {report['max']}, "
             f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, "
             f"{speed:,.0f} games/s, {move:.4f} ms/move")
@@ -367,7 +399,7 @@ def run(args) -> int:
         raise InputError(f"--games {games}: at most {MAX_GAMES:,} (every score is kept in memory)")
     if deals is not None:
         if games > len(deals):
-            raise InputError(f"--games {games}, but deals file {args.deals} has only {len(deals)} deals")
+            raise InputError(f"--games {games}, but deals file {args.deals} has only {plural(len(deals), 'deal')}")
         deals = deals[:games]
     elif (args.vs is not None or args.scores is not None) and rules.options.caller:
         # both agents must see the very same deals, and a scores file names them (the random agent's batch
@@ -399,12 +431,17 @@ def run(args) -> int:
         report["scores"] = args.scores
     if args.json:
         print(json.dumps(report))
-    elif args.vs is not None:
+        return 0
+    if args.vs is not None:
         print(_line(report["a"]))
         print(_line(report["b"]))
         d = report["difference"]
-        print(f"{args.agent} - {args.vs}: {d['mean']:+.2f} ± {d['ci95']:.2f} (95% CI), "
+        ci = interval(d["ci95"]) + (" (95% CI)" if d["ci95"] is not None else "")
+        print(f"{args.agent} - {args.vs}: {d['mean']:+.2f} {ci}, "
               f"{args.agent} ahead in {d['wins']:.1%} of games, tied in {d['ties']:.1%}")
     else:
         print(_line(report))
+    for key, what in (("plot", "score histogram"), ("scores", "scores")):
+        if key in report:
+            print(f"{what} written to {report[key]}")
     return 0

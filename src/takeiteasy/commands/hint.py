@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..core.errors import InputError
-from ..core.notation import format_board, parse_board, parse_tile
+from ..core.notation import format_board, parse_board, parse_tile, plural
 from ..core.tiles import TOKENS
 from ._options import add_rules_arguments, rules_from_args
 
@@ -104,7 +104,7 @@ def run_announce(args, rules) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    against = f"against {len(others)} other board{'s' if len(others) > 1 else ''}" if others else "your board only"
+    against = f"against {plural(len(others), 'other board')}" if others else "your board only"
     table = Table(title=f"Which tile to announce ({args.agent}; {against})")
     columns = ["rank", "tile", "best cell", "expected final score"] + (["others' mean", "margin"] if others else [])
     for name in columns:
@@ -135,7 +135,7 @@ def _remaining(args, rules, board, now: list[int]) -> list[int] | None:
     usable = [t for t in remaining if t not in now]
     if len(usable) < max(to_come, 1 if not now else 0):
         what = "to announce" if not now else "to come after this tile" + (" and those in hand" if len(now) > 1 else "")
-        raise InputError(f"--remaining: {len(usable)} tile{'s' if len(usable) != 1 else ''} {what}, but "
+        raise InputError(f"--remaining: {plural(len(usable), 'tile')} {what}, but "
                          f"{max(to_come, 1)} more must come to fill the board ({placed} of "
                          f"{rules.tiles_per_round} tiles placed)")
     return remaining

@@ -245,6 +245,8 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
             line.append("  ")
         console.print(line)
         answer = _ask(console, "cell> ")
+        while not answer:  # Enter alone: ask again (the board and the tiles are still on screen above)
+            answer = _ask(console, "cell> ")
         if answer.split()[:1] == ["?"]:
             _show_hint(console, game, player, answer)
             continue

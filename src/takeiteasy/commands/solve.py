@@ -18,8 +18,9 @@ import time
 
 from ..core.deal import deal
 from ..core.errors import InputError
-from ..core.notation import format_board, parse_board, parse_tiles
+from ..core.notation import format_board, parse_board, parse_tiles, plural
 from ..core.rules import Options, Ruleset
+from ..core.tiles import TOKENS
 from ..solve import maximum, solve, solve_round
 from ..solve.solver import SolveError
 from ._options import add_rules_arguments, rules_from_args
@@ -57,11 +58,18 @@ def _fixed_board(rules: Ruleset, text: str | None):
         raise InputError(f"--fixed: {exc}") from None
 
 
-def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool = False) -> dict:
-    """The JSON record of one solved tile set, on the ``fixed`` board if given (raises InputError on bad input)."""
+def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool = False,
+                 where: str = "--tiles") -> dict:
+    """The JSON record of one solved tile set, on the ``fixed`` board if given (raises InputError on bad input);
+    ``where`` names the tiles' source in messages."""
     tiles = parse_tiles(tiles_text, rules.tile_set)
     if not tiles and fixed is None:
         raise SolveError("no tiles given")
+    if fixed is not None:
+        on_board = {int(t) for t in fixed if t >= 0}
+        both = [t for t in tiles if t in on_board]
+        if both:
+            raise SolveError(f"duplicate tile: {TOKENS[both[0]]} is both on the --fixed board and in {where}")
     result = solve(rules, tiles, fixed=fixed, all=all_boards)
     return result.to_json(all_boards)
 
@@ -98,9 +106,9 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(record))
         else:
-            print(f"maximum {record['score']}, reached by {record['count']} boards"
+            print(f"maximum {record['score']}, reached by {plural(record['count'], 'board')}"
                   + (f" ({record['up_to_half_turn']} up to a half turn)" if "up_to_half_turn" in record else "")
-                  + f", using {record['tile_sets']} different sets of tiles:")
+                  + f", using {plural(record['tile_sets'], 'different set')} of tiles:")
             for board in record["boards"]:
                 print(board)
         return 0
@@ -118,7 +126,7 @@ def run(args) -> int:
     for board in record.get("boards", [record["board"]]):
         print(board)
     if args.all:
-        print(f"{record['count']} optimal board{'s' if record['count'] != 1 else ''}"
+        print(f"{plural(record['count'], 'optimal board')}"
               + ("" if record["complete"] else " (list cut short)"))
     return 0
 
@@ -130,7 +138,7 @@ def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
         if not line.strip():
             continue
         try:
-            record = solve_record(rules, line, fixed, all_boards)
+            record = solve_record(rules, line, fixed, all_boards, where="this line")
         except InputError as exc:
             record = {"line": number, "error": str(exc)}
             print(f"takeiteasy solve: error: line {number}: {exc}", file=sys.stderr)
@@ -160,7 +168,7 @@ def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[
 
 def _many(args, rules: Ruleset) -> int:
     from ..cluster import chunks, cluster_cpus, spread
-    from .bench import read_deals, summarise
+    from .bench import interval, read_deals, summarise
 
     if args.tiles is not None or args.fixed is not None or args.source or args.max or args.all:
         raise InputError("--random and --deals solve whole draws: do not give --tiles, --fixed, '-', --max or --all")
@@ -194,8 +202,10 @@ def _many(args, rules: Ruleset) -> int:
         print(json.dumps(report))
         return 0
     where = f"deals file {args.deals}" if deals is not None else f"series {args.seed}"
-    print(f"best arrangement of {count} draws ({where}): mean {report['mean']:.2f} ± {report['ci95']:.2f} "
-          f"(95% CI), sd {report['sd']:.1f}, median {report['median']:g}, min {report['min']}, "
+    spread = (f"{interval(report['ci95'])} (95% CI), sd {report['sd']:.1f}" if report["sd"] is not None
+              else interval(None, "draw"))
+    print(f"best arrangement of {plural(count, 'draw')} ({where}): mean {report['mean']:.2f} {spread}, "
+          f"median {report['median']:g}, min {report['min']}, "
           f"max {report['max']}; {report['ms_per_draw']:.1f} ms per draw")
     return 0
 

@@ -6,6 +6,7 @@ import math
 
 from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES
+from ..core.notation import plural
 from ..core.rules import PLACEMENT_RULES
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
@@ -105,7 +106,7 @@ def train(trainer, args) -> int:
     resumed = trainer.load_checkpoint()
     trainer.log(f"{'resume' if resumed else 'start'} at game {trainer.games_done}: {config}")
     if trainer.games_done >= config.games:
-        print(f"already trained: {trainer.games_done} games; weights in {trainer.out / 'weights.npz'}")
+        print(f"already trained: {plural(trainer.games_done, 'game')}; weights in {trainer.out / 'weights.npz'}")
         if not (trainer.out / "weights.npz").exists():
             trainer.export(trainer.out / "weights.npz")
         return 0

@@ -29,6 +29,15 @@ EMPTY_TOKEN = "."
 ORDINALS = ("1st", "2nd", "3rd")
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``count`` and the noun, in the plural unless the count is 1 (for messages).
+
+    >>> plural(1, "tile"), plural(0, "tile"), plural(2, "board")
+    ('1 tile', '0 tiles', '2 boards')
+    """
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 class NotationError(InputError):
     """Text that is not a valid tile or board.  ``str()`` is a one-line message."""
 
@@ -120,7 +129,7 @@ def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np
                             f"(. for an empty cell)")
     if len(tokens) != shape.num_cells:
         raise NotationError(
-            f"wrong cell count: {len(tokens)} tokens, but the {shape.name} board has {shape.num_cells} cells")
+            f"wrong cell count: {plural(len(tokens), 'token')}, but the {shape.name} board has {shape.num_cells} cells")
     cells = np.full(shape.num_cells, EMPTY, dtype=np.int64)
     seen: dict[int, int] = {}
     for position, token in enumerate(tokens, start=1):

@@ -157,10 +157,14 @@ def tile_ids(tiles) -> list[int]:
 def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
     """Refuse tiles outside the tile set, duplicates, and more tiles than the board can show."""
     seen: set[int] = set()
-    for tile in list(tiles) + ([int(t) for t in fixed if t >= 0] if fixed is not None else []):
+    tiles = list(tiles)
+    for index, tile in enumerate(tiles + ([int(t) for t in fixed if t >= 0] if fixed is not None else [])):
         if tile not in rules.tile_set:
             raise SolveError(f"tile {tile} is not in the {rules.layout.name} game's tile set")
         if tile in seen:
+            if index >= len(tiles):  # on the fixed board, and among the tiles to place
+                raise SolveError(f"duplicate tile: {TOKENS[tile]} is both on the fixed board and among the tiles "
+                                 "to place")
             raise SolveError(f"duplicate tile: {TOKENS[tile]} is given twice")
         seen.add(tile)
     if fixed is not None and len(fixed) != rules.layout.num_cells:

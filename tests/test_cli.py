@@ -725,7 +725,7 @@ def test_solve_stream_names_a_tile_both_fixed_and_in_the_line(capsys, monkeypatc
 
 
 def test_bench_of_one_game_says_it_has_no_interval_and_names_the_files_it_wrote(capsys, tmp_path):
-    """One game: "1 game" and no "± 0.00" (its ci95 and sd are null in JSON); --plot and --scores say where."""
+    """One game: "1 game" and no "± 0.00" (its ci95 and sd are 0 in JSON); --plot and --scores say where."""
     plot, scores = tmp_path / "hist", tmp_path / "scores.csv"
     assert main(["bench", "--games", "1", "--plot", str(plot), "--scores", str(scores)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -735,7 +735,7 @@ def test_bench_of_one_game_says_it_has_no_interval_and_names_the_files_it_wrote(
     assert (tmp_path / "hist.png").exists() and scores.exists()
     assert main(["bench", "--games", "1", "--json", "--scores", str(scores)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["games"] == 1 and report["ci95"] is None and report["sd"] is None
+    assert report["games"] == 1 and report["ci95"] == 0 and report["sd"] == 0
     assert report["scores"] == str(scores)
     assert main(["bench", "--games", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ci95"] >= 0

@@ -97,15 +97,16 @@ def register(sub) -> None:
 def summarise(scores) -> dict:
     """Mean with its 95% half-width, median, extremes and the shares at 150+ and 200+.
 
-    One score has no spread: its ``sd`` and ``ci95`` are None (null in JSON), not 0.
+    One score has no spread to measure: its ``sd`` and ``ci95`` are 0 (numbers, for whoever reads the JSON), and
+    the text output says it has no interval (:func:`interval`).
     """
     values = np.asarray(scores, dtype=np.float64)
     n = len(values)
-    sd = float(values.std(ddof=1)) if n > 1 else None
+    sd = float(values.std(ddof=1)) if n > 1 else 0.0
     return {
         "games": n,
         "mean": float(values.mean()),
-        "ci95": Z95 * sd / math.sqrt(n) if sd is not None else None,
+        "ci95": Z95 * sd / math.sqrt(n),
         "sd": sd,
         "median": float(np.median(values)),
         "min": int(values.min()),
@@ -347,16 +348,16 @@ def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, dea
         raise InputError(f"--scores {path}: cannot write it ({exc.strerror})") from None
 
 
-def interval(ci95: float | None, one: str = "game") -> str:
-    """'± 1.23' after a mean, or, for a single game (``ci95`` None), that one gives no interval."""
-    return f"± {ci95:.2f}" if ci95 is not None else f"(no interval from one {one})"
+def interval(ci95: float, games: int, one: str = "game") -> str:
+    """'± 1.23' after a mean, or, for a single game, that one gives no interval."""
+    return f"± {ci95:.2f}" if games > 1 else f"(no interval from one {one})"
 
 
 def _line(report: dict) -> str:
     speed = report["games_per_second"]
     move = report["ms_per_move"]
     return (f"{report['agent']}: {plural(report['games'], 'game')}, mean {report['mean']:.2f} "
-            f"{interval(report['ci95'])}, "
+            f"{interval(report['ci95'], report['games'])}, "
             f"median {report['median']:g}, min {report['min']}, max {report['max']}, "
             f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, "
             f"{speed:,.0f} games/s, {move:.4f} ms/move")
@@ -436,7 +437,7 @@ def run(args) -> int:
         print(_line(report["a"]))
         print(_line(report["b"]))
         d = report["difference"]
-        ci = interval(d["ci95"]) + (" (95% CI)" if d["ci95"] is not None else "")
+        ci = interval(d["ci95"], report["games"]) + (" (95% CI)" if report["games"] > 1 else "")
         print(f"{args.agent} - {args.vs}: {d['mean']:+.2f} {ci}, "
               f"{args.agent} ahead in {d['wins']:.1%} of games, tied in {d['ties']:.1%}")
     else:

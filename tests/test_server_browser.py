@@ -191,9 +191,7 @@ def test_hints_with_two_tiles_drawn_count_on_the_other_tile(server, browser):
     """Rulebook 001, easier game: with two tiles in hand, the hint for the selected one places the other
     after it (the request says which), and shows the hint function's numbers for that."""
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Paired")
-    page.select_option("#preset", "easier")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Paired", "easier")
     page.wait_for_selector("#board .legal")
     shown = page.eval_on_selector_all("#current svg", "svgs => svgs.map(s => s.dataset.tile)")
     assert len(shown) == 2
@@ -214,9 +212,7 @@ def test_rulebook_004_no_caller_hint_ranks_the_tiles_to_announce(server, browser
     """Rulebook 004, no caller: when it is the player's turn to announce, the hint shows each tile's expected
     final score for the player's board (the hint function's numbers), the best one marked; announcing goes on."""
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Chooser")
-    page.select_option("#preset", "no-caller")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Chooser", "no-caller")
     page.wait_for_selector("#announce:not([hidden]) svg")
     with page.expect_request("**/api/hint") as request:
         page.keyboard.press("h")
@@ -273,15 +269,28 @@ def test_rulebook_004_no_caller_hint_against_an_opponent_ranks_tiles_by_the_marg
     assert not errors
 
 
+def open_solo(browser, server, errors: list[str], name: str, preset: str):
+    """A page (see ``open_page``) that has started a solo game of ``preset``."""
+    page = open_page(browser, server, errors, name)
+    page.select_option("#preset", preset)
+    page.click("#solo")
+    return page
+
+
+def start_confirmed_solo(page) -> str:
+    """Start a solo game with "confirm each tile" ticked; the first tile drawn."""
+    page.check("#confirm")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    return page.get_attribute("#current svg", "data-tile")
+
+
 def test_rulebook_001_solo_with_confirm_moves_the_last_tile_then_draws_on_enter(server, browser):
     """Rulebook 001: a tile may move until the next draw.  With "confirm" ticked, a solo game waits for
     the player: the placed tile can be clicked and moved, and Enter (or the button) draws the next."""
     errors: list[str] = []
     page = open_page(browser, server, errors, "Careful")
-    page.check("#confirm")
-    page.click("#solo")
-    page.wait_for_selector("#board .legal")
-    first = page.get_attribute("#current svg", "data-tile")
+    first = start_confirmed_solo(page)
     # one tile to place is no choice: it is not a control that Tab stops on and that does nothing
     assert page.locator("#current svg[tabindex], #current svg[role='button']").count() == 0
     place(page)
@@ -505,10 +514,7 @@ def test_rulebook_001_confirm_mode_by_keyboard_goes_on_to_the_next_tile_and_esca
     Shift+Tab, and Escape puts a tile picked up back where it was."""
     errors: list[str] = []
     page = open_page(browser, server, errors, "Typist")
-    page.check("#confirm")
-    page.click("#solo")
-    page.wait_for_selector("#board .legal")
-    first = page.get_attribute("#current svg", "data-tile")
+    first = start_confirmed_solo(page)
     page.keyboard.press("Shift")  # a keyboard user from here on
     page.focus("#board .legal[data-cell='7']")
     page.keyboard.press("Enter")
@@ -579,9 +585,7 @@ def test_rulebook_003_held_tiles_that_may_go_onto_the_stamen_are_outlined_and_th
     table said "— placing" while the players settled. Non-wildcards go to the holding slots first (a wildcard
     never moves onto the stamen), wildcards to the board."""
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Keeper")
-    page.select_option("#preset", "daffodil-holding")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Keeper", "daffodil-holding")
     for turn in range(21):
         page.wait_for_selector("#board .legal")
         tile = page.get_attribute("#current svg", "data-tile")
@@ -743,9 +747,7 @@ def test_rulebook_000_adjacent_round_analysis_shows_the_best_board_laid_in_order
     from takeiteasy.solve.analysis import best_possible
 
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Edge")
-    page.select_option("#preset", "adjacent")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Edge", "adjacent")
     for turn in range(19):
         page.wait_for_selector("#board .legal")
         place(page, turn * 3)
@@ -770,9 +772,7 @@ def test_rulebook_000_sunmoon_tiles_show_their_symbol_and_the_status_names_the_r
     from takeiteasy.core.tiles import SYMBOL_NAMES, SYMBOLS
 
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Sunny")
-    page.select_option("#preset", "sunmoon")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Sunny", "sunmoon")
     rules = Ruleset.from_options(Options(placement="sunmoon"))
     previous = None
     for turn in range(6):
@@ -880,9 +880,7 @@ def test_rulebook_003_daffodil_wildcards_are_named_as_the_caller_says_them(serve
     from takeiteasy.core.notation import call_words
 
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Daffy")
-    page.select_option("#preset", "daffodil")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Daffy", "daffodil")
     named = []
     for turn in range(21):
         page.wait_for_selector("#board .legal")
@@ -1014,9 +1012,7 @@ def test_rulebook_000_sunrays_a_row_of_suns_scores_and_is_marked_though_its_stri
     Suns go to the first column (cells 0, 1, 2) until it is full: 14 of the 27 tiles are suns, so at least 6 come
     in 19 draws, and the other tiles fit on the 16 other cells."""
     errors: list[str] = []
-    page = open_page(browser, server, errors, "Rays")
-    page.select_option("#preset", "sunrays")
-    page.click("#solo")
+    page = open_solo(browser, server, errors, "Rays", "sunrays")
     rules = Ruleset.from_options(Options(scoring="sunrays"))
     for turn in range(19):
         page.wait_for_selector("#board .legal")

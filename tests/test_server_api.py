@@ -486,7 +486,7 @@ def test_an_empty_board_to_score_is_called_empty(client):
             "the board is empty: give the standard board's 19 cell tokens (. for an empty cell)"
     assert "daffodil board's 21 cell tokens" in refused(client.post("/api/score", json={"board": "",
                                                                                         "preset": "daffodil"}))
-    assert refused(client.post("/api/score", json={"board": "574"})).startswith("wrong cell count: 1 tokens")
+    assert refused(client.post("/api/score", json={"board": "574"})).startswith("wrong cell count: 1 token,")
 
 
 def test_a_score_entry_of_the_wrong_type_says_what_is_wrong_in_the_projects_words(client):

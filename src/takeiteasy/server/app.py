@@ -559,14 +559,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         finally:
             if lease_wait:
                 lease_waits.discard(code)  # before wake_ais: its job may find the lease held again
-        async with room_lock(code):
-            try:
-                room = await room_of(code)
-            except Exception:  # the room cannot be read now: the next request on it tries again
-                return
-            views = hub.snapshot(room, behind=True)
-            wake_ais(room)
-        await hub.deliver(room.code, views)
+        try:
+            await refresh(code)
+        except Exception:  # the room cannot be read now: the next request on it tries again
+            return
 
     async def watch(seconds: float) -> None:
         """Send live connections what other servers on the same database stored (each server sends only its own
@@ -604,7 +600,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 failing = False
 
     async def refresh(code: str) -> None:
-        """Replay room ``code`` if another server changed it, and send its listeners that lack it their views."""
+        """Replay room ``code`` if another server changed it, send its listeners that lack it their views, and wake
+        the AI players it made due (as any request on the room does)."""
         async with room_lock(code):
             room = await room_of(code)
             views = hub.snapshot(room, behind=True)

@@ -182,9 +182,11 @@ def test_rulebook_004_announce_hints_rank_each_tile_by_its_best_cell():
     assert [h.expected for h in ranked] == sorted((h.expected for h in ranked), reverse=True)
     board = np.full(19, -1, dtype=np.int64)
     board[9] = 20
-    some = announce_hints(rules, board, remaining=[0, 26], agent="fast")
+    bag = list(range(18))  # 18 tiles to come, 8 of the 26 left out
+    some = announce_hints(rules, board, remaining=bag, agent="fast")
+    assert sorted(h.tile for h in some) == bag
     for h in some:
-        best = hint(rules, board, h.tile, [t for t in (0, 26) if t != h.tile], agent="fast")[0]
+        best = hint(rules, board, h.tile, [t for t in bag if t != h.tile], agent="fast")[0]
         assert (h.cell, h.expected) == (best.cell, best.expected)
 
 
@@ -372,3 +374,21 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
     assert config["board"] == rules.layout.name
     for name in ("fast", "best", "deep"):
         assert make_agent(name, rules).value is value
+
+
+def test_hint_functions_refuse_too_few_remaining_tiles_as_the_command_does():
+    """The library's hint() and announce_hints() check a given bag as `takeiteasy hint --remaining` does: with
+    fewer tiles to come than empty cells, every cell used to get an expected final score of 0."""
+    rules = Ruleset.from_options()
+    board = parse_board("924 974 163 178" + " ." * 15, rules.layout, rules.tile_set)
+    tile = parse_board("574" + " ." * 18, rules.layout, rules.tile_set)[0]
+    with pytest.raises(InputError, match=r"^remaining: 1 tile to come after this tile, but 14 more must come"):
+        hint(rules, board, tile, remaining=[tile, 0], agent="expectimax")
+    with pytest.raises(InputError, match=r"cannot still come: it is already on the board"):
+        hint(rules, board, tile, remaining=[int(board[0])], agent="fast")
+    with pytest.raises(InputError, match=r"^remaining: 0 tiles to announce, but 15 more must come"):
+        announce_hints(rules, board, remaining=[], agent="fast")
+    seen = {int(t) for t in board if t >= 0} | {int(tile)}
+    exactly_enough = [t for t in rules.tile_set if t not in seen][:14]
+    hints = hint(rules, board, tile, remaining=exactly_enough, agent="expectimax")
+    assert len(hints) == 15 and hints[0].expected > 0

@@ -70,6 +70,25 @@ def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) 
     return tuple(t for t in rules.tile_set if t not in seen)
 
 
+def check_remaining(rules: Ruleset, board: np.ndarray, remaining, now=(), name: str = "remaining") -> None:
+    """Refuse ``remaining`` (the tiles that may still come) when it holds a tile already on the board, or too
+    few tiles to fill the board after ``now`` (the tiles placed this turn; none when announcing): a search
+    would find no way to finish the board and give every cell an expected final score of 0."""
+    seen = {int(cell) for cell in board if cell >= 0}
+    on_board = [int(t) for t in remaining if t in seen]
+    if on_board:  # the contradiction first: it is why the count falls short
+        raise InputError(f"tile {TOKENS[on_board[0]]} cannot still come: it is already on the board")
+    placed = int((np.asarray(board) >= 0).sum())
+    if placed >= rules.tiles_per_round:  # a full board: the callers name that themselves
+        return
+    to_come = max(rules.tiles_per_round - placed - len(now), 0 if now else 1)
+    usable = [t for t in remaining if t not in now]
+    if len(usable) < to_come:
+        what = "to announce" if not now else "to come after this tile" + (" and those in hand" if len(now) > 1 else "")
+        raise InputError(f"{name}: {plural(len(usable), 'tile')} {what}, but {to_come} more must come to fill "
+                         f"the board ({placed} of {rules.tiles_per_round} tiles placed)")
+
+
 def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
          agent: str = "best", in_hand=()) -> list[Hint]:
     """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first).
@@ -119,9 +138,7 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         remaining = default_remaining(rules, board, tile, in_hand)
     else:  # the tile and those in hand are drawn: they cannot come again
         remaining = [int(t) for t in remaining if t not in in_hand and t != tile]
-        placed = [t for t in remaining if t in on_board]
-        if placed:
-            raise InputError(f"tile {TOKENS[placed[0]]} cannot still come: it is already on the board")
+        check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
     estimates = make_agent(agent, rules).evaluate(view)
@@ -154,6 +171,7 @@ def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -
     if remaining is None:
         remaining = [t for t in rules.tile_set if t not in set(placed)]
     remaining = [int(t) for t in remaining]
+    check_remaining(rules, board, remaining)
     if not remaining:
         raise InputError("no tile is left to announce")
 

@@ -119,23 +119,13 @@ def run_announce(args, rules) -> int:
 
 
 def _remaining(args, rules, board, now: list[int]) -> list[int] | None:
-    """The --remaining tiles (None: every tile not seen), refused when too few to fill the board after ``now``
-    (the tiles placed this turn): the searching agents would score every cell 0."""
+    """The --remaining tiles (None: every tile not seen), refused as the library refuses them (too few to fill
+    the board after ``now``, the tiles placed this turn, or a tile already on the board)."""
+    from ..ai.hints import check_remaining
     from ..core.notation import parse_tiles
 
     if args.remaining is None:
         return None
     remaining = parse_tiles(args.remaining, allowed=rules.tile_set)
-    seen = {int(cell) for cell in board if cell >= 0}
-    on_board = [t for t in remaining if t in seen]
-    if on_board:  # the contradiction first: it is why the count falls short
-        raise InputError(f"tile {TOKENS[on_board[0]]} cannot still come: it is already on the board")
-    placed = int((board >= 0).sum())
-    to_come = rules.tiles_per_round - placed - len(now)
-    usable = [t for t in remaining if t not in now]
-    if len(usable) < max(to_come, 1 if not now else 0):
-        what = "to announce" if not now else "to come after this tile" + (" and those in hand" if len(now) > 1 else "")
-        raise InputError(f"--remaining: {plural(len(usable), 'tile')} {what}, but "
-                         f"{max(to_come, 1)} more must come to fill the board ({placed} of "
-                         f"{rules.tiles_per_round} tiles placed)")
+    check_remaining(rules, board, remaining, now=now, name="--remaining")
     return remaining

@@ -339,3 +339,12 @@ def test_rulebook_000_sunrays_training_games_score_the_bonus_and_learn_the_symbo
     assert (trainer.value.weights[trainer.spec.offsets[8]:] != before).any()  # the symbol weights learned
     value = ValueFunction.load(tmp_path / "weights.npz")
     assert value.spec.scoring == "sunrays" and value.info["config"]["scoring"] == "sunrays"
+
+
+def test_the_shipped_weights_fit_the_20_mb_the_package_allows_them():
+    """Issue 6: the trained weights ship inside the package, 20 MB at most (every file of data/weights/)."""
+    from importlib import resources
+
+    files = [f for f in resources.files("takeiteasy.data").joinpath("weights").iterdir() if f.name.endswith(".npz")]
+    assert {"standard.npz", "daffodil.npz"} <= {f.name for f in files}
+    assert sum(len(f.read_bytes()) for f in files) <= 20_000_000

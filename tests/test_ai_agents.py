@@ -355,11 +355,12 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(scoring="sunrays"), "sunrays"),
     (Options(scoring="sunrays", placement="adjacent"), "sunrays"),
     (Options(scoring="best-sunray"), "free"),
-    (Options(board="daffodil", scoring="sunrays"), "free"),
+    (Options(board="daffodil", scoring="sunrays"), "sunrays"),
+    (Options(board="daffodil", scoring="sunrays", placement="adjacent"), "sunrays"),
 ])
 def test_learned_agents_use_the_weights_trained_under_their_variant(options, trained_under):
     """Rulebook 000's placement variants have weights of their own on both boards, and its Sunrays and
-    Moonbeams scoring on the standard board, learned by self-play under the variant (the scoring's before the
+    Moonbeams scoring on both boards, learned by self-play under the variant (the scoring's before the
     placement's: its bonus is worth more); other games use the board's weights."""
     from takeiteasy.ai.value import shipped
 

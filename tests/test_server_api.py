@@ -1286,6 +1286,28 @@ def test_the_stand_in_wait_is_a_server_setting_for_new_and_stored_rooms(tmp_path
         assert post(client, code, "standin", token=ann, player=1).status_code == 200
 
 
+def test_serve_takes_how_often_to_watch_other_servers_and_refuses_a_bad_interval(tmp_path, capsys):
+    """``serve --watch-seconds``: how often a server looks for other servers' changes to the rooms it has live
+    connections to; 0 turns the watch off; a negative or infinite interval is one line and exit status 2."""
+    from takeiteasy.cli import main
+    from takeiteasy.commands.serve import app_settings, register
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    settings = app_settings(parser.parse_args(["serve", "--watch-seconds", "0.25"]))
+    assert settings == {"watch_seconds": 0.25}
+    with TestClient(create_app(SQLiteStore(tmp_path / "a.db"), **settings)) as client:
+        assert not client.app.state.watcher.done()
+    off = app_settings(parser.parse_args(["serve", "--watch-seconds", "0"]))
+    with TestClient(create_app(SQLiteStore(tmp_path / "b.db"), **off)) as client:
+        assert client.app.state.watcher is None
+    for bad in ("-1", "inf", "nan"):
+        assert main(["serve", "--db", str(tmp_path / "c.db"), "--watch-seconds", bad]) == 2
+        error = capsys.readouterr().err.strip()
+        assert "--watch-seconds" in error and "\n" not in error
+
+
 def test_a_host_an_ai_stands_in_for_no_longer_holds_up_the_next_round(client, monkeypatch):
     """Only the host starts the next round of a match; a host who went away, and whose seat an AI plays, would
     hold the room between rounds for ever: then any person in the room may start it."""

@@ -31,6 +31,9 @@ def register(sub) -> None:
     parser.add_argument("--standin-seconds", type=float, default=None, metavar="S",
                         help="in a room of friends, how long the game waits for a player with no sign of them "
                              "before the others may let an AI play for them (default: 60)")
+    parser.add_argument("--watch-seconds", type=float, default=None, metavar="S",
+                        help="with several servers on one database: how often to look for changes the others made "
+                             "to rooms with live connections here; 0: never (default: 1)")
     parser.add_argument("--no-rate-limit", action="store_true",
                         help="turn off the per-address request limits (e.g. when every player comes through one "
                              "proxy address that does not forward the client's)")
@@ -54,6 +57,10 @@ def app_settings(args) -> dict:
         if not 0 <= args.standin_seconds < float("inf"):
             raise InputError(f"--standin-seconds {args.standin_seconds}: expected a number of seconds, 0 or more")
         settings["standin_seconds"] = args.standin_seconds
+    if args.watch_seconds is not None:
+        if not 0 <= args.watch_seconds < float("inf"):
+            raise InputError(f"--watch-seconds {args.watch_seconds}: expected a number of seconds, 0 (never) or more")
+        settings["watch_seconds"] = args.watch_seconds or None
     if args.no_rate_limit:
         settings["rate_limits"] = RateLimits.off()
     return settings

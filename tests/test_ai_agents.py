@@ -357,19 +357,26 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(scoring="best-sunray"), "free"),
     (Options(board="daffodil", scoring="sunrays"), "sunrays"),
     (Options(board="daffodil", scoring="sunrays", placement="adjacent"), "sunrays"),
+    (Options(wildcards=True), "wildcards"),
+    (Options(wildcards=True, placement="adjacent"), "wildcards"),
+    (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards"),
+    (Options(wildcards=True, scoring="sunrays"), "sunrays"),
+    (Options(board="daffodil", wildcards=False), "free"),
 ])
 def test_learned_agents_use_the_weights_trained_under_their_variant(options, trained_under):
     """Rulebook 000's placement variants have weights of their own on both boards, and its Sunrays and
     Moonbeams scoring on both boards, learned by self-play under the variant (the scoring's before the
-    placement's: its bonus is worth more); other games use the board's weights."""
-    from takeiteasy.ai.value import shipped
+    placement's: its bonus is worth more); so has rulebook 003's tile set with the wildcards on the standard
+    board (before the placement's: measured better in those games); other games use the board's weights."""
+    from takeiteasy.ai.value import shipped_for
 
     rules = Ruleset.from_options(options)
-    value = shipped(rules.layout.name, rules.options.placement, rules.scoring.name)
+    value = shipped_for(rules)
     config = value.info["config"]
-    # weights from before the settings: free placement, standard scoring
+    # weights from before the settings: free placement, standard scoring, the board's own tile set
     assert (config.get("scoring", "standard") == "sunrays") == (trained_under == "sunrays")
-    if trained_under != "sunrays":
+    assert (config.get("wildcards") is True) == (trained_under == "wildcards")
+    if trained_under not in ("sunrays", "wildcards"):
         assert config.get("placement", "free") == trained_under
     assert value.spec.scoring == config.get("scoring", "standard")
     assert config["board"] == rules.layout.name

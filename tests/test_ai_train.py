@@ -341,6 +341,52 @@ def test_rulebook_000_sunrays_training_games_score_the_bonus_and_learn_the_symbo
     assert value.spec.scoring == "sunrays" and value.info["config"]["scoring"] == "sunrays"
 
 
+def test_rulebook_003_wildcard_training_deals_the_four_wildcards_and_scores_as_the_engine(tmp_path):
+    """Rulebook 003's four wildcard tiles, on the standard board (``--wildcards``): training games are dealt
+    19 of the 31 tiles, wildcards among them, and each game scores what the engine gives its board; without
+    the setting the standard board's games never see a wildcard."""
+    from takeiteasy.core.rules import Options, Ruleset
+    from takeiteasy.core.tiles import NUM_STANDARD
+
+    rules = Ruleset.from_options(Options(wildcards=True))
+    seen = {}
+    for wildcards in (True, None):
+        trainer = Trainer(TrainConfig(**{**SMALL, "wildcards": wildcards}), tmp_path / str(wildcards))
+        assert len(trainer.tile_set) == (31 if wildcards else 27)
+        trainer.value.weights[:] = np.random.default_rng(3).normal(0, 5, trainer.value.weights.shape)
+        rng, wild = np.array([11], dtype=np.uint64), 0
+        for _ in range(30):
+            trace = np.zeros((19, 2), dtype=np.int64)
+            score = int(trainer.play(1, False, rng, trace=trace)[0])
+            board = np.full(19, -1, dtype=np.int64)
+            board[trace[:, 0]] = trace[:, 1]
+            assert score == rules.score(board) and len(set(trace[:, 1])) == 19
+            wild += int((trace[:, 1] >= NUM_STANDARD).sum())
+        seen[wildcards] = wild
+    assert seen[True] > 0 and seen[None] == 0
+
+
+def test_train_command_takes_wildcards_and_old_checkpoints_resume_without_them(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "1000", "--eval-games", "50", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet"]
+    assert main(args + ["--wildcards"]) == 0
+    assert ValueFunction.load(out / "weights.npz").info["config"]["wildcards"] is True
+    old = tmp_path / "old"
+    assert main(["train", "--out", str(old)] + args[3:] + ["--stop-after", "500"]) == 0
+    with np.load(old / "checkpoint.npz") as data:
+        saved = dict(data)
+    config = json.loads(str(saved["config"]))
+    assert config.pop("wildcards") is None  # a checkpoint written before the setting
+    saved["config"] = np.array(json.dumps(config))
+    np.savez(old / "checkpoint.npz", **saved)
+    capsys.readouterr()
+    assert main(["train", "--out", str(old)] + args[3:] + ["--wildcards"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "wildcards=None" in error and "\n" not in error
+    assert main(["train", "--out", str(old)] + args[3:]) == 0 and "finished at game 1000" in capsys.readouterr().out
+
+
 def test_the_shipped_weights_fit_the_20_mb_the_package_allows_them():
     """Issue 6: the trained weights ship inside the package, 20 MB at most (every file of data/weights/)."""
     from importlib import resources
@@ -348,6 +394,39 @@ def test_the_shipped_weights_fit_the_20_mb_the_package_allows_them():
     files = [f for f in resources.files("takeiteasy.data").joinpath("weights").iterdir() if f.name.endswith(".npz")]
     assert {"standard.npz", "daffodil.npz"} <= {f.name for f in files}
     assert sum(len(f.read_bytes()) for f in files) <= 20_000_000
+
+
+def test_the_readme_records_the_command_that_trained_each_shipped_weights_file():
+    """Issue 6: the command that trained the shipped weights is in the README. Each ``takeiteasy train --out
+    runs/NAME ...`` line there, parsed by the command itself, has the settings recorded in ``NAME.npz``, and
+    every shipped file has its line."""
+    import argparse
+    import shlex
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from takeiteasy.ai.value import shipped_path
+    from takeiteasy.commands.train import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    lines = [line for line in readme.splitlines() if line.startswith("takeiteasy train --out runs/")]
+    named = {}
+    for line in lines:
+        args = parser.parse_args(shlex.split(line)[1:])
+        named[Path(args.out).name] = args
+    files = {path.name[:-4] for path in shipped_path("standard").parent.iterdir() if path.name.endswith(".npz")}
+    assert set(named) == files, "README.md's training commands and the shipped weights differ"
+    for name, args in named.items():
+        recorded = ValueFunction.load(shipped_path("standard").parent / f"{name}.npz").info["config"]
+        defaults = asdict(TrainConfig())  # settings that did not exist yet when a file was trained
+        saved = TrainConfig(**{**defaults, **recorded})
+        given = TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement,
+                            scoring=args.scoring, wildcards=args.wildcards, alpha=args.alpha,
+                            alpha_final=args.alpha_final, hold=args.hold, init=args.init, jobs=args.jobs,
+                            sync=args.sync)
+        assert given.key() == saved.key(), name
 
 
 def test_weights_are_saved_with_lzma_and_load_back_bit_for_bit(tmp_path):

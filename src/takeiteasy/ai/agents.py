@@ -10,8 +10,9 @@ standard scoring rule and from ``rules.score`` for any other scoring rule.
 
 The learned agents need weights for the board's layout (shipped in
 ``takeiteasy/data/weights``, with weights of their own for the placement
-variants trained under them); on a layout without weights they fall back to
-the heuristic estimate.
+variants, Sunrays scoring and the wildcards on the standard board, trained
+under them: :func:`~takeiteasy.ai.value.shipped_for`); on a layout without
+weights they fall back to the heuristic estimate.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .features import NO_BONUS, WILD_INDEX, all_line_codes, bag_counts
 from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
 from .search import bag_from, best_cell, expectimax_cells, fast_choice, placing_of, third_draw, value_cells
-from .value import ValueFunction, shipped
+from .value import ValueFunction, shipped_for
 
 #: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
 #: evaluations a two-draw search of every searched cell may cost (beyond it, one draw).
@@ -122,7 +123,7 @@ class _Estimating(Agent):
         self.per_tile = np.asarray(getattr(rules.scoring, "PER_TILE", NO_BONUS), dtype=np.int64)
         self.kernel_scoring = rules.scoring.name in ("standard", "best-sunray", "sunrays")
         if value is None and learned:
-            value = shipped(rules.layout.name, rules.options.placement, rules.scoring.name)
+            value = shipped_for(rules)
         usable = value is not None and value.spec.layout_name == rules.layout.name
         self.value = value if usable else None
         self.tables = self.value.spec.tables(rules.symbols, self.per_tile) if self.value is not None else None

@@ -36,7 +36,7 @@ from ..core.errors import InputError
 from ..core.kernels import PLACE_FREE, STAMEN_FREE, legal_mask
 from ..core.layouts import layout as get_layout
 from ..core.rules import Options, Ruleset
-from ..core.tiles import DAFFODIL_TILES, STANDARD_TILES, TILE_VALUES
+from ..core.tiles import TILE_VALUES
 from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, placement_value,
                        weighted_sum)
 from .search import placing_of
@@ -152,6 +152,7 @@ class TrainConfig:
     board: str = "standard"
     placement: str = "free"  # a placement variant (docs/RULES.md); its own weights where they are shipped
     scoring: str = "standard"  # or "sunrays": bonus points in the rewards, and the symbol features
+    wildcards: bool | None = None  # None: the board's own tile set (the daffodil board's has the wildcards)
     alpha: float = 0.2
     alpha_final: float = 0.01
     hold: float = 0.35
@@ -165,20 +166,20 @@ class TrainConfig:
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
         key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "placement", "scoring",
-                                                             "alpha", "alpha_final", "hold", "init", "jobs")}
+                                                             "wildcards", "alpha", "alpha_final", "hold", "init", "jobs")}
         key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
         return key
 
 
-def tile_set_for(board: str) -> np.ndarray:
-    shape = get_layout(board)
-    tiles = DAFFODIL_TILES if shape.stamen_cells else STANDARD_TILES
-    return np.array(tiles, dtype=np.int64)
+def tile_set_for(config: "TrainConfig") -> np.ndarray:
+    """The tiles the run's games are dealt from (the engine's tile set of its rules)."""
+    return np.array(rules_for(config).tile_set, dtype=np.int64)
 
 
 def rules_for(config: "TrainConfig") -> Ruleset:
     """The ruleset of the run's training games."""
-    return Ruleset.from_options(Options(board=config.board, placement=config.placement, scoring=config.scoring))
+    return Ruleset.from_options(Options(board=config.board, placement=config.placement, scoring=config.scoring,
+                                        wildcards=config.wildcards))
 
 
 def kernel_inputs(config: "TrainConfig") -> tuple[tuple, tuple]:
@@ -205,7 +206,7 @@ def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -
     ``weights``; returns how the weights changed and the games' mean score."""
     c = TrainConfig(**config)
     learned = weights.copy()
-    rng, tile_set, per_round = share_seed(c.seed, first_game), tile_set_for(c.board), get_layout(c.board).num_cells
+    rng, tile_set, per_round = share_seed(c.seed, first_game), tile_set_for(c), get_layout(c.board).num_cells
     placing, tables = kernel_inputs(c)
     total = 0
     for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
@@ -232,7 +233,7 @@ class Trainer:
         self.config = config
         self.out = Path(out)
         self.spec = feature_spec(config.board, config.scoring)
-        self.tile_set = tile_set_for(config.board)
+        self.tile_set = tile_set_for(config)
         self.per_round = get_layout(config.board).num_cells
         self.placing, self.tables = kernel_inputs(config)
         self.value = ValueFunction.zeros(config.board, config.scoring)

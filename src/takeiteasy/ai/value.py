@@ -8,7 +8,8 @@ that value.  Weights live in one flat ``float32`` vector saved as ``.npz``
 
 The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``, weights learned under a
 placement variant in ``<layout>-<placement>.npz`` and under Sunrays and Moonbeams scoring in
-``<layout>-sunrays.npz`` (the agents prefer them in that variant's games).
+``<layout>-sunrays.npz`` and with the wildcards in ``<layout>-wildcards.npz`` (the agents prefer them in that
+variant's games).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.tiles import NUM_STANDARD
 from .features import FEATURES_VERSION, FeatureSpec, feature_spec
 
 
@@ -97,15 +99,23 @@ def shipped_path(layout_name: str, variant: str = "free"):
     return resources.files("takeiteasy.data").joinpath("weights", f"{name}.npz")
 
 
-def shipped(layout_name: str, placement: str = "free", scoring: str = "standard") -> ValueFunction | None:
-    """The weights shipped for a layout under a scoring and a placement variant: those trained under the
-    scoring variant when there are some (its bonuses are worth far more than a placement rule costs), else
-    under the placement variant, else the layout's own; None when the layout has none.  Each file is loaded
-    once."""
-    for variant in (scoring, placement):
+def shipped(layout_name: str, placement: str = "free", scoring: str = "standard",
+            wildcards: bool = False) -> ValueFunction | None:
+    """The weights shipped for a layout under a scoring variant, a tile set and a placement variant, the first
+    of these there are: those trained under the scoring variant (its bonuses are worth far more than the rest),
+    with the wildcards (``wildcards``: the game deals them on a layout whose own tile set lacks them), under the
+    placement variant, else the layout's own; None when the layout has none.  Each file is loaded once.
+    (That order is measured: docs/BENCHMARKS.md, "The wildcards on the standard board".)"""
+    for variant in (scoring, "wildcards" if wildcards else "free", placement):
         if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
             return _load_shipped(layout_name, variant)
     return _load_shipped(layout_name, "free")
+
+
+def shipped_for(rules) -> ValueFunction | None:
+    """The shipped weights the agents use in a game of these rules (a :class:`~takeiteasy.core.rules.Ruleset`)."""
+    return shipped(rules.layout.name, rules.options.placement, rules.scoring.name,
+                   wildcards=len(rules.tile_set) > NUM_STANDARD)
 
 
 @cache

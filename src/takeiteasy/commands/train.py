@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 
 from ..core.errors import InputError
@@ -32,6 +33,9 @@ def register(sub) -> None:
     parser.add_argument("--scoring", default="standard", choices=("standard", "sunrays"),
                         help="scoring of the games (default standard): 'sunrays' adds the Sunrays and Moonbeams "
                              "bonus to the rewards and features of each line's symbols to the value")
+    parser.add_argument("--wildcards", action=argparse.BooleanOptionalAction, default=None,
+                        help="deal from the tile set with the four wildcard tiles (default: only on the daffodil "
+                             "board); the agents use weights trained with them where such weights are shipped")
     parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
     parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
     parser.add_argument("--hold", type=float, default=0.35,
@@ -89,7 +93,7 @@ def run(args) -> int:
     if args.ray is not None and args.jobs < 2:
         raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
     config = TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement,
-                         scoring=args.scoring, alpha=args.alpha,
+                         scoring=args.scoring, wildcards=args.wildcards, alpha=args.alpha,
                          alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
                          eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
                          sync=args.sync)

@@ -153,6 +153,7 @@ class TrainConfig:
     placement: str = "free"  # a placement variant (docs/RULES.md); its own weights where they are shipped
     scoring: str = "standard"  # or "sunrays": bonus points in the rewards, and the symbol features
     wildcards: bool | None = None  # None: the board's own tile set (the daffodil board's has the wildcards)
+    stamen: str = "free"  # daffodil variants 2 and 3: "first" or "last" (the holding area is not trained)
     alpha: float = 0.2
     alpha_final: float = 0.01
     hold: float = 0.35
@@ -166,7 +167,7 @@ class TrainConfig:
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
         key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "placement", "scoring",
-                                                             "wildcards", "alpha", "alpha_final", "hold", "init", "jobs")}
+                                                             "wildcards", "stamen", "alpha", "alpha_final", "hold", "init", "jobs")}
         key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
         return key
 
@@ -179,7 +180,7 @@ def tile_set_for(config: "TrainConfig") -> np.ndarray:
 def rules_for(config: "TrainConfig") -> Ruleset:
     """The ruleset of the run's training games."""
     return Ruleset.from_options(Options(board=config.board, placement=config.placement, scoring=config.scoring,
-                                        wildcards=config.wildcards))
+                                        wildcards=config.wildcards, stamen=config.stamen))
 
 
 def kernel_inputs(config: "TrainConfig") -> tuple[tuple, tuple]:

@@ -8,8 +8,8 @@ that value.  Weights live in one flat ``float32`` vector saved as ``.npz``
 
 The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``, weights learned under a
 placement variant in ``<layout>-<placement>.npz`` and under Sunrays and Moonbeams scoring in
-``<layout>-sunrays.npz`` and with the wildcards in ``<layout>-wildcards.npz`` (the agents prefer them in that
-variant's games).
+``<layout>-sunrays.npz``, with the wildcards in ``<layout>-wildcards.npz`` and under a stamen rule in
+``<layout>-stamen-<rule>.npz`` (the agents prefer them in that variant's games: :func:`shipped`).
 """
 
 from __future__ import annotations
@@ -43,15 +43,21 @@ class ValueFunction:
         spec = feature_spec(layout_name, scoring)
         return cls(spec, np.zeros(spec.num_weights, dtype=np.float32), {})
 
-    def save(self, path: str | Path, compress: bool = True) -> None:
+    def save(self, path: str | Path, compress: bool = True, half: bool = False) -> None:
         """Write the weights and their metadata as an ``.npz`` archive (``.npz`` is added to a path without it).
 
-        Compressed archives use LZMA, which ``np.load`` reads like any ``.npz``: the shipped weights are 16%
-        smaller than with numpy's own deflate, which keeps them inside the package's 20 MB."""
+        Compressed archives use LZMA, which ``np.load`` reads like any ``.npz``: 16% smaller than with numpy's
+        own deflate.  ``half``: store the weights as ``float16`` (they load as ``float32`` again), which halves
+        the file again; the shipped weights are stored so, at no measurable cost in play (docs/BENCHMARKS.md)."""
         meta = dict(self.info, layout=self.spec.layout_name, features_version=FEATURES_VERSION)
         if self.spec.scoring != "standard":  # standard weights keep the metadata they always had
             meta["scoring"] = self.spec.scoring
-        arrays = {"weights": self.weights, "meta": np.array(json.dumps(meta))}
+        weights = self.weights
+        if half:
+            if np.abs(self.weights).max(initial=0) > np.finfo(np.float16).max:
+                raise ValueError("weights beyond float16's range (65,504); save them without half=True")
+            weights = self.weights.astype(np.float16)
+        arrays = {"weights": weights, "meta": np.array(json.dumps(meta))}
         if not compress:
             np.savez(path, **arrays)
             return
@@ -94,19 +100,22 @@ class ValueFunction:
 
 
 def shipped_path(layout_name: str, variant: str = "free"):
-    """Where the weights of a layout under a variant (a placement rule or a scoring rule) are shipped."""
+    """Where the weights of a layout under a variant (a scoring, tile-set, placement or stamen rule) are shipped."""
     name = layout_name if variant in ("free", "standard") else f"{layout_name}-{variant}"
     return resources.files("takeiteasy.data").joinpath("weights", f"{name}.npz")
 
 
 def shipped(layout_name: str, placement: str = "free", scoring: str = "standard",
-            wildcards: bool = False) -> ValueFunction | None:
-    """The weights shipped for a layout under a scoring variant, a tile set and a placement variant, the first
-    of these there are: those trained under the scoring variant (its bonuses are worth far more than the rest),
-    with the wildcards (``wildcards``: the game deals them on a layout whose own tile set lacks them), under the
-    placement variant, else the layout's own; None when the layout has none.  Each file is loaded once.
-    (That order is measured: docs/BENCHMARKS.md, "The wildcards on the standard board".)"""
-    for variant in (scoring, "wildcards" if wildcards else "free", placement):
+            wildcards: bool = False, stamen: str = "free") -> ValueFunction | None:
+    """The weights shipped for a layout under a game's variants, the first of these there are: those trained
+    under its scoring variant (its bonuses are worth far more than the rest), with the wildcards
+    (``wildcards``: the game deals them on a layout whose own tile set lacks them), under its placement
+    variant, under its stamen rule (``stamen-first``, ``stamen-last``), else the layout's own; None when the
+    layout has none.  Each file is loaded once.  (That order is measured: docs/BENCHMARKS.md, "The wildcards
+    on the standard board" and "The daffodil stamen rules".)"""
+    variants = (scoring, "wildcards" if wildcards else "free", placement,
+                f"stamen-{stamen}" if stamen in ("first", "last") else "free")
+    for variant in variants:
         if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
             return _load_shipped(layout_name, variant)
     return _load_shipped(layout_name, "free")
@@ -115,7 +124,7 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
 def shipped_for(rules) -> ValueFunction | None:
     """The shipped weights the agents use in a game of these rules (a :class:`~takeiteasy.core.rules.Ruleset`)."""
     return shipped(rules.layout.name, rules.options.placement, rules.scoring.name,
-                   wildcards=len(rules.tile_set) > NUM_STANDARD)
+                   wildcards=len(rules.tile_set) > NUM_STANDARD, stamen=rules.options.stamen)
 
 
 @cache

@@ -36,6 +36,9 @@ def register(sub) -> None:
     parser.add_argument("--wildcards", action=argparse.BooleanOptionalAction, default=None,
                         help="deal from the tile set with the four wildcard tiles (default: only on the daffodil "
                              "board); the agents use weights trained with them where such weights are shipped")
+    parser.add_argument("--stamen", default="free", choices=("free", "first", "last"),
+                        help="daffodil board: its stamen cells take the first tiles (variant 2) or the last "
+                             "(variant 3) (default free)")
     parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
     parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
     parser.add_argument("--hold", type=float, default=0.35,
@@ -61,7 +64,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..ai.train import TrainConfig, Trainer
+    from ..ai.train import Trainer
 
     if not args.out:
         raise InputError("--out: give a run directory")
@@ -92,15 +95,22 @@ def run(args) -> int:
         raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
     if args.ray is not None and args.jobs < 2:
         raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
-    config = TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement,
-                         scoring=args.scoring, wildcards=args.wildcards, alpha=args.alpha,
-                         alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
-                         eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
-                         sync=args.sync)
+    config = config_from(args)
     try:
         return train(Trainer(config, args.out), args)
     except OSError as exc:  # the run directory: missing permission, a file in the way, a full disk
         raise InputError(f"--out {args.out}: cannot write the run there ({exc.strerror or exc})") from None
+
+
+def config_from(args):
+    """The run's settings from the command line (already checked)."""
+    from ..ai.train import TrainConfig
+
+    return TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement,
+                       scoring=args.scoring, wildcards=args.wildcards, stamen=args.stamen, alpha=args.alpha,
+                       alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
+                       eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
+                       sync=args.sync)
 
 
 def train(trainer, args) -> int:

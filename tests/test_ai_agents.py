@@ -350,13 +350,19 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(placement="sunmoon"), "sunmoon"),
     (Options(placement="sunmoon", sunmoon_touch="previous"), "sunmoon"),
     (Options(board="daffodil", placement="adjacent"), "adjacent"),
-    (Options(board="daffodil", placement="sunmoon", stamen="first"), "sunmoon"),
-    (Options(board="daffodil", stamen="last"), "free"),
+    (Options(board="daffodil", stamen="first"), "stamen-first"),
+    (Options(board="daffodil", stamen="last"), "stamen-last"),
+    (Options(board="daffodil", stamen="holding"), "free"),
+    (Options(board="daffodil", placement="sunmoon", stamen="first"), "stamen-first"),
+    (Options(board="daffodil", placement="adjacent", stamen="first"), "stamen-first"),
+    (Options(board="daffodil", placement="sunmoon", stamen="last"), "stamen-last"),
+    (Options(board="daffodil", placement="adjacent", stamen="last"), "adjacent"),
     (Options(scoring="sunrays"), "sunrays"),
     (Options(scoring="sunrays", placement="adjacent"), "sunrays"),
     (Options(scoring="best-sunray"), "free"),
     (Options(board="daffodil", scoring="sunrays"), "sunrays"),
     (Options(board="daffodil", scoring="sunrays", placement="adjacent"), "sunrays"),
+    (Options(board="daffodil", scoring="sunrays", stamen="last"), "sunrays"),
     (Options(wildcards=True), "wildcards"),
     (Options(wildcards=True, placement="adjacent"), "wildcards"),
     (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards"),
@@ -364,21 +370,30 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(board="daffodil", wildcards=False), "free"),
 ])
 def test_learned_agents_use_the_weights_trained_under_their_variant(options, trained_under):
-    """Rulebook 000's placement variants have weights of their own on both boards, and its Sunrays and
-    Moonbeams scoring on both boards, learned by self-play under the variant (the scoring's before the
-    placement's: its bonus is worth more); so has rulebook 003's tile set with the wildcards on the standard
-    board (before the placement's: measured better in those games); other games use the board's weights."""
+    """Rulebook 000's placement variants and its Sunrays and Moonbeams scoring have weights of their own on
+    both boards, and so have rulebook 003's stamen rules (daffodil variants 2 and 3) and its wildcards on the
+    standard board, each learned by self-play under that variant. A game of several variants takes the weights
+    that measured best in it (docs/BENCHMARKS.md): scoring, wildcards, stamen, placement, except the
+    placement's under adjacent placement with the stamen last. Other games use the board's weights."""
     from takeiteasy.ai.value import shipped_for
 
     rules = Ruleset.from_options(options)
     value = shipped_for(rules)
     config = value.info["config"]
-    # weights from before the settings: free placement, standard scoring, the board's own tile set
-    assert (config.get("scoring", "standard") == "sunrays") == (trained_under == "sunrays")
-    assert (config.get("wildcards") is True) == (trained_under == "wildcards")
-    if trained_under not in ("sunrays", "wildcards"):
-        assert config.get("placement", "free") == trained_under
-    assert value.spec.scoring == config.get("scoring", "standard")
+    # the settings of the training run; files from before a setting existed were trained without it
+    trained = {"scoring": config.get("scoring", "standard"), "placement": config.get("placement", "free"),
+               "wildcards": config.get("wildcards") is True, "stamen": config.get("stamen", "free")}
+    expected = {"scoring": "standard", "placement": "free", "wildcards": False, "stamen": "free"}
+    if trained_under == "sunrays":
+        expected["scoring"] = "sunrays"
+    elif trained_under == "wildcards":
+        expected["wildcards"] = True
+    elif trained_under.startswith("stamen-"):
+        expected["stamen"] = trained_under[len("stamen-"):]
+    else:
+        expected["placement"] = trained_under
+    assert trained == expected
+    assert value.spec.scoring == trained["scoring"]
     assert config["board"] == rules.layout.name
     for name in ("fast", "best", "deep"):
         assert make_agent(name, rules).value is value

@@ -109,12 +109,14 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
             wildcards: bool = False, stamen: str = "free") -> ValueFunction | None:
     """The weights shipped for a layout under a game's variants, the first of these there are: those trained
     under its scoring variant (its bonuses are worth far more than the rest), with the wildcards
-    (``wildcards``: the game deals them on a layout whose own tile set lacks them), under its placement
-    variant, under its stamen rule (``stamen-first``, ``stamen-last``), else the layout's own; None when the
+    (``wildcards``: the game deals them on a layout whose own tile set lacks them), under its stamen rule
+    (``stamen-first``, ``stamen-last``), under its placement variant, else the layout's own; None when the
     layout has none.  Each file is loaded once.  (That order is measured: docs/BENCHMARKS.md, "The wildcards
     on the standard board" and "The daffodil stamen rules".)"""
-    variants = (scoring, "wildcards" if wildcards else "free", placement,
-                f"stamen-{stamen}" if stamen in ("first", "last") else "free")
+    stamen_variant = f"stamen-{stamen}" if stamen in ("first", "last") else "free"  # not the holding area
+    variants = [scoring, "wildcards" if wildcards else "free", stamen_variant, placement]
+    if stamen == "last" and placement == "adjacent":  # the one game measured better with the placement's weights
+        variants[2:] = placement, stamen_variant
     for variant in variants:
         if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
             return _load_shipped(layout_name, variant)

@@ -356,7 +356,7 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(board="daffodil", placement="sunmoon", stamen="first"), "stamen-first"),
     (Options(board="daffodil", placement="adjacent", stamen="first"), "stamen-first"),
     (Options(board="daffodil", placement="sunmoon", stamen="last"), "stamen-last"),
-    (Options(board="daffodil", placement="adjacent", stamen="last"), "adjacent"),
+    (Options(board="daffodil", placement="adjacent", stamen="last"), "stamen-last+adjacent"),
     (Options(scoring="sunrays"), "sunrays"),
     (Options(scoring="sunrays", placement="adjacent"), "sunrays"),
     (Options(scoring="best-sunray"), "free"),
@@ -365,7 +365,7 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(board="daffodil", scoring="sunrays", stamen="last"), "sunrays"),
     (Options(wildcards=True), "wildcards"),
     (Options(wildcards=True, placement="adjacent"), "wildcards"),
-    (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards"),
+    (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards+sunmoon"),
     (Options(wildcards=True, scoring="sunrays"), "sunrays"),
     (Options(board="daffodil", wildcards=False), "free"),
 ])
@@ -373,8 +373,8 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
     """Rulebook 000's placement variants and its Sunrays and Moonbeams scoring have weights of their own on
     both boards, and so have rulebook 003's stamen rules (daffodil variants 2 and 3) and its wildcards on the
     standard board, each learned by self-play under that variant. A game of several variants takes the weights
-    that measured best in it (docs/BENCHMARKS.md): scoring, wildcards, stamen, placement, except the
-    placement's under adjacent placement with the stamen last. Other games use the board's weights."""
+    that measured best in it (docs/BENCHMARKS.md): those trained under its variants together where shipped,
+    else scoring, wildcards, stamen, placement. Other games use the board's weights."""
     from takeiteasy.ai.value import shipped_for
 
     rules = Ruleset.from_options(options)
@@ -384,14 +384,15 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
     trained = {"scoring": config.get("scoring", "standard"), "placement": config.get("placement", "free"),
                "wildcards": config.get("wildcards") is True, "stamen": config.get("stamen", "free")}
     expected = {"scoring": "standard", "placement": "free", "wildcards": False, "stamen": "free"}
-    if trained_under == "sunrays":
-        expected["scoring"] = "sunrays"
-    elif trained_under == "wildcards":
-        expected["wildcards"] = True
-    elif trained_under.startswith("stamen-"):
-        expected["stamen"] = trained_under[len("stamen-"):]
-    else:
-        expected["placement"] = trained_under
+    for variant in trained_under.split("+"):  # "a+b": weights trained under both
+        if variant == "sunrays":
+            expected["scoring"] = "sunrays"
+        elif variant == "wildcards":
+            expected["wildcards"] = True
+        elif variant.startswith("stamen-"):
+            expected["stamen"] = variant[len("stamen-"):]
+        else:
+            expected["placement"] = variant
     assert trained == expected
     assert value.spec.scoring == trained["scoring"]
     assert config["board"] == rules.layout.name

@@ -8,8 +8,9 @@ that value.  Weights live in one flat ``float32`` vector saved as ``.npz``
 
 The shipped weights are in ``takeiteasy/data/weights/<layout>.npz``, weights learned under a
 placement variant in ``<layout>-<placement>.npz`` and under Sunrays and Moonbeams scoring in
-``<layout>-sunrays.npz``, with the wildcards in ``<layout>-wildcards.npz`` and under a stamen rule in
-``<layout>-stamen-<rule>.npz`` (the agents prefer them in that variant's games: :func:`shipped`).
+``<layout>-sunrays.npz``, with the wildcards in ``<layout>-wildcards.npz``, under a stamen rule in
+``<layout>-stamen-<rule>.npz`` and under two variants at once in ``<layout>-<variant>-<variant>.npz`` (the
+agents prefer them in those variants' games: :func:`shipped`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import InputError
-from ..core.tiles import NUM_STANDARD
+from ..core.rules import Ruleset
 from .features import FEATURES_VERSION, FeatureSpec, feature_spec
 
 
@@ -107,17 +108,18 @@ def shipped_path(layout_name: str, variant: str = "free"):
 
 def shipped(layout_name: str, placement: str = "free", scoring: str = "standard",
             wildcards: bool = False, stamen: str = "free") -> ValueFunction | None:
-    """The weights shipped for a layout under a game's variants, the first of these there are: those trained
-    under its scoring variant (its bonuses are worth far more than the rest), with the wildcards
-    (``wildcards``: the game deals them on a layout whose own tile set lacks them), under its stamen rule
-    (``stamen-first``, ``stamen-last``), under its placement variant, else the layout's own; None when the
-    layout has none.  Each file is loaded once.  (That order is measured: docs/BENCHMARKS.md, "The wildcards
-    on the standard board" and "The daffodil stamen rules".)"""
+    """The weights shipped for a layout under a game's variants: those trained under all of them together
+    when there are some (``<layout>-stamen-last-adjacent.npz``: the variants' names in the order below), else
+    the first there are of those trained under its scoring variant (its bonuses are worth far more than the
+    rest), with the wildcards (``wildcards``: the game deals them on a layout whose own tile set lacks them),
+    under its stamen rule (``stamen-first``, ``stamen-last``), under its placement variant; else the layout's
+    own; None when the layout has none.  Each file is loaded once.  (That order is measured: docs/BENCHMARKS.md,
+    "The wildcards on the standard board" and "The daffodil stamen rules".)"""
     stamen_variant = f"stamen-{stamen}" if stamen in ("first", "last") else "free"  # not the holding area
     variants = [scoring, "wildcards" if wildcards else "free", stamen_variant, placement]
-    if stamen == "last" and placement == "adjacent":  # the one game measured better with the placement's weights
-        variants[2:] = placement, stamen_variant
-    for variant in variants:
+    named = [v for v in variants if v not in ("free", "standard")]
+    candidates = (["-".join(named)] if len(named) > 1 else []) + variants
+    for variant in candidates:
         if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
             return _load_shipped(layout_name, variant)
     return _load_shipped(layout_name, "free")
@@ -125,8 +127,10 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
 
 def shipped_for(rules) -> ValueFunction | None:
     """The shipped weights the agents use in a game of these rules (a :class:`~takeiteasy.core.rules.Ruleset`)."""
+    # the wildcards are a variant only where the layout's own tile set lacks them (not on the daffodil board)
+    own_tiles = Ruleset.from_options(rules.options.but(wildcards=None)).tile_set
     return shipped(rules.layout.name, rules.options.placement, rules.scoring.name,
-                   wildcards=len(rules.tile_set) > NUM_STANDARD, stamen=rules.options.stamen)
+                   wildcards=len(rules.tile_set) > len(own_tiles), stamen=rules.options.stamen)
 
 
 @cache

@@ -166,8 +166,9 @@ class TrainConfig:
 
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them)."""
-        key = {k: v for k, v in asdict(self).items() if k in ("games", "seed", "board", "placement", "scoring",
-                                                             "wildcards", "stamen", "alpha", "alpha_final", "hold", "init", "jobs")}
+        decisive = ("games", "seed", "board", "placement", "scoring", "wildcards", "stamen", "alpha", "alpha_final",
+                    "hold", "init", "jobs")
+        key = {k: v for k, v in asdict(self).items() if k in decisive}
         key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
         return key
 

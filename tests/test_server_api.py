@@ -1007,10 +1007,10 @@ def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure,
 
 
 def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announced(monkeypatch):
-    """No caller, confirm: the player asks for the next draw and an AI announces it in the background.  The
-    request to draw is not stored; if the room is dropped from memory (too many rooms) while the AI thinks, the
-    announcement must still be made: the player was answered that the draw is coming, and a page polling
-    ``since`` that version, or listening, would otherwise wait for ever."""
+    """No caller, confirm: the player asks for the next draw and an AI announces it in the background.  If the
+    room is dropped from memory (too many rooms) while the AI thinks, the announcement must still be made: the
+    player was answered that the draw is coming, and a page polling ``since`` that version, or listening, would
+    otherwise wait for ever."""
     from takeiteasy.server import rooms
 
     thinking, release, hold = threading.Event(), threading.Event(), {"on": False}
@@ -1037,7 +1037,7 @@ def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announ
                 r = post(client, code, "draw", token=token)
                 assert r.status_code == 200, r.text
                 assert not r.json()["state"]["awaiting_draw"]  # the page waits for the AI's announcement
-                assert next_state(mine)["version"] == st["version"]  # the request, sent to every listener
+                assert next_state(mine)["version"] == st["version"] + 1  # the request, stored and sent
                 assert thinking.wait(60)
                 create(client, mode="solo")  # memory holds one room: this one is dropped, rebuilt when next used
                 release.set()
@@ -1046,6 +1046,37 @@ def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announ
             assert len(after_ais(client, code, token)["drawn"]) == 2
     finally:
         release.set()
+
+
+def test_a_draw_asked_for_comes_after_a_server_restart(tmp_path, monkeypatch):
+    """No caller, confirm: the player asks for the next draw, and the server stops before its AI announces it.
+    The request is stored, so the next server announces the tile without the player asking again."""
+    from takeiteasy.server import rooms
+
+    stop_thinking = {"on": True}
+    real_think = rooms.AITurn.think
+
+    def think(turn):
+        if turn.what == "draw" and stop_thinking["on"]:
+            raise RuntimeError("the server went down")  # its announcement is never made
+        return real_think(turn)
+
+    monkeypatch.setattr(rooms.AITurn, "think", think)
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+        joined = create(client, mode="solo", preset="no-caller", agents=["greedy"], confirm=True)
+        code, token, st = joined["code"], joined["token"], joined["state"]
+        st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
+        place_first_legal(client, code, token, st)
+        st = after_ais(client, code, token)
+        assert st["awaiting_draw"] and st["chooser"] == 1 and len(st["drawn"]) == 1
+        r = post(client, code, "draw", token=token)
+        assert r.status_code == 200, r.text
+        assert not r.json()["state"]["awaiting_draw"] and len(r.json()["state"]["drawn"]) == 1
+    stop_thinking["on"] = False
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+        st = after_ais(client, code, token)
+        assert not st["awaiting_draw"] and len(st["drawn"]) == 2 and st["me"]["phase"] == "place"
 
 
 def test_many_ais_thinking_at_once_do_not_hold_up_the_requests_of_other_rooms(client, slow_ai):

@@ -213,8 +213,8 @@ class Room:
         self.entries: dict[int, dict] = {}  # caller mode: this round's typed-in scores
         self.events: list[dict] = []
         self._agents: dict[int, object] = {}
-        # solo with confirm: the next tile is drawn only when the player asks (never persisted: a room
-        # reloaded while waiting keeps waiting)
+        # solo with confirm: the next tile is drawn only when the player asks (with no caller the request is an
+        # "ask" event, since an AI announces the tile later, perhaps on a room rebuilt from storage)
         self.confirm = bool(record.get("confirm"))
         self._draw_asked = False
         self.stood_in: set[int] = set()  # seats an AI played at some time this round (kept off the best scores)
@@ -283,10 +283,14 @@ class Room:
             self._new_round()
         elif kind == "draw":
             self.last_group = game.draw([int(t) for t in event["tiles"]])
+            self._draw_asked = False
         elif kind == "announce":
             turned = game.announce(int(event["tile"]))
             if turned:
                 self.last_group = turned
+            self._draw_asked = False
+        elif kind == "ask":
+            self._draw_asked = True
         elif kind == "place":
             game.place(int(event["p"]), int(event["cell"]), int(event["tile"]))
         elif kind == "move":
@@ -498,9 +502,12 @@ class Room:
             if game.chooser == seat:
                 raise Conflict("nothing to draw: it is your turn to announce a tile")
             raise Conflict("nothing to draw now")
-        self._draw_asked = True
         out: list[dict] = []
-        self._advance(out)
+        if self.options.caller:
+            self._draw_asked = True
+            self._advance(out)  # the server draws at once
+        else:  # an AI announces the tiles afterwards (ai_turns), maybe on another server: store the request
+            self._emit(out, {"t": "ask", "p": seat})
         return out
 
     def announce(self, seat: int, tile) -> list[dict]:
@@ -694,7 +701,6 @@ class Room:
             return  # with no caller a player announces the next tiles: a person by an action, an AI in ai_turns
         if game.waiting or game.all_drawn or self.awaiting_draw:
             return
-        self._draw_asked = False
         start = len(game.drawn)
         self._emit(out, {"t": "draw", "tiles": game.deal[start: start + game.next_draw_size]})
 
@@ -745,18 +751,9 @@ class Room:
     def ai_move(self, turn: AITurn, event: dict) -> list[dict]:
         """Apply the event ``turn.think()`` chose, then draw if that needs nobody's choice.  Returns no events
         if the room is no longer where the AI decided: the caller asks :meth:`ai_turns` again."""
-        asked = self._draw_asked
-        if turn.what == "draw":
-            # an AI announces in a confirm game only once the player asked for the draw; a room rebuilt from
-            # storage meanwhile has forgotten the request (it is not stored), but the player was answered that
-            # the draw is coming and waits for it
-            self._draw_asked = True
         if self._ai_position(turn.position[-1]) != turn.position:
-            self._draw_asked = asked
             return []
         out: list[dict] = []
-        if event["t"] == "draw":
-            self._draw_asked = False
         self._emit(out, event)
         self._advance(out)
         return out

@@ -330,6 +330,36 @@ def test_holding_area_agents_judge_held_tiles_on_the_stamen():
     assert not np.isnan(estimates[slots[2]]) and agent.choose(view) in set(np.flatnonzero(~np.isnan(estimates)))
 
 
+@pytest.mark.parametrize("agent", ["heuristic", "fast", "best"])
+def test_holding_area_hint_for_a_wildcard_with_only_the_slots_left(agent):
+    """Rulebook 003, variant 4: a wildcard drawn when only the holding area is free goes in a slot and never
+    scores, so the hint gives every free slot the same expected score (it gave none, and the announce ranking
+    of the web app failed on the empty list).  As the round's last tile, that is the final score: the held
+    tiles moved onto the stamen as well as they can be."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding", caller=False))
+    cells, stamen, slots = rules.layout.num_cells, list(rules.layout.stamen_cells), list(rules.holding_cells)
+    coloured = [c for c in range(cells) if c not in stamen]
+    board = np.full(rules.board_size, -1, dtype=np.int64)
+    board[coloured] = range(len(coloured))  # tiles 0..17
+    wildcard = 28
+    remaining = tuple(t for t in rules.tile_set if t not in range(len(coloured)) and t != wildcard)
+    hints = hint(rules, board, wildcard, remaining, agent=agent)
+    assert [h.cell for h in hints] == slots and len({h.expected for h in hints}) == 1
+    assert 0 < hints[0].expected < 307
+    ranking = announce_hints(rules, board, remaining=(*remaining, wildcard), agent=agent)
+    assert {h.tile for h in ranking} == {*remaining, wildcard} and ranking[-1].expected <= ranking[0].expected
+
+    board[slots[:2]] = [20, 29]  # a standard tile and a wildcard held; the wildcard to place is the 21st tile
+    last = hint(rules, board, wildcard, [t for t in remaining if t not in (20, 29)], agent=agent)
+    best_end = 0
+    for cell in [None, *stamen]:  # tile 20 stays in its slot, or moves onto one stamen cell
+        end = board[:cells].copy()
+        if cell is not None:
+            end[cell] = 20
+        best_end = max(best_end, rules.score(end))
+    assert [h.cell for h in last] == [slots[2]] and last[0].expected == best_end
+
+
 def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     """Rulebook 003, variant 4: with held tiles judged on the stamen the daffodil weights apply, and
     `fast` plays about as well as in the free game (it fell back on the heuristic here, about 158 on

@@ -64,6 +64,13 @@ def test_rulebook_001_last_tile_moves_until_the_next_draw():
         game.move(0, 1, first)
     with pytest.raises(IllegalMove, match="already taken"):
         game.move(0, 18)
+    unplaced = next(t for t in RULES.tile_set if t not in game.boards[0])
+    with pytest.raises(IllegalMove, match="not on this player's board"):  # it said "placed before the last draw"
+        game.move(0, 1, unplaced)
+    moves = list(game.moves[0])
+    with pytest.raises(IllegalMove, match="on cell 0 already"):  # moving nothing is no move (nothing recorded)
+        game.move(0, 0)
+    assert game.moves[0] == moves
 
 
 def test_rulebook_000_round_ends_when_the_board_is_full():

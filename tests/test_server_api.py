@@ -412,11 +412,20 @@ def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(c
 
     host = create(client, mode="caller")
     code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
     assert post(client, code, "start", token=ann).status_code == 200
     for k in range(MAX_REPEATS):
         assert post(client, code, "entry", token=ann, score=k).status_code == 200
+        assert post(client, code, "entry", token=ann, player=1, score=k).status_code == 200
     assert "at most" in refused(post(client, code, "entry", token=ann, score=99), 409)
+    assert "at most" in refused(post(client, code, "entry", token=ann, player=1, score=99), 409)
     assert state(client, code, ann)["entries"]["0"]["score"] == MAX_REPEATS - 1
+    # the host's entries for bob do not use up bob's own (bob's final board must always go in), and a call
+    # starts the count again
+    assert post(client, code, "entry", token=bob, score=7).status_code == 200
+    assert post(client, code, "call", token=ann).status_code == 200
+    assert post(client, code, "entry", token=ann, score=8).status_code == 200
+    assert [state(client, code, ann)["entries"][p]["score"] for p in "01"] == [8, 7]
 
 
 def test_a_daffodil_caller_room_says_every_called_tile_including_the_wildcards(client):
@@ -519,6 +528,16 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         refused(client.get("/api/rooms/NOPE42"), 404)
         refused(client.get("/api/rooms/../../etc"), 404)
         refused(client.post("/api/rooms", json={"name": "x" * 25}))
+        assert "at most 24" in refused(client.post("/api/rooms", json={"name": "x" * 97}), 400)  # was 422 from 97 on
+        for blank in ("\u3164", "\u2800 \u2800"):  # they print as nothing
+            assert "nothing visible" in refused(client.post("/api/rooms", json={"name": blank}), 400)
+        assert refused(client.post("/api/rooms", json={"name": "ann", "agents": ["random"] * 6}), 422) == \
+            "agents: at most 5 items"
+        assert "JSON object" in refused(client.post("/api/rooms", content=b'{"name": "ann"}',
+                                                    headers={"content-type": "text/plain"}))
+        assert refused(client.get("/api/scores", params={"limit": 0}), 422).endswith("expected at least 1")
+        assert len(refused(client.get("/api/layouts/" + "x" * 5000), 404)) < 200  # the name is not echoed whole
+        assert client.head("/api/health").status_code == 200
         refused(client.post("/api/rooms", json={"name": ""}))
         refused(client.post("/api/rooms", json={"name": "a\u0007b"}))
         refused(client.post("/api/rooms", json={"name": "ann", "mode": "party"}), 422)
@@ -775,6 +794,24 @@ def test_hint_request_carries_only_what_a_player_sees_and_no_room(client):
     assert answer["hints"] == [h.to_json() for h in expected]
     assert sorted(h["cell"] for h in answer["hints"]) == me["legal"][tile]
     refused(client.post("/api/hint", json={**body, "previous_cell": 19}))
+
+
+def test_announce_hint_with_only_the_holding_area_left(client):
+    """Daffodil rulebook, holding area, no caller: with every coloured cell full, a wildcard can only go in the
+    holding area, where it never scores.  The announce ranking failed there with a 500 (the wildcard's hint was
+    empty); every tile is ranked, the wildcards last."""
+    board = "123 124 128 . 163 164 168 173 174 178 523 524 . 528 563 . 564 568 573 574 578 . . ."
+    r = client.post("/api/hint", json={"board": board, "preset": "daffodil-holding", "announce": True,
+                                       "options": {"caller": False}, "agent": "fast"})
+    assert r.status_code == 200, r.text
+    ranked = [h["tile"] for h in r.json()["hints"]]
+    wildcards = {"***", "1**", "*2*", "**3"}
+    assert wildcards <= set(ranked) and set(ranked[-len(wildcards):]) == wildcards
+
+
+def test_an_ai_named_like_the_player_gets_a_name_of_its_own(client):
+    joined = create(client, mode="solo", name="random 1", agents=["random"])
+    assert [p["name"] for p in joined["state"]["players"]] == ["random 1", "random 1a"]
 
 
 def test_hint_board_may_carry_the_holding_slots(client):
@@ -1413,6 +1450,8 @@ def test_every_stand_in_that_is_not_fair_is_refused_with_the_room_intact(client,
     assert "no such player" in refused(post(client, code, "standin", token=ann, player=-1), 400)
     refused(post(client, code, "standin", token=ann, player="2"), 422)
     assert "agent 'nobody'" in refused(post(client, code, "standin", token=ann, player=2, agent="nobody"), 400)
+    # a rival may not hand an absent player's seat to a weak AI
+    assert "as well as it can" in refused(post(client, code, "standin", token=ann, player=2, agent="random"), 400)
     refused(post(client, code, "standin", token=bob + "x", player=0), 403)
     refused(post(client, code, "standin", player=0), 422)
     assert "nobody is standing in" in refused(post(client, code, "reclaim", token=bob), 409)
@@ -1427,8 +1466,11 @@ def test_every_stand_in_that_is_not_fair_is_refused_with_the_room_intact(client,
     st = after_ais(client, code, ann)
     while st["status"] == "playing":
         st = place_then_wait_for_ais(client, code, ann, st)
-    assert st["status"] == "finished" and post(client, code, "reclaim", token=bob).status_code == 200
-    assert "during a round" in refused(post(client, code, "standin", token=ann, player=2), 409)
+    assert st["status"] == "finished" and st["players"][2]["standin"]
+    version = st["version"]
+    assert "match is over" in refused(post(client, code, "reclaim", token=bob), 409)  # nothing is stored after the end
+    assert "already playing for bob" in refused(post(client, code, "standin", token=ann, player=2), 409)
+    assert state(client, code, ann)["version"] == version and state(client, code, bob)["me"]["movable"] == []
 
 
 def test_a_stand_in_and_its_reclaim_are_stored_and_the_token_still_works(tmp_path):

@@ -3,6 +3,7 @@ limits answer 429 with a one-line error while the games stay intact."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -128,7 +129,7 @@ def test_live_connections_per_room_are_capped_and_polling_still_works():
     with TestClient(app) as client:
         game = create(client, mode="room").json()
         code, token = game["code"], game["token"]
-        url = f"/api/rooms/{code}/ws?token={token}"
+        url = f"/api/rooms/{code}/ws"  # viewers (a player's own connections are counted apart, below)
         with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
             assert first.receive_json()["type"] == second.receive_json()["type"] == "state"
             with client.websocket_connect(url) as third:
@@ -138,6 +139,28 @@ def test_live_connections_per_room_are_capped_and_polling_still_works():
             assert polled.status_code == 200 and polled.json()["state"]["code"] == code
         with client.websocket_connect(url) as again:  # the closed ones no longer count
             assert again.receive_json()["type"] == "state"
+        assert app.state.hub.count(code) == 0
+
+
+def test_viewers_filling_a_room_do_not_shut_its_players_out():
+    """Anyone may watch a room without a token, and open rooms are listed: viewers have the room's cap, and each
+    player's own connections are counted apart (a few tabs or devices)."""
+    from takeiteasy.server.app import LISTENERS_PER_SEAT
+
+    app = create_app(MemoryStore(), rate_limits=RateLimits.off(), listeners_per_room=2)
+    with TestClient(app) as client:
+        game = create(client, mode="room").json()
+        code, token = game["code"], game["token"]
+        viewer, player = f"/api/rooms/{code}/ws", f"/api/rooms/{code}/ws?token={token}"
+        with contextlib.ExitStack() as stack:
+            for _ in range(2):
+                assert stack.enter_context(client.websocket_connect(viewer)).receive_json()["type"] == "state"
+            third = stack.enter_context(client.websocket_connect(viewer)).receive_json()
+            assert third["type"] == "error" and "viewers' live connections" in third["error"]
+            for _ in range(LISTENERS_PER_SEAT):
+                assert stack.enter_context(client.websocket_connect(player)).receive_json()["type"] == "state"
+            refused = stack.enter_context(client.websocket_connect(player)).receive_json()
+            assert refused["type"] == "error" and "poll" in refused["error"]
         assert app.state.hub.count(code) == 0
 
 

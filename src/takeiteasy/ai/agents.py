@@ -220,7 +220,33 @@ class _Estimating(Agent):
     def evaluate(self, view: View) -> np.ndarray:
         """Expected final score per allowed cell of ``view.tile`` (NaN elsewhere).  Other drawn tiles still in
         hand (``view.pending``) are known, not random: they are placed after it as well as possible."""
-        return self._real_totals(view, self.hand_totals(view, view.tile, self.hint_estimates))
+        totals = self._real_totals(view, self.hand_totals(view, view.tile, self.hint_estimates))
+        if self.holding and np.isnan(totals).all():
+            return self._held_wildcard_totals(view)
+        return totals
+
+    def _held_wildcard_totals(self, view: View) -> np.ndarray:
+        """A wildcard with only the holding area left scores nowhere and never moves, so every free slot is
+        worth the same: the final score of the board with the tiles still to come each on its best cell."""
+        legal = self.rules.legal_mask(view.board, view.tile, view.previous_tile, view.previous_cell)
+        after = view.board.copy()
+        after[self._real_cell(view, -1)] = view.tile
+        placed = int((after >= 0).sum())
+        remaining = tuple(t for t in view.remaining if t != view.tile)
+        in_hand = tuple(t for t in view.pending if t != view.tile)
+        if placed >= self.rules.tiles_per_round or not (remaining or in_hand):
+            released = after.copy()
+            for tile, cell in self.rules.best_release(after):
+                released[released == tile], released[cell] = -1, tile
+            value = float(self.rules.score(released))
+        else:  # the next tile: one already in hand, else any tile still to come, equally likely
+            following = in_hand[:1] or remaining
+            value = float(np.mean([np.nanmax(self.evaluate(View(
+                self.rules, after, tile, tuple(t for t in remaining if t != tile), view.tile, view.turn + 1,
+                self._real_cell(view, -1), in_hand))) for tile in following]))
+        totals = np.full(self.rules.board_size, np.nan)
+        totals[legal] = value
+        return totals
 
     #: the most estimates a move's hand search may ask for (see ``HAND_LEAVES``)
     hand_leaves: int = HAND_LEAVES

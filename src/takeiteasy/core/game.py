@@ -393,7 +393,12 @@ class Game:
             raise IllegalMove("only a tile placed since the last draw may be moved")
         tile = self.movable[player][-1] if tile is None else tile
         if tile not in self.movable[player]:
+            if tile not in self.boards[player]:
+                raise IllegalMove(f"tile {_tile_name(tile)} is not on this player's board")
             raise IllegalMove(f"tile {_tile_name(tile)} was placed before the last draw and may not move")
+        if isinstance(cell, numbers.Integral) and 0 <= cell < len(self.boards[player]) \
+                and self.boards[player][cell] == tile:
+            raise IllegalMove(f"tile {_tile_name(tile)} is on cell {cell} already")
         moves = self.moves[player]
         first = len(moves) - len(self.movable[player])
         replay = [(t, cell if t == tile else c) for t, c in moves[first:]]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -53,10 +54,15 @@ from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
 MAX_SCORES = 50  # entries of a best-scores list
-LISTENERS_PER_ROOM = 64  # live connections per room; beyond, clients poll
+LISTENERS_PER_ROOM = 64  # live connections per room of viewers without a token; beyond, they poll
+# live connections of one player (tabs, devices): counted apart, so viewers filling a room never shut its players out
+LISTENERS_PER_SEAT = 4
 # AI players thinking at once, in worker threads of their own: requests keep the default pool (40 threads), so
 # however many AIs think, a person's move in any room still gets a thread at once
 AI_THREADS = 40
+# Hints and round analyses search as well (an announce hint with other boards takes seconds): at most this many at
+# once, in threads of their own, so a burst of them queues instead of filling the requests' pool and every core
+HINT_THREADS = 2
 # A failed AI job (an agent's exception, storage) is started again this much later, this many times in a row,
 # so a person waiting on a live connection (which sends no requests) is not left waiting for ever
 AI_RETRY_SECONDS = 5.0
@@ -111,6 +117,18 @@ def _validation_text(exc: RequestValidationError) -> str:
         return f"{where}: missing"
     if first.get("type") == "extra_forbidden":
         return f"{where}: unknown field"
+    limit = first.get("ctx", {})
+    if first.get("type") == "too_long":
+        return f"{where}: at most {limit.get('max_length')} items"
+    if first.get("type") == "string_too_long":
+        return f"{where}: at most {limit.get('max_length')} characters"
+    if first.get("type") == "string_too_short":
+        return f"{where}: empty"
+    if first.get("type") in ("greater_than_equal", "less_than_equal"):
+        bound = "at least" if first["type"] == "greater_than_equal" else "at most"
+        return f"{where}: {_shown(first.get('input'))}; expected {bound} {limit.get('ge', limit.get('le'))}"
+    if first.get("type") == "model_attributes_type":  # e.g. a JSON text sent as text/plain
+        return f"{where}: expected a JSON object (Content-Type: application/json)"
     if first.get("type") in _EXPECTED:  # e.g. "score: 12.5 is not a whole number" (a score of 12.5 entered)
         expected = _EXPECTED[first["type"]]
         value = first.get("input")
@@ -199,6 +217,10 @@ class Hub:
     def count(self, code: str) -> int:
         return len(self.listeners.get(code, ()))
 
+    def count_of(self, code: str, seat: int | None) -> int:
+        """Live connections to room ``code`` of one ``seat`` (None: viewers without a token)."""
+        return sum(1 for _, listening in self.listeners.get(code, ()) if listening == seat)
+
     def mark(self, socket: WebSocket, seat: int | None, version: int) -> None:
         """``version`` of the room is what the listener is being sent (its first state, on connecting)."""
         self.sent[(socket, seat)] = version
@@ -247,7 +269,7 @@ class Hub:
 def layout_json(name: str) -> dict:
     """A shipped layout with each cell's screen position (flat-topped hexes, radius 1) and its lines."""
     if name not in LAYOUT_NAMES:
-        raise NotFound(f"no layout {name!r}; expected one of {', '.join(LAYOUT_NAMES)}")
+        raise NotFound(f"no layout {_shown(name)}; expected one of {', '.join(LAYOUT_NAMES)}")
     shape = get_layout(name)
     cells = []
     for index, (q, r) in enumerate(shape.cells):
@@ -333,6 +355,11 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     hub = Hub()
     ai_jobs: dict[str, asyncio.Task] = {}  # room code -> the job letting its AI seats act (at most one per room)
     ai_threads = CapacityLimiter(AI_THREADS)
+    hint_threads = CapacityLimiter(HINT_THREADS)
+
+    async def searched(function, *args, **kwargs):
+        """``function(*args, **kwargs)`` (a hint or an analysis) in one of the hint threads."""
+        return await to_thread.run_sync(functools.partial(function, *args, **kwargs), limiter=hint_threads)
     ai_failures: dict[str, int] = {}  # room code -> AI jobs failed in a row
     ai_retries: set[asyncio.Task] = set()
     ai_owner = secrets.token_hex(8)  # this server, as the holder of AI leases
@@ -379,11 +406,15 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        return _error(exc.status_code, exc.detail if isinstance(exc.detail, str) else "error")
+        detail = exc.detail if isinstance(exc.detail, str) else "error"
+        if detail == "There was an error parsing the body":  # FastAPI's words for a body it cannot read
+            detail = "malformed body: expected a JSON object (Content-Type: application/json)"
+        return _error(exc.status_code, detail)
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):
-        return _error(500, f"internal error ({type(exc).__name__}); the room is kept as stored")
+        kept = "; the room is kept as stored" if request.url.path.startswith("/api/rooms/") else ""
+        return _error(500, f"internal error ({type(exc).__name__}){kept}")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
@@ -612,7 +643,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         return None if token is None else room.authenticate(token, present)
 
     # -- reference data ------------------------------------------------------
-    @app.get("/api/health")
+    @app.api_route("/api/health", methods=["GET", "HEAD"])
     async def health():
         return {"ok": True, "version": __version__, "rooms": master.rooms_in_memory}
 
@@ -658,8 +689,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             raise InputError("tile: missing (or ask for \"announce\": true)")
         tile = parse_tile(body.tile, allowed=rules.tile_set)
         in_hand = [parse_tile(token, allowed=rules.tile_set) for token in body.in_hand]
-        hints = await run_in_threadpool(ai_hint, rules, board, tile, None, previous, body.previous_cell,
-                                        agent=body.agent, in_hand=in_hand)
+        hints = await searched(ai_hint, rules, board, tile, None, previous, body.previous_cell,
+                               agent=body.agent, in_hand=in_hand)
         return {"board": format_board(board), "tile": TOKENS[tile], "agent": body.agent,
                 "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}
 
@@ -672,8 +703,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 others.append(hint_board(rules, text))
             except InputError as exc:
                 raise InputError(f"other board {number}: {exc}") from None
-        hints = await run_in_threadpool(ai_announce_hints, rules, board, None, previous, body.previous_cell,
-                                        agent=body.agent, others=others)
+        hints = await searched(ai_announce_hints, rules, board, None, previous, body.previous_cell,
+                               agent=body.agent, others=others)
         return {"board": format_board(board), "agent": body.agent, "announce": True,
                 "hints": [h.to_json() for h in hints]}
 
@@ -721,8 +752,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         if key not in analyses:
             task = analysing.get(key)
             if task is None:  # one search per round, however many players ask at once
-                task = analysing[key] = asyncio.ensure_future(run_in_threadpool(analyse_round, room.rules, kind,
-                                                                                data))
+                task = analysing[key] = asyncio.ensure_future(searched(analyse_round, room.rules, kind, data))
                 task.add_done_callback(lambda _: analysing.pop(key, None))
             report = await asyncio.shield(task)
             analyses[key] = report
@@ -745,7 +775,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             if seat != 0:
                 raise Forbidden(f"only the host ({room.seats[0].name}) may add players")
             if body.agent is not None:
-                master.act(code, "join", body.name or f"{body.agent} {len(room.seats)}", "ai", body.agent)
+                master.act(code, "join", body.name or room.free_name(f"{body.agent} {len(room.seats)}"), "ai",
+                           body.agent)
             elif room.digital:
                 raise RoomError("add: give an agent name for an AI seat (people join with the room code)")
             else:
@@ -820,8 +851,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             await socket.send_json({"type": "error", "error": str(exc)})
             await socket.close(code=4000 + exc.status)
             return
-        if hub.count(room.code) >= listeners_per_room:
-            await socket.send_json({"type": "error", "error": f"room {room.code} has {listeners_per_room} live "
+        most = listeners_per_room if seat is None else LISTENERS_PER_SEAT
+        if hub.count_of(room.code, seat) >= most:
+            whose = "viewers'" if seat is None else f"{room.seats[seat].name}'s"
+            await socket.send_json({"type": "error", "error": f"room {room.code} has {most} of its {whose} live "
                                                               "connections already; poll GET /api/rooms/CODE instead"})
             await socket.close(code=4429)
             return

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from .rooms import MAX_AGENTS, MAX_NAME, STANDIN_AGENT
+from .rooms import MAX_AGENTS, STANDIN_AGENT
 
 Token = Field(min_length=1, max_length=200)
 
@@ -25,7 +25,7 @@ class CreateRoom(Request):
     """``POST /api/rooms``: a solo game (started at once), a room for friends, or a caller room."""
 
     mode: Literal["solo", "room", "caller"] = "room"
-    name: StrictStr = Field(min_length=1, max_length=4 * MAX_NAME)
+    name: StrictStr  # checked by rooms.clean_name (the body limit bounds it meanwhile)
     preset: StrictStr | None = Field(default=None, max_length=64)
     options: dict | None = None
     agents: list[StrictStr] = Field(default_factory=list, max_length=MAX_AGENTS)
@@ -36,7 +36,7 @@ class CreateRoom(Request):
 
 
 class Join(Request):
-    name: StrictStr = Field(min_length=1, max_length=4 * MAX_NAME)
+    name: StrictStr  # checked by rooms.clean_name (the body limit bounds it meanwhile)
 
 
 class Authorised(Request):
@@ -48,7 +48,7 @@ class Authorised(Request):
 class AddPlayer(Authorised):
     """Host only, before the start: an AI seat (``agent``) or, in a caller room, a person without a device."""
 
-    name: StrictStr | None = Field(default=None, max_length=4 * MAX_NAME)
+    name: StrictStr | None = None
     agent: StrictStr | None = Field(default=None, max_length=64)
 
 

@@ -72,13 +72,15 @@ MAX_ACTIVE_ROOMS = 500
 IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
 ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
 MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
-# moves of one player between two draws, and score entries for one player in a round: every event is stored and
-# replayed on loading, so one client must not grow a room without end
+# moves of one player between two draws, and score entries for one player by one person between two calls: every
+# event is stored and replayed on loading, so one client must not grow a room without end
 MAX_REPEATS = 20
 # a room waits for every player: a seat the game has waited for this long with no sign of its player (no action,
 # no state read with its token) may be handed to an AI by another player, so one who went away holds nobody up
 STANDIN_GRACE_SECONDS = 60.0
 STANDIN_AGENT = "fast"  # quick enough that the others barely wait for the stand-in
+# the agents a stand-in may be: it plays for someone else, so another player may not hand the seat to a weak one
+STANDIN_AGENTS = ("fast", "expectimax", "best")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
 ACTIVE = ("lobby", "playing", "round_over")
@@ -114,6 +116,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# characters that print as nothing though Unicode counts them as letters or symbols (Hangul fillers, braille blank)
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def clean_name(name: str) -> str:
     """A player name: 1..24 printable characters, spaces collapsed."""
     if not isinstance(name, str):
@@ -125,6 +131,8 @@ def clean_name(name: str) -> str:
         raise RoomError(f"name: {len(name)} characters; at most {MAX_NAME}")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
         raise RoomError("name: control or unassigned characters are not allowed")
+    if all(ch in BLANK_LETTERS or ch.isspace() for ch in name):
+        raise RoomError("name: nothing visible; give a name of 1 to 24 characters")
     return name
 
 
@@ -259,8 +267,10 @@ class Room:
     def authenticate(self, token, present: bool = True) -> int:
         """The seat index a token belongs to; ``present``: the request is a sign of its player's presence (a
         page polling for changes is not: it polls as well with nobody in front of it)."""
-        if not isinstance(token, str) or not token or len(token) > 200:
+        if not isinstance(token, str) or not token:
             raise Forbidden("token: missing; every action needs the token you got when joining")
+        if len(token) > 200:
+            raise Forbidden(f"token: {len(token)} characters, not a player's token in room {self.code}")
         digest = hash_token(token)
         for index, seat in enumerate(self.seats):
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
@@ -404,6 +414,12 @@ class Room:
         if self._standin_refusal(seat, target) is not None:
             return None
         return max(0.0, self._standin_grace() - self._idle_seconds(target))
+
+    def free_name(self, name: str) -> str:
+        """``name``, or with a mark added if a player has it already (an AI player named after its agent)."""
+        taken = {s.name.casefold() for s in self.seats}
+        candidates = (name, *(f"{name}{chr(ord('a') + k)}" for k in range(26)))
+        return next((c for c in candidates if c.casefold() not in taken), name)
 
     # -- actions (each returns the new events; raises with the room unchanged) ----
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
@@ -557,9 +573,10 @@ class Room:
             raise Conflict(f"scores are entered during a round; the room is {self.status.replace('_', ' ')}")
         if (board is None) == (score is None):
             raise RoomError("give either a board in notation or a score")
-        if self._repeats("entry", player, ("call", "entry")) >= MAX_REPEATS:
-            raise Conflict(f"at most {MAX_REPEATS} entries for {self.seats[player].name} in a round")
-        event = {"t": "entry", "p": player, "board": None}
+        # counted per person entering, so the host's entries never use up the player's own (nor theirs the host's)
+        if self._repeats("entry", player, ("entry",), by=seat) >= MAX_REPEATS:
+            raise Conflict(f"at most {MAX_REPEATS} entries for {self.seats[player].name} between two calls")
+        event = {"t": "entry", "p": player, "board": None, "by": seat}
         if board is not None:
             if self.called < self.rules.tiles_per_round:
                 raise Conflict("boards are entered once every tile has been called; a score may be entered now")
@@ -603,8 +620,9 @@ class Room:
         refusal = self._standin_refusal(seat, target)
         if refusal is not None:
             raise refusal
-        if agent not in AGENTS:
-            raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
+        if agent not in STANDIN_AGENTS:
+            raise RoomError(f"agent {agent!r}: a stand-in plays for someone else as well as it can; expected one "
+                            f"of {', '.join(STANDIN_AGENTS)}")
         idle, grace = self._idle_seconds(target), self._standin_grace()
         if idle < grace:
             raise Conflict(f"{self.seats[target].name} was here {idle:.0f} s ago; an AI may stand in after "
@@ -615,6 +633,8 @@ class Room:
 
     def reclaim(self, seat: int) -> list[dict]:
         """Take one's seat back from the AI standing in: the person plays it again from their next move on."""
+        if self.status == "finished":
+            raise Conflict("the match is over: there is no seat to take back")
         if not self.seats[seat].standin:
             raise Conflict("nobody is standing in for you; your seat is yours")
         out: list[dict] = []
@@ -674,13 +694,15 @@ class Room:
             raise IllegalMove(f"tile {TOKENS[tile]} is not waiting to be placed")
         return tile
 
-    def _repeats(self, kind: str, player: int, within: tuple[str, ...]) -> int:
-        """``kind`` events of ``player`` since the last event of a kind not ``within`` (a draw, a new round)."""
+    def _repeats(self, kind: str, player: int, within: tuple[str, ...], by: int | None = None) -> int:
+        """``kind`` events of ``player`` (made by seat ``by``, if given) since the last event of a kind not
+        ``within`` (a draw, a call, a new round)."""
         count = 0
         for event in reversed(self.events):
             if event["t"] not in within:
                 break
-            count += event["t"] == kind and event["p"] == player
+            count += (event["t"] == kind and event["p"] == player
+                      and (by is None or event.get("by", event["p"]) == by))
         return count
 
     def _trial(self) -> Game:
@@ -832,7 +854,7 @@ class Room:
         stood_in = self.seats[viewer].standin and not over  # an AI plays this seat until the player reclaims it
         me: dict = {"pending": [TOKENS[t] for t in game.pending[viewer]],
                     "movable": [TOKENS[t] for t in game.movable[viewer]]
-                    if self.options.takeback and not stood_in else []}
+                    if self.options.takeback and not stood_in and not over else []}
         board = game.boards[viewer]
         previous_tile, previous_cell = game.previous_tile(viewer), game.previous_cell(viewer)
         # the player's own last placement: what a hint needs for placement rules that look back
@@ -1012,7 +1034,7 @@ class RoomMaster:
             room.standin_grace = self.standin_seconds
             _, token, events = room.join(name)
             for k, agent in enumerate(agents):
-                events += room.join(f"{agent} {k + 1}", "ai", agent)[2]
+                events += room.join(room.free_name(f"{agent} {k + 1}"), "ai", agent)[2]
             if mode == "solo":
                 events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turns)
             with self._creating:

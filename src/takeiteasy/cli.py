@@ -9,7 +9,9 @@ error and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from . import __version__
@@ -80,8 +82,27 @@ def _main(argv: list[str] | None) -> int:
     except WorkerError as exc:  # not the user's input: exit status 1, still one line
         print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 1
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (`| head`): what it wanted it has
+        _discard_stdout()
         return 0
+    except OSError as exc:
+        if exc.errno not in OUTPUT_FULL:
+            raise
+        _discard_stdout()
+        print(f"takeiteasy {args.command}: error: cannot write the output ({exc.strerror})", file=sys.stderr)
+        return 1
+
+
+#: errors of a write that cannot go on (the disk, quota or file size is full; the device failed)
+OUTPUT_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def _discard_stdout() -> None:
+    """Point standard output at /dev/null, so that the exit's flush of what is left does not fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -119,6 +119,12 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         if held != previous_tile and (held >= 0 or previous_cell < rules.layout.num_cells):
             raise InputError(f"previous cell {previous_cell} holds {'no tile' if held < 0 else TOKENS[held]}, "
                              f"not the previous tile {TOKENS[previous_tile]}")
+    if previous_tile != -1:
+        where = np.flatnonzero(board == previous_tile)
+        if not where.size and not rules.holding_cells:  # (a holding slot may have been left out of the board)
+            raise InputError(f"previous tile {TOKENS[previous_tile]} is not on the board; it is the tile placed last")
+        if previous_cell == -1 and where.size:  # where it lies is on the board: placement rules need the cell
+            previous_cell = int(where[0])
     in_hand = tuple(in_hand)
     for other in in_hand:
         if other not in rules.tile_set:

@@ -97,6 +97,9 @@ class ValueFunction:
         if weights.shape != (spec.num_weights,):
             raise WeightsError(f"weights {path}: {weights.size} weights, the {spec.layout_name} layout needs "
                                f"{spec.num_weights}")
+        if not np.isfinite(weights).all():  # play would compare NaNs and pick no cell at all
+            raise WeightsError(f"weights {path}: {int((~np.isfinite(weights)).sum())} of them are not finite numbers "
+                               "(NaN or infinite)")
         return cls(spec, weights, meta)
 
 

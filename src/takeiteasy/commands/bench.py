@@ -33,6 +33,7 @@ from ._options import add_rules_arguments, options_from_args
 
 DEFAULT_GAMES = 1000
 MAX_GAMES = 10**8  # every game's score is kept in memory (and with --vs, its deal)
+MAX_JOBS = 4096  # processes or Ray tasks (the random agent's batch simulator: threads); more would only queue
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
 
@@ -243,6 +244,8 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
 
 def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
     """Deals from a file: one game per line, its tile tokens in draw order ('#' starts a comment)."""
+    if path == "":
+        raise InputError("--deals: give a file name, e.g. deals.txt")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -267,15 +270,26 @@ def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
     return deals
 
 
-def _check_writable(path: str) -> None:
-    """Refuse a scores file that cannot be written before any game is played (it is written at the end)."""
+def _check_writable(path: str, option: str = "--scores", example: str = "scores.csv") -> None:
+    """Refuse an output file that cannot be written before any game is played (it is written at the end)."""
     if path == "":
-        raise InputError("--scores: give a file name, e.g. scores.csv")
+        raise InputError(f"{option}: give a file name, e.g. {example}")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise InputError(f"--scores {path}: no folder {folder}")
+        raise InputError(f"{option} {path}: no folder {folder}")
     if os.path.isdir(path):
-        raise InputError(f"--scores {path}: is a folder")
+        raise InputError(f"{option} {path}: is a folder")
+
+
+def _check_plot(path: str) -> None:
+    """Refuse a plot file that could not be written, before any game is played."""
+    written, fmt = plot_path(path)
+    _check_writable(written, "--plot", "scores.png")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if fmt not in formats:
+        raise InputError(f"--plot {path}: no image format {fmt!r}; use one of {', '.join(sorted(formats))}")
 
 
 def _check_agent(name: str) -> None:
@@ -368,7 +382,7 @@ def run(args) -> int:
     rules = Ruleset.from_options(options)
     _check_agent(args.agent)
     if args.plot is not None:
-        plot_path(args.plot)  # refuse an empty name before any game is played
+        _check_plot(args.plot)
     if args.scores is not None:
         _check_writable(args.scores)
     if args.vs is not None:
@@ -380,17 +394,17 @@ def run(args) -> int:
             from ..ai import make_agent
 
             make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise InputError(f"--jobs must be 1 to {MAX_JOBS}, got {args.jobs}")
     jobs = args.jobs or 1
     if args.ray is not None:
         from ..cluster import cluster_cpus
 
         jobs = args.jobs or cluster_cpus(args.ray)
-    if args.deals and not rules.options.caller:
+    if args.deals is not None and not rules.options.caller:
         raise InputError(f"--deals {args.deals}: with no caller the agents announce the tiles, so there is no deal "
                          "to give")
-    deals = read_deals(args.deals, rules) if args.deals else None
+    deals = read_deals(args.deals, rules) if args.deals is not None else None
     games = args.games
     if games is None:
         games = len(deals) if deals is not None else DEFAULT_GAMES
@@ -425,11 +439,11 @@ def run(args) -> int:
                            "wins": float((difference > 0).mean()), "ties": float((difference == 0).mean())},
             "a": report, "b": second.report() | context | {"weights": args.vs_weights},
         }
-    if args.plot is not None:
-        report["plot"] = write_plot(args.plot, played)
-    if args.scores is not None:
+    if args.scores is not None:  # first: the scores are the part a failing plot must not lose
         write_scores(args.scores, played, rules, args.seed, deals)
         report["scores"] = args.scores
+    if args.plot is not None:
+        report["plot"] = write_plot(args.plot, played)
     if args.json:
         print(json.dumps(report))
         return 0

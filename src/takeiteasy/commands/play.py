@@ -10,6 +10,7 @@ each player's personal best per ruleset.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -17,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.errors import InputError
-from ..core.game import Game, IllegalMove, Match
+from ..core.game import Game, IllegalMove, Match, check_players
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records
@@ -36,7 +37,9 @@ class Quit(Exception):
 
 def register(sub) -> None:
     parser = sub.add_parser("play", help="play in the terminal: solitaire, hot-seat or against AI players",
-                            description="Play Take It Easy! in the terminal.  " + HELP)
+                            description="Play Take It Easy! in the terminal.  " + HELP,
+                            epilog="Exit status: 0 when the match is played to the end, 1 when it is abandoned ('q' "
+                                   "or the end of the input), 2 for options that cannot be played.")
     parser.add_argument("--players", default="you",
                         help="comma-separated names of the people at this terminal, each different")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
@@ -70,6 +73,12 @@ def run(args) -> int:
 
         args.seed = secrets.randbelow(2**31)
     names = humans + _ai_names(args.vs)
+    check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
+    if humans and sys.stdin is None:
+        raise InputError("standard input is closed: play reads the players' moves from it")
+    unprintable = next((name for name in humans if not name.isprintable()), None)
+    if unprintable is not None:  # an escape sequence in a name would act on the terminal each time it is shown
+        raise InputError(f"--players: {unprintable!r} has a control character; give printable names")
     repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if repeated is not None:  # two players of one name: whose turn, board and personal best would it be?
         raise InputError(f"--players: {repeated!r} is given twice; give each player a different name")
@@ -191,6 +200,8 @@ def _human_announce(console: Console, game: Game, player: int) -> list[int]:
         console.print(board_text(board, game.rules.layout))
     while True:
         answer = _ask(console, "announce> ")
+        if not answer:  # Enter alone: ask again, as at the cell prompt
+            continue
         if answer == "?":
             _show_announce_hint(console, game, player)
             continue
@@ -223,7 +234,7 @@ def _human_settle(console: Console, game: Game, player: int, args) -> None:
             parts = answer.split()
             if len(parts) != 2 or not parts[1].isdecimal():
                 raise ValueError(f"{answer!r}: type a held tile and an empty stamen cell, e.g. 574 3")
-            game.release(player, parse_tile(parts[0]), int(parts[1]))
+            game.release(player, parse_tile(parts[0]), _cell_number(parts[1]))
         except (IllegalMove, InputError, ValueError) as exc:
             console.print(f"[red]{exc}[/]")
 
@@ -317,7 +328,14 @@ def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
         tile = tiles[-1] if len(tiles) == 1 else tiles[0]
     if len(parts) != 1 or not parts[0].isdecimal():  # isdigit() takes '³', which int() refuses
         raise ValueError(f"{answer!r}: type a cell number, e.g. 7 ({HELP})")
-    return tile, int(parts[0])
+    return tile, _cell_number(parts[0])
+
+
+def _cell_number(text: str) -> int:
+    """A typed cell number (decimal digits); a long one is no cell (and int() refuses over 4300 digits)."""
+    if len(text) > 4:
+        raise ValueError(f"cell {text[:8]}{'...' if len(text) > 8 else ''}: no board has that many cells")
+    return int(text)
 
 
 def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str,

@@ -12,6 +12,7 @@ from ..core.errors import InputError
 from ..core.notation import format_board, parse_board
 from ..core.rules import Ruleset
 from ._options import add_rules_arguments, rules_from_args
+from ._stdin import stdin_lines
 
 
 def register(sub) -> None:
@@ -57,7 +58,7 @@ def _stream(rules: Ruleset) -> int:
     """One JSON line out per line in; a bad line gives an error object in its place."""
     status = 0
     out = sys.stdout
-    for number, line in enumerate(sys.stdin, start=1):
+    for number, line in stdin_lines():
         if not line.strip():
             continue  # as solve - does: a trailing or spacing blank line is not a board
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import socket
 from pathlib import Path
 
@@ -107,11 +109,18 @@ def run(args) -> int:
     import uvicorn
 
     from ..server import create_app
+    from ..server.store_postgres import is_postgres_url
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: expected 1..65535")
     if args.db == "":  # not a silent fall back to the default database
         raise InputError("--db: give a file path or a postgresql:// URL (leave --db out for the default database)")
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", args.db or "")
+    if scheme and not is_postgres_url(args.db):  # else 'mysql://x' became a folder 'mysql:' holding a file 'x'
+        raise InputError(f"--db {scheme.group(1)}://...: not a database this server can use; give a SQLite file "
+                         "path or a postgresql:// URL")
+    if not args.host.strip():  # uvicorn would listen on every interface and the address shown would be broken
+        raise InputError("--host: empty; give an address such as 127.0.0.1, or 0.0.0.0 for every interface")
     settings = app_settings(args)
     store, where = open_store(args.db)
     try:

@@ -24,6 +24,7 @@ from ..core.tiles import TOKENS
 from ..solve import maximum, solve, solve_round
 from ..solve.solver import SolveError
 from ._options import add_rules_arguments, rules_from_args
+from ._stdin import stdin_lines
 
 
 def register(sub) -> None:
@@ -106,9 +107,11 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(record))
         else:
-            print(f"maximum {record['score']}, reached by {plural(record['count'], 'board')}"
+            at_least = "" if record["complete"] else "at least "  # the list stops at a cap
+            print(f"maximum {record['score']}, reached by {at_least}{plural(record['count'], 'board')}"
                   + (f" ({record['up_to_half_turn']} up to a half turn)" if "up_to_half_turn" in record else "")
-                  + f", using {plural(record['tile_sets'], 'different set')} of tiles:")
+                  + f", using {at_least}{plural(record['tile_sets'], 'different set')} of tiles"
+                  + ("" if record["complete"] else " (list cut short)") + ":")
             for board in record["boards"]:
                 print(board)
         return 0
@@ -134,7 +137,7 @@ def run(args) -> int:
 def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
     """One JSON line out per line in; a bad line gives an error object in its place."""
     status = 0
-    for number, line in enumerate(sys.stdin, start=1):
+    for number, line in stdin_lines():
         if not line.strip():
             continue
         try:

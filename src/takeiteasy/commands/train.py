@@ -85,8 +85,10 @@ def run(args) -> int:
     for name in ("alpha", "alpha_final", "hold", "init"):
         if not math.isfinite(getattr(args, name)):
             raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: expected a finite number")
+    if not args.alpha > 0:
+        raise InputError(f"--alpha {args.alpha}: the step size must be positive")
     if not (0 < args.alpha_final <= args.alpha):
-        raise InputError("--alpha-final must be positive and at most --alpha")
+        raise InputError(f"--alpha-final {args.alpha_final}: must be positive and at most --alpha ({args.alpha})")
     if not 0 <= args.hold <= 1:
         raise InputError("--hold is a fraction between 0 and 1")
     if args.jobs > MAX_JOBS:

@@ -113,6 +113,18 @@ def _secrets(url: str) -> list[str]:
     return sorted({s for p in found for s in (p, unquote(p)) if s}, key=len, reverse=True)
 
 
+def hide_secrets(text: str, secrets: list[str]) -> str:
+    """``text`` with each of ``secrets`` standing alone shown as ``***``: not where it is part of a longer word, so
+    that a short password does not garble the message ("p" in "port") while quoting it still hides it.
+
+    >>> hide_secrets("password authentication failed for p at port 5432 (p)", ["p"])
+    'password authentication failed for *** at port 5432 (***)'
+    """
+    for secret in secrets:
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
+    return text
+
+
 def pool_parameters(url: str) -> tuple[str, dict[str, str]]:
     """``url`` without the store's own parameters (``pool_min``, ``pool_max``, ``pool_timeout``), and their values.
 
@@ -138,9 +150,8 @@ class _MaskPassword(logging.Filter):
         self.secrets = secrets
 
     def filter(self, record: logging.LogRecord) -> bool:
-        text = masked = record.getMessage()
-        for secret in self.secrets:
-            masked = masked.replace(secret, "***")
+        text = record.getMessage()
+        masked = hide_secrets(text, self.secrets)
         if masked != text:
             record.msg, record.args = masked, ()
         return True
@@ -270,9 +281,7 @@ class PostgresStore(Store):
         # the server's own message where there is one: str() adds the statement and a caret line under it
         raw = getattr(getattr(exc, "diag", None), "message_primary", None) or str(exc)
         text = "; ".join(" ".join(line.split()) for line in raw.splitlines() if line.strip()) or type(exc).__name__
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        return text
+        return hide_secrets(text, self._secrets)
 
     @staticmethod
     def _lost(conn) -> bool:

@@ -1116,6 +1116,22 @@ def test_a_draw_asked_for_comes_after_a_server_restart(tmp_path, monkeypatch):
         assert not st["awaiting_draw"] and len(st["drawn"]) == 2 and st["me"]["phase"] == "place"
 
 
+def test_a_server_started_again_under_its_name_takes_back_its_ai_leases_at_once(tmp_path):
+    """A server killed while holding a room's AI lease (30 s) held the room up until the lease ran out, even for
+    itself started again: `serve` now names the server by host and port, and the same name owns the lease."""
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED, ai_owner="host:8000")) as client:
+        joined = create(client, mode="solo", agents=["greedy"])
+        code, token = joined["code"], joined["token"]
+        st = after_ais(client, code, token)
+    assert SQLiteStore(path).claim_ai(code, "host:8000", 600)  # as a crash would leave it, for ten minutes
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED, ai_owner="host:8000")) as client:
+        st = place_first_legal(client, code, token, st)
+        placed = st["players"][1]["placed"]
+        st = after_ais(client, code, token, seconds=60)  # a bound far below the lease
+        assert st["players"][1]["placed"] == placed + 1
+
+
 def test_many_ais_thinking_at_once_do_not_hold_up_the_requests_of_other_rooms(client, slow_ai):
     """AI players think in worker threads; so do requests (the engine).  Forty AIs thinking at once (eight solo
     rooms of five) must not take every worker thread: a person's move in another room is answered meanwhile."""

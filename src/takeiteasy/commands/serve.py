@@ -126,7 +126,9 @@ def run(args) -> int:
     try:
         sock = listen(args.host, args.port)
         print(f"takeiteasy: serving on {url(args.host, args.port)} (rooms in {where})", flush=True)
-        config = uvicorn.Config(create_app(store, **settings), log_level="warning")
+        # the same name after a restart: leases the crashed server held are this one's at once
+        owner = f"{socket.gethostname()}:{args.port}"
+        config = uvicorn.Config(create_app(store, **settings, ai_owner=owner), log_level="warning")
         with sock:
             uvicorn.Server(config).run(sockets=[sock])
     finally:

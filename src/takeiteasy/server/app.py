@@ -337,14 +337,17 @@ def mask_tokens_in_logs() -> None:
 def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
                rate_limits: RateLimits | None = None, rooms_in_memory: int = ROOMS_IN_MEMORY,
                listeners_per_room: int = LISTENERS_PER_ROOM, standin_seconds: float | None = None,
-               ai_lease_seconds: float = AI_LEASE_SECONDS, watch_seconds: float | None = WATCH_SECONDS) -> FastAPI:
+               ai_lease_seconds: float = AI_LEASE_SECONDS, watch_seconds: float | None = WATCH_SECONDS,
+               ai_owner: str | None = None) -> FastAPI:
     """The web app over ``store`` (default: an in-memory store; ``takeiteasy serve`` passes a SQLite or PostgreSQL
     store).
 
     ``rate_limits`` are per client address (default :class:`RateLimits()`;
     ``RateLimits.off()`` for none); ``ai_lease_seconds`` is how long a room's AI lease lasts (see ``ai_job``);
     ``watch_seconds`` how often the server looks for changes other servers on the same database made to rooms it
-    has live connections to (see ``watch``; None: never); see :class:`RoomMaster` for the others.
+    has live connections to (see ``watch``; None: never); ``ai_owner`` names the server as the holder of AI leases
+    (default: random; ``takeiteasy serve`` gives host:port, so a server started again after a crash takes its own
+    leases back at once instead of waiting for them to run out); see :class:`RoomMaster` for the others.
     """
     mask_tokens_in_logs()
     store = store if store is not None else MemoryStore()
@@ -362,7 +365,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         return await to_thread.run_sync(functools.partial(function, *args, **kwargs), limiter=hint_threads)
     ai_failures: dict[str, int] = {}  # room code -> AI jobs failed in a row
     ai_retries: set[asyncio.Task] = set()
-    ai_owner = secrets.token_hex(8)  # this server, as the holder of AI leases
+    ai_owner = ai_owner or secrets.token_hex(8)  # this server, as the holder of AI leases
     ai_leases: dict[str, float] = {}  # room code -> when (time.monotonic()) this server last took its AI lease
     lease_waits: set[str] = set()  # rooms whose AI lease another server holds: this server looks again soon
 

@@ -183,7 +183,10 @@ def test_symbol_map_file_changes_sunray_scoring(capsys, tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ("not json", "not valid JSON"),
-    ('{"symbols": {"5x4": "sun"}}', "unknown tile '5x4'"),
+    ('{"symbols": {"5x4": "sun"}}', "token '5x4': unknown value 'x' for the 2nd (rising) stripe"),
+    ('{"symbols": {"5-74": "sun"}}', "token '5-74': a dashed tile has three values"),  # was taken for 574
+    ('{"symbols": {"-574": "sun"}}', "token '-574': a dashed tile has three values"),
+    ('{"symbols": {"574": "sun", "5-7-4": "moon"}}', "tile 574 is given twice ('574' and '5-7-4')"),  # last won
     ('{"symbols": {"574": "star"}}', "has symbol 'star'; expected 'sun' or 'moon'"),
     ('["574"]', 'expected an object'),
 ])
@@ -319,15 +322,47 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda g: g["deal"].__setitem__(0, 574), 'a tile is written as text, like "574", not 574'),
-    (lambda g: g["players"][0]["moves"][0].update(tile=None), 'a tile is written as text, like "574", not None'),
+    (lambda g: g["deal"].__setitem__(0, 574), 'deal: token 1: a tile is written as text, like "574", not 574'),
+    (lambda g: g["players"][0]["moves"][0].update(tile=None),
+     "player 'ann' move 1: a tile is written as text, like \"574\", not null"),
     (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
     (lambda g: g["players"][0]["moves"][0].update(cell=True),
      "saved game: player 'ann' move 1: a cell is a whole number, like 3, not true"),
     (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),
      "saved game: player 'ann' lists 20 moves, but a round deals only 19 tiles"),
+    # below: a field of the wrong type was a Python error message, or taken quietly
+    (lambda g: g.update(deal=None), 'deal: expected a list of tile tokens, like ["574", "123", ...], not null'),
+    (lambda g: g.update(deal=" ".join(g["deal"])),  # was "token '9': a tile has exactly three values"
+     'deal: expected a list of tile tokens, like ["574", "123", ...], not "128 523 174 964 923 973 574 924 568 ...'),
+    (lambda g: g.update(deal=g["deal"][:5]), "deal: 5 tiles, but a round of this game deals 19"),
+    (lambda g: g.update(deal=g["deal"] + ["123"]), "deal: 20 tiles, but a round of this game deals 19"),
+    (lambda g: g["deal"].__setitem__(1, g["deal"][0]), "deal: token 2 '128': duplicate tile: 128 is already token 1"),
+    (lambda g: g.pop("deal"), 'deal: missing; expected a list of tile tokens, like ["574", "123", ...]'),
+    (lambda g: g.update(players=None),
+     'players: expected a list of players, like [{"name": "ann", "moves": [...]}], not null'),
+    (lambda g: g.update(players=["ann"]), 'player 1: expected an object {"name": "ann", "moves": [...]}, not "ann"'),
+    (lambda g: g["players"][0].update(name=None), "player 1: name: expected the player's name, as text, not null"),
+    (lambda g: g["players"][0].update(name="ann\x1b[2J"),  # it was printed as is: the terminal cleared its screen
+     "player 1: name 'ann\\x1b[2J' has a control character"),
+    (lambda g: g["players"][0].update(moves=None),
+     "player 'ann': moves: expected a list like [{\"tile\": \"574\", \"cell\": 3}, ...], not null"),
+    (lambda g: g["players"][0]["moves"].__setitem__(2, ["574", 3]),
+     "player 'ann' move 3: expected an object {\"tile\": \"574\", \"cell\": 3}, not [\"574\", 3]"),
+    (lambda g: g["players"][0]["moves"][1].pop("tile"),
+     "player 'ann' move 2: expected an object {\"tile\": \"574\", \"cell\": 3}, not {\"cell\": 2}"),
+    (lambda g: g["players"][0].update(settled="yes"), "player 'ann': settled: expected true or false, not \"yes\""),
+    (lambda g: g.update(caller="0"),  # "cell": "3" was refused, "caller": "0" taken
+     'caller: expected a whole number, the index of the player who calls the round, not "0"'),
+    (lambda g: g.update(caller=1.5), "caller: expected a whole number, the index of the player who calls the round, "
+                                     "not 1.5"),
+    (lambda g: g.update(draw_size=True),
+     "draw_size: expected a whole number, the tiles turned over at a time, not true"),
+    (lambda g: g.update(seed=True), "seed: expected a whole number, or null when the deal was given, not true"),
+    (lambda g: g.update(options=None), "options: expected a JSON object of options, not null"),
+    (lambda g: g["options"].update(draw=1.0), "options: option draw: 1.0 is not a whole number"),
 ])
 def test_analyse_refuses_a_damaged_saved_game_with_one_line(capsys, tmp_path, damage, message):
+    """Each message names the file, the field (and player and move) and what it should hold."""
     from takeiteasy.ai import make_agent
     from takeiteasy.core import Game
 
@@ -339,7 +374,28 @@ def test_analyse_refuses_a_damaged_saved_game_with_one_line(capsys, tmp_path, da
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     assert main(["analyse", str(path)]) == 2
-    assert capsys.readouterr().err == f"takeiteasy analyse: error: {message}\n"
+    assert capsys.readouterr().err == f"takeiteasy analyse: error: {path}: {message}\n"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{}", 'not a saved game: expected a JSON object with "format": "takeiteasy-game"'),  # did not name the file
+    ("[1, 2]", 'not a saved game: expected a JSON object with "format": "takeiteasy-game"'),
+    ("[" + "9" * 5000 + "]", "a number in it has more than 4300 digits"),  # was a ValueError traceback
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),  # was a RecursionError traceback
+], ids=["object", "list", "long-number", "deep"])
+def test_analyse_names_the_file_that_is_no_saved_game(capsys, tmp_path, content, message):
+    path = tmp_path / "game.json"
+    path.write_text(content)
+    assert main(["analyse", str(path)]) == 2
+    assert capsys.readouterr().err == f"takeiteasy analyse: error: {path}: {message}\n"
+
+
+def test_analyse_with_standard_input_closed_is_a_one_line_error(capsys, monkeypatch):
+    """`takeiteasy analyse - <&-`: Python leaves sys.stdin None, and reading it was an AttributeError."""
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["analyse", "-"]) == 2
+    assert capsys.readouterr().err == ("takeiteasy analyse: error: standard input is closed: give the saved game's "
+                                       "file name (GAME.json) instead of '-'\n")
 
 
 @pytest.mark.parametrize("cells, message", [
@@ -352,7 +408,7 @@ def test_a_layout_file_with_odd_coordinates_is_a_one_line_error(capsys, tmp_path
     path = tmp_path / "odd.json"
     path.write_text(f'{{"name": "odd", "cells": {cells}}}')
     assert main(["tiles", "--board", str(path)]) == 2
-    assert capsys.readouterr().err == f"takeiteasy tiles: error: layout odd: {message}\n"
+    assert capsys.readouterr().err == f"takeiteasy tiles: error: board file {path}: {message}\n"
 
 
 def test_a_layout_file_may_write_whole_coordinates_as_floats(capsys, tmp_path):
@@ -564,9 +620,15 @@ def test_an_error_quoting_a_line_break_or_carriage_return_stays_one_line(capsys,
     (["--options", "{file}"], "[1]", "--options {file}: expected a JSON object of options"),
     (["--board", "{file}"], "[1]",
      'board file {file}: expected a layout object {"name": "...", "cells": [[q, r], ...]}'),
-    (["--board", "{file}"], '{"name": "odd", "cells": [1, 2]}', "layout odd: a cell is a [q, r] pair, not 1"),
+    (["--board", "{file}"], '{"name": "odd", "cells": [1, 2]}', "board file {file}: a cell is a [q, r] pair, not 1"),
     (["--board", "{file}"], '{"name": "odd", "cells": [[0, 0]], "stamen": 5}',
-     "layout odd: stamen is a list of [q, r] cells, not 5"),
+     "board file {file}: stamen is a list of [q, r] cells, not 5"),
+    (["--board", "{file}"], '{"name": "odd", "cells": [[0, 0]], "stamen": null}',  # was "('NoneType' object ...)"
+     "board file {file}: stamen is a list of [q, r] cells, not null"),
+    (["--board", "{file}"], '{"name": "", "cells": [[0, 0], [0, 1]]}',  # was "the  board"
+     "board file {file}: name is the board's name, as text, not ''"),
+    (["--board", "{file}"], '{"name": "odd", "cells": [[0, 0], [1, 1]]}',
+     "board file {file}: no two cells are next to each other in a row, so no line could ever score"),
     (["--symbols", "{file}"], "", "symbol map {file}: not valid JSON (Expecting value"),  # was "cannot read it"
     (["--symbols", "{dir}"], None, "symbol map {dir}: cannot read it (Is a directory)"),  # was "[Errno 21] ..."
     (["--symbols", ""], None, "symbol map: give a file path (leave it out for the default map)"),  # was '.'
@@ -783,3 +845,63 @@ def test_analyse_writes_every_loss_with_two_decimals(capsys, monkeypatch, tmp_pa
     assert len(losses) == 19 and all(re.fullmatch(r"\d+\.\d\d", loss) for loss in losses)
     worst = re.search(r"worst moves: (.*)", " ".join(out.split())).group(1)  # rich wraps long lines
     assert len(re.findall(r", -\d+\.\d\d\)", worst)) == 3
+
+
+@pytest.mark.parametrize("cells, argv", [
+    ("[[0, 0]]", ["solve", "--tiles", "574"]),
+    ("[[0, 0], [5, 5]]", ["solve", "--max"]),
+    ("[[0, 0]]", ["play", "--quick", "--no-record", "--seed", "1"]),
+])
+def test_a_board_with_no_scoring_line_is_refused_not_a_crash(tmp_path, cells, argv):
+    """Such a layout has empty line tables, and the compiled rule kernels crashed the process on them (exit 139).
+    In a subprocess: a crash here would end the test run."""
+    path = tmp_path / "lonely.json"
+    path.write_text(f'{{"name": "lonely", "cells": {cells}}}')
+    result = subprocess.run([sys.executable, "-m", "takeiteasy", *argv, "--board", str(path)], input="0\n",
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr[-300:]
+    assert result.stderr == (f"takeiteasy {argv[0]}: error: board file {path}: no two cells are next to each other "
+                             "in a row, so no line could ever score\n")
+
+
+def test_a_board_with_one_scoring_line_still_plays(capsys, tmp_path):
+    path = tmp_path / "pair.json"
+    path.write_text('{"name": "pair", "cells": [[0, 0], [0, 1]]}')
+    status, out, _ = run_cli(capsys, "solve", "--tiles", "574 563", "--board", str(path))
+    assert status == 0 and out.startswith("score 10")
+
+
+@pytest.mark.parametrize("option", ["--options", "--board", "--symbols"])
+@pytest.mark.parametrize("content, reason", [
+    ('{"a": ' + "9" * 5000 + "}", "a number in it has more than 4300 digits"),  # was a ValueError traceback
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),  # was a RecursionError traceback
+], ids=["long-number", "deep"])
+def test_a_json_file_too_long_a_number_or_too_deep_is_a_one_line_error(capsys, tmp_path, option, content, reason):
+    path = tmp_path / f"deep{len(content)}{option}.json"  # a path of its own: layouts are cached by path
+    path.write_text(content)
+    status, _, err = run_cli(capsys, "score", option, str(path), EXAMPLE_178)
+    what = {"--options": "--options", "--board": "board file", "--symbols": "symbol map"}[option]
+    assert status == 2 and err == f"takeiteasy score: error: {what} {path}: {reason}\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[1]", "--options: expected a JSON object of options, like '{\"draw\": 2}', not a list"),  # was "cannot read it"
+    ("null", "--options: expected a JSON object of options, like '{\"draw\": 2}', not null"),
+    ('{"draw": 1.0}', "--options: option draw: 1.0 is not a whole number"),  # was "1.0 is not a int"
+    ('{"wildcards": "yes"}', '--options: option wildcards: "yes" is not true or false'),
+    ('{"placement": 3}', "--options: option placement: 3 is not text"),
+    ('{"draw": ' + "9" * 5000 + "}", "--options: a number in it has more than 4300 digits"),
+    ("nope.json", "--options nope.json: cannot read it (No such file or directory)"),
+], ids=["list", "null", "float", "text-for-bool", "number-for-text", "long-number", "no-file"])
+def test_inline_options_that_are_no_object_or_of_the_wrong_type_say_so(capsys, tmp_path, monkeypatch, text, message):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run_cli(capsys, "score", "--options", text, EXAMPLE_178)
+    assert status == 2 and err == f"takeiteasy score: error: {message}\n"
+
+
+@pytest.mark.parametrize("argv", [["score", "\u00b274", *["."] * 18], ["solve", "--tiles", "\u00b274"],
+                                  ["hint", *["."] * 19, "\u00b274"]])
+def test_a_superscript_digit_in_a_tile_is_a_one_line_error(capsys, argv):
+    """'\u00b2' (superscript two) passed str.isdigit() and then failed int(): a ValueError traceback."""
+    status, _, err = run_cli(capsys, *argv)
+    assert status == 2 and "tile values are the digits 0-9 (ASCII), not '\u00b2'" in err and err.count("\n") == 1

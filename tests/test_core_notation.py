@@ -152,3 +152,74 @@ def test_rulebook_003_the_caller_names_the_wildcard_tiles():
 
     assert [call_words(parse_tile(t)) for t in ("***", "1**", "*2*", "**3", "9-6-4")] == [
         "triple wildcard", "double wildcard with 1", "double wildcard with 2", "double wildcard with 3", "9-6-4"]
+
+
+@pytest.mark.parametrize("text, other", [("²74", "²"), ("５７４", "５"), ("5٧4", "٧"), ("25²", "²"), ("5-٧-4", "٧")])
+def test_tile_values_are_ascii_digits(text, other):
+    """'²'.isdigit() is true but int('²') fails (a ValueError traceback); int('５') is 5, so full-width and other
+    scripts' digits got as far as "no such wildcard tile"."""
+    with pytest.raises(NotationError) as info:
+        parse_tile(text)
+    assert str(info.value) == f"token {text!r}: tile values are the digits 0-9 (ASCII), not {other!r}"
+    with pytest.raises(NotationError, match=r"token 1 .*digits 0-9 \(ASCII\)"):
+        parse_board(" ".join([text] + ["."] * 18))
+
+
+@pytest.mark.parametrize("cells", [[(0, 0)], [(0, 0), (5, 5)], [(0, 0), (1, 1), (2, 2)]])
+def test_a_layout_with_no_two_cells_in_a_row_is_refused(cells):
+    """Such a board has no scoring line, and the rule kernels, which index the line tables unchecked, crashed the
+    process (a segmentation fault) on its empty tables."""
+    from takeiteasy.core.layouts import Layout, LayoutError
+
+    with pytest.raises(LayoutError, match=r"^layout odd: no two cells are next to each other in a row, so no line"):
+        Layout("odd", cells)
+
+
+def test_a_layout_with_one_line_of_two_cells_is_enough(tmp_path):
+    import json
+
+    from takeiteasy.core import Options, Ruleset
+    from takeiteasy.core.layouts import Layout
+
+    pair = Layout("pair", [(0, 0), (0, 1), (5, 5)])  # the lone cell is in no line, and that is allowed
+    assert (pair.num_cells, pair.num_lines, pair.line(0)) == (3, 1, (0, 1))
+    path = tmp_path / "pair.json"
+    path.write_text(json.dumps(pair.to_json()))
+    rules = Ruleset.from_options(Options(board=str(path)))
+    assert rules.score(parse_board("574 563 .", rules.layout)) == 10
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": None}, "stamen is a list of [q, r] cells, not null"),
+    ({"name": "", "cells": [[0, 0], [0, 1]]}, "name is the board's name, as text, not ''"),
+    ({"name": " ", "cells": [[0, 0], [0, 1]]}, "name is the board's name, as text, not ' '"),
+    ({"cells": [[0, 0], [0, 1]]}, "name is missing (the board's name, as text)"),
+    ({"name": "x"}, "cells is missing (a list of [q, r] cells)"),
+    ({"name": "x", "cells": [[0, 0], [0, 1]], "description": 5}, "description is text, not 5"),
+    ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": [[True, False]]}, "cell coordinates are whole numbers"),
+    ({"name": "x", "cells": [[0, 0], [0, 10**20]]}, "cell coordinates go from -100 to 100, not 10"),
+])
+def test_a_layout_error_names_the_field_and_the_file(data, message):
+    """"stamen": null was "layout: expected {...} ('NoneType' object is not iterable)"; an empty name made
+    messages say "the  board"; and a cell at 10**20 made the terminal's board grid too large to allocate."""
+    from takeiteasy.core.layouts import Layout, LayoutError
+
+    with pytest.raises(LayoutError) as info:
+        Layout.from_json(data, "board file odd.json")
+    assert str(info.value).startswith(f"board file odd.json: {message}")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" + "9" * 5000 + "]", "where: a number in it has more than 4300 digits"),
+    ("[" * 100_000 + "]" * 100_000, "where: nested too deeply to read"),
+    ("{", "where: not valid JSON (Expecting property name"),
+], ids=["long-number", "deep", "syntax"])
+def test_read_json_turns_every_parse_failure_into_one_input_error(text, message):
+    """json.loads raises a bare ValueError for an over-long number and RecursionError for deep nesting: the loaders
+    caught only JSONDecodeError, so both were tracebacks."""
+    from takeiteasy.core.errors import InputError
+    from takeiteasy.core.layouts import read_json
+
+    with pytest.raises(InputError) as info:
+        read_json(text, "where")
+    assert str(info.value).startswith(message)

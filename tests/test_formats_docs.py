@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from takeiteasy.ai import make_agent
 from takeiteasy.core import Game, Ruleset
 from takeiteasy.core.deal import deal
@@ -41,3 +43,33 @@ def test_saved_game_example_is_the_round_it_says():
     player, real = example["players"][0], record["players"][0]
     assert player["moves"][:-1] == real["moves"][: len(player["moves"]) - 1]
     assert (player["name"], player["board"], player["score"]) == (real["name"], real["board"], real["score"])
+
+
+def _example(heading: str) -> str:
+    """The JSON example under a heading of the guide."""
+    return re.search(rf"## {re.escape(heading)}\n\n```json\n(.*?)```", DOC, flags=re.S).group(1)
+
+
+def test_layout_file_example_loads_and_its_limits_are_the_loaders(tmp_path):
+    from takeiteasy.core.layouts import MAX_COORDINATE, MAX_LINE, LayoutError, layout
+
+    path = tmp_path / "pair.json"
+    path.write_text(_example("Layout file (`--board FILE.json`)"))
+    assert layout(str(path)).num_lines == 1
+    assert f"from -{MAX_COORDINATE} to {MAX_COORDINATE}" in DOC and f"at most {MAX_LINE}\ncells" in DOC
+    apart = tmp_path / "apart.json"  # another name: layouts are cached by path
+    apart.write_text('{"name": "apart", "cells": [[0, 0], [5, 5]]}')  # "no line of two ... is refused"
+    with pytest.raises(LayoutError, match="no line could ever score"):
+        layout(str(apart))
+
+
+def test_symbol_map_example_loads_and_a_tile_named_twice_is_refused(tmp_path):
+    from takeiteasy.core.tiles import MOON, SUN, SymbolMapError, load_symbol_map
+
+    path = tmp_path / "symbols.json"
+    path.write_text(_example("Sun/moon map (`--symbols FILE.json`)"))
+    table = load_symbol_map(path)
+    assert (table[parse_tile("574")], table[parse_tile("924")]) == (SUN, MOON)
+    path.write_text('{"symbols": {"574": "sun", "5-7-4": "moon"}}')  # was the last one winning
+    with pytest.raises(SymbolMapError, match="tile 574 is given twice"):
+        load_symbol_map(path)

@@ -233,7 +233,7 @@ def test_options_refuse_bad_values_with_a_named_option():
     """Options: a wrong value or type is refused with the option's name."""
     with pytest.raises(InputError, match="unknown placement 'diagonal'"):
         Options.from_json({"placement": "diagonal"})
-    with pytest.raises(InputError, match="option draw: 'two' is not a int"):
+    with pytest.raises(InputError, match="option draw: 'two' is not a whole number"):
         Options.from_json({"draw": "two"})
     with pytest.raises(InputError, match="needs a board with stamen cells"):
         Ruleset.from_options(Options(stamen="first"))

@@ -44,7 +44,7 @@ def _ray():
 def _probe(address: str, timeout: float = 5.0) -> None:
     """Refuse at once an address nothing listens on (Ray itself keeps retrying for a minute or more)."""
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()) or len(port) > 5:
         return  # "auto" and other forms: Ray finds or refuses them quickly
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()

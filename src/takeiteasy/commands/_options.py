@@ -14,7 +14,8 @@ import json
 from dataclasses import fields
 from pathlib import Path
 
-from ..core.layouts import LAYOUT_NAMES
+from ..core.errors import shown
+from ..core.layouts import LAYOUT_NAMES, read_json
 from ..core.presets import preset, presets
 from ..core.rules import Options, Ruleset, RulesError
 
@@ -66,6 +67,22 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
                        help="one player, playing to beat a personal best")
 
 
+def json_kind(value) -> str:
+    """What a JSON value is, in words: 'a list', 'a number', 'null'."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")
+
+
+
+def check_option_types(data: dict, where: str) -> None:
+    """Refuse an option of the wrong JSON type, as "--options: option draw: 1.0 is not a whole number"."""
+    for f in fields(Options):
+        expected = Options.type_refusal(f.name, data[f.name]) if f.name in data else None
+        if expected is not None:
+            raise RulesError(f"{where}: option {f.name}: {shown(data[f.name])} is not {expected}")
+
+
 def _options_json(text: str) -> dict:
     if not text.strip():  # Path('') would be the working directory
         raise RulesError("--options: give a JSON object or a file holding one")
@@ -74,16 +91,20 @@ def _options_json(text: str) -> dict:
         where = f"--options {text}"  # a file: name it in the messages below
         try:
             source = Path(text).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesError(f"--options {text}: cannot read it ({exc.strerror})") from None
         except UnicodeDecodeError:
             raise RulesError(f"--options {text}: not UTF-8 text") from None
-    try:
-        data = json.loads(source)
-    except json.JSONDecodeError as exc:
-        raise RulesError(f"{where}: not valid JSON ({exc})") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            try:  # not a file: was it JSON, just not an object ('[1]')?
+                inline = json.loads(text)
+            except (ValueError, RecursionError):
+                reason = getattr(exc, "strerror", None) or exc
+                raise RulesError(f"--options {text}: cannot read it ({reason})") from None
+            raise RulesError(f"--options: expected a JSON object of options, like '{{\"draw\": 2}}', not "
+                             f"{json_kind(inline)}") from None
+    data = read_json(source, where, RulesError)
     if not isinstance(data, dict):
-        raise RulesError(f"{where}: expected a JSON object of options")
+        raise RulesError(f"{where}: expected a JSON object of options, not {json_kind(data)}")
+    check_option_types(data, where)
     return data
 
 

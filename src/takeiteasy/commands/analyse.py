@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import numbers
 import sys
+from pathlib import Path
 
 from rich.console import Console
 
-from ..core.errors import InputError
-from ..core.notation import parse_board
+from ..core.errors import InputError, shown
+from ..core.game import FORMAT_NAME, FORMAT_VERSION
+from ..core.layouts import read_json
+from ..core.notation import NotationError, parse_board, parse_tile, plural
 from ..core.rules import Options, Ruleset
+from ..core.tiles import TOKENS
 from ..solve.analysis import analyse_game, best_text
 from ..terminal import board_text
+from ._options import check_option_types, json_kind
 
 
 def register(sub) -> None:
@@ -24,20 +30,113 @@ def register(sub) -> None:
     parser.set_defaults(run=run)
 
 
-def _load(path: str) -> dict:
+def _source(path: str) -> str:
+    """What messages call the game file."""
+    return "standard input" if path == "-" else path
+
+
+def _load(path: str):
     if path == "":
         raise InputError("the game file's path is empty: give a saved game (GAME.json), or '-' to read it from "
                          "standard input")
+    if path == "-" and sys.stdin is None:  # started with standard input closed (<&-)
+        raise InputError("standard input is closed: give the saved game's file name (GAME.json) instead of '-'")
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise InputError(f"{path}: cannot read it ({exc.strerror})") from None
+        raise InputError(f"{_source(path)}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
+        raise InputError(f"{_source(path)}: not UTF-8 text") from None
+    except ValueError as exc:  # e.g. standard input closed after it was opened
+        raise InputError(f"{_source(path)}: cannot read it ({exc})") from None
+    return read_json(text, _source(path))
+
+
+def _whole(value) -> bool:
+    """A JSON integer (bool is an int in Python; int() would also take "0" and 1.5)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _wrong(field: str, expected: str, record: dict, key: str) -> InputError:
+    """The error for a field that is missing or of the wrong kind."""
+    if key not in record:
+        return InputError(f"{field}: missing; expected {expected}")
+    return InputError(f"{field}: expected {expected}, not {shown(record[key])}")
+
+
+def _check_fields(game: dict) -> None:
+    """Refuse a saved game whose fields have the wrong JSON type, naming the field (and player and move) and what it
+    should hold.  Game.from_json replays the moves and says what the rules refuse, but a field of the wrong type
+    reached it as a Python error ("'NoneType' object is not iterable") or was converted quietly (int("0"))."""
+    saved = isinstance(game, dict) and game.get("format") == FORMAT_NAME
+    if not saved or game.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        return  # analyse_game and Game.from_json say what a saved game is, and which version this one reads
+    options = game.get("options", {})
+    if not isinstance(options, dict):
+        raise InputError(f"options: expected a JSON object of options, not {json_kind(options)}")
+    check_option_types(options, "options")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc})") from None
+        rules = Ruleset.from_options(Options.from_json(options))
+    except InputError as exc:
+        raise InputError(f"options: {exc}") from None
+    if game.get("seed") is not None and not _whole(game["seed"]):
+        raise _wrong("seed", "a whole number, or null when the deal was given", game, "seed")
+    if "caller" in game and not _whole(game["caller"]):
+        raise _wrong("caller", "a whole number, the index of the player who calls the round", game, "caller")
+    if game.get("draw_size") is not None and not _whole(game["draw_size"]):
+        raise _wrong("draw_size", "a whole number, the tiles turned over at a time", game, "draw_size")
+    _check_deal(game, rules)
+    players = game.get("players")
+    if not isinstance(players, list):
+        raise _wrong("players", 'a list of players, like [{"name": "ann", "moves": [...]}]', game, "players")
+    for n, player in enumerate(players, start=1):
+        if not isinstance(player, dict):
+            raise InputError(f'player {n}: expected an object {{"name": "ann", "moves": [...]}}, not {shown(player)}')
+        if not isinstance(player.get("name"), str):
+            raise _wrong(f"player {n}: name", "the player's name, as text", player, "name")
+        if not player["name"].isprintable():  # an escape sequence would act on the terminal when the name is shown
+            raise InputError(f"player {n}: name {player['name']!r} has a control character")
+        who = f"player {player['name']!r}"
+        for key, what in (("moves", "move"), ("releases", "release")):
+            if key == "releases" and key not in player:
+                continue  # only daffodil variant 4 writes releases
+            if not isinstance(player.get(key), list):
+                raise _wrong(f"{who}: {key}", 'a list like [{"tile": "574", "cell": 3}, ...]', player, key)
+            for m, move in enumerate(player[key], start=1):
+                if not isinstance(move, dict) or "tile" not in move or "cell" not in move:
+                    raise InputError(f'{who} {what} {m}: expected an object {{"tile": "574", "cell": 3}}, '
+                                     f"not {shown(move)}")
+                _tile(move["tile"], rules, f"{who} {what} {m}")  # the cell: Game.from_json says what is wrong
+        if "settled" in player and not isinstance(player["settled"], bool):
+            raise _wrong(f"{who}: settled", "true or false", player, "settled")
+
+
+def _tile(token, rules: Ruleset, where: str, position: int | None = None) -> int:
+    """A tile token of the game's tile set; InputError naming ``where``."""
+    if not isinstance(token, str):  # parse_tile's own message would leave out the position
+        at = "" if position is None else f"token {position}: "
+        raise InputError(f'{where}: {at}a tile is written as text, like "574", not {shown(token)}')
+    try:
+        return parse_tile(token, position, rules.tile_set)
+    except NotationError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
+def _check_deal(game: dict, rules: Ruleset) -> None:
+    deal = game.get("deal")
+    if not isinstance(deal, list):
+        raise _wrong("deal", 'a list of tile tokens, like ["574", "123", ...]', game, "deal")
+    n = rules.tiles_per_round
+    # with no caller the deal grows as tiles are announced: shorter is a game not finished, which analyse_game says
+    if len(deal) > n or (rules.options.caller and len(deal) != n):
+        raise InputError(f"deal: {plural(len(deal), 'tile')}, but a round of this game deals {n}")
+    seen: dict[int, int] = {}
+    for position, token in enumerate(deal, start=1):
+        tile = _tile(token, rules, "deal", position)
+        if tile in seen:
+            raise InputError(f"deal: token {position} {token!r}: duplicate tile: {TOKENS[tile]} is already token "
+                             f"{seen[tile]}")
+        seen[tile] = position
 
 
 def _loss(value: float | None, sign: str = "") -> str:
@@ -46,7 +145,12 @@ def _loss(value: float | None, sign: str = "") -> str:
 
 
 def run(args) -> int:
-    report = analyse_game(_load(args.game))
+    game = _load(args.game)
+    try:
+        _check_fields(game)
+        report = analyse_game(game)
+    except InputError as exc:  # name the file: "not a saved game" alone did not say which
+        raise InputError(f"{_source(args.game)}: {exc}") from None
     if args.json:
         print(json.dumps(report))
         return 0

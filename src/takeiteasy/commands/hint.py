@@ -76,13 +76,12 @@ def run(args) -> int:
 
 def run_announce(args, rules) -> int:
     from ..ai.hints import announce_hints
-    from ..core.notation import parse_tiles
 
     if args.in_hand:
         raise InputError("--in-hand is for placing; --announce ranks the tiles to announce")
     try:
         board = parse_board(" ".join(args.tokens), rules.layout, rules.tile_set)
-    except InputError as exc:
+    except InputError:
         if len(args.tokens) > 1 and len(" ".join(args.tokens).split()) == rules.layout.num_cells + 1:
             raise InputError(f"--announce ranks every tile you may announce: give only the board, not a tile "
                              f"({rules.layout.num_cells} tokens)") from None

@@ -134,7 +134,7 @@ def train(trainer, args) -> int:
     done = trainer.games_done >= config.games
     print(f"{'finished' if done else 'stopped'} at game {trainer.games_done}"
           + (f"; evaluation mean {last[2]:.2f}" if last else "")
-          + (f"; weights in {trainer.out / 'weights.npz'}" if done else f"; resume with the same command"))
+          + (f"; weights in {trainer.out / 'weights.npz'}" if done else "; resume with the same command"))
     return 0
 
 

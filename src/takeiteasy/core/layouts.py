@@ -20,11 +20,12 @@ constant.
 
 from __future__ import annotations
 
-from .errors import InputError
+from .errors import InputError, shown
 
 import json
 import math
 import numbers
+import sys
 from functools import cache
 from importlib import resources
 from os import PathLike
@@ -37,10 +38,29 @@ NEIGHBOUR_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 #: The step that walks along a line of each direction.
 LINE_STEPS = ((0, 1), (1, -1), (1, 0))
 MAX_LINE = 5
+#: The largest coordinate a layout may use: boards are drawn on a grid spanning their coordinates, and one cell at
+#: 10**20 made that grid too large to allocate.
+MAX_COORDINATE = 100
 
 
 class LayoutError(InputError):
     """A layout file that does not describe a usable board."""
+
+
+def read_json(text: str, where: str, error: type[InputError] = InputError):
+    """``json.loads(text)``, with each way it can fail as one ``error`` line naming ``where``.
+
+    Besides bad syntax (JSONDecodeError), the parser raises a bare ValueError for a number of more digits than
+    Python converts, and RecursionError for nesting deeper than the stack: both would be tracebacks.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{where}: not valid JSON ({exc})") from None
+    except ValueError:
+        raise error(f"{where}: a number in it has more than {sys.get_int_max_str_digits()} digits") from None
+    except RecursionError:
+        raise error(f"{where}: nested too deeply to read") from None
 
 
 def _constant(direction: int, q: int, r: int) -> int:
@@ -59,20 +79,26 @@ class Layout:
     * ``stamen[cell]`` -- 1 on the daffodil's stamen spaces.
     """
 
-    def __init__(self, name: str, cells: list[tuple[int, int]], stamen=(), description: str = ""):
+    def __init__(self, name: str, cells: list[tuple[int, int]], stamen=(), description: str = "",
+                 where: str | None = None):
+        """``where`` is what error messages call the layout (its file); by default ``layout NAME``."""
+        if not isinstance(name, str) or not name.strip():  # messages say "the NAME board"
+            raise LayoutError(f"{where or 'layout'}: name is the board's name, as text, not {name!r}")
+        where = where or f"layout {name}"
         self.name = name
         self.description = description
-        self.cells: tuple[tuple[int, int], ...] = tuple((_whole(name, q), _whole(name, r)) for q, r in cells)
+        self.cells: tuple[tuple[int, int], ...] = tuple((_whole(where, q), _whole(where, r)) for q, r in cells)
         if not self.cells:
-            raise LayoutError(f"layout {name}: no cells")
+            raise LayoutError(f"{where}: no cells")
         if len(set(self.cells)) != len(self.cells):
-            raise LayoutError(f"layout {name}: a cell is listed twice")
+            raise LayoutError(f"{where}: a cell is listed twice")
         if list(self.cells) != sorted(self.cells):
-            raise LayoutError(f"layout {name}: cells must be listed by q, then r (notation order)")
+            raise LayoutError(f"{where}: cells must be listed by q, then r (notation order)")
         self.index = {cell: i for i, cell in enumerate(self.cells)}
-        missing = [c for c in stamen if tuple(c) not in self.index]
+        stamen = [(_whole(where, q), _whole(where, r)) for q, r in stamen]  # (true, false) would pass as (1, 0)
+        missing = [c for c in stamen if c not in self.index]
         if missing:
-            raise LayoutError(f"layout {name}: stamen cell {missing[0]} is not on the board")
+            raise LayoutError(f"{where}: stamen cell {missing[0]} is not on the board")
 
         lines: list[tuple[int, list[int]]] = []
         for direction in range(3):
@@ -86,9 +112,11 @@ class Layout:
                     run.append(self.index[here])
                     here = (here[0] + step[0], here[1] + step[1])
                 if len(run) > MAX_LINE:
-                    raise LayoutError(f"layout {name}: a line longer than {MAX_LINE} cells")
+                    raise LayoutError(f"{where}: a line longer than {MAX_LINE} cells")
                 if len(run) >= 2:  # a single cell is not a row
                     lines.append((direction, run))
+        if not lines:  # the rule kernels index the line tables unchecked: an empty one crashed the process
+            raise LayoutError(f"{where}: no two cells are next to each other in a row, so no line could ever score")
         lines.sort(key=lambda item: (item[0], _constant(item[0], *self.cells[item[1][0]])))
 
         n, num_lines = len(self.cells), len(lines)
@@ -107,7 +135,7 @@ class Layout:
             self.neighbours[i, : len(adjacent)] = adjacent
         self.stamen = np.zeros(n, dtype=np.int64)
         for c in stamen:
-            self.stamen[self.index[tuple(c)]] = 1
+            self.stamen[self.index[c]] = 1
         self._line_tuples = tuple(tuple(run) for _, run in lines)
         for table in (self.line_cells, self.line_len, self.line_dir, self.cell_lines, self.neighbours, self.stamen):
             table.setflags(write=False)
@@ -162,31 +190,40 @@ class Layout:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Layout":
-        """A layout from a layout file's contents; :class:`LayoutError` says what is wrong with them."""
-        if isinstance(data, dict) and isinstance(data.get("cells"), list):
-            stamen = data.get("stamen")
-            if stamen is not None and not isinstance(stamen, list):
-                raise LayoutError(f"layout {data.get('name')}: stamen is a list of [q, r] cells, not {stamen!r}")
-            for cell in data["cells"] + (stamen if isinstance(stamen, list) else []):
-                if not isinstance(cell, (list, tuple)) or len(cell) != 2:
-                    raise LayoutError(f"layout {data.get('name')}: a cell is a [q, r] pair, not {cell!r}")
-        try:
-            return cls(data["name"], [tuple(c) for c in data["cells"]], data.get("stamen", ()), data.get("description", ""))
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, LayoutError):
-                raise
-            raise LayoutError(f"layout: expected {{'name', 'cells': [[q, r], ...]}} ({exc})") from None
+    def from_json(cls, data: dict, where: str | None = None) -> "Layout":
+        """A layout from a layout file's contents; :class:`LayoutError` names the field that is wrong (and ``where``,
+        the file, if given)."""
+        if not isinstance(data, dict):
+            raise LayoutError(f'{where or "layout"}: expected a layout object {{"name": "...", '
+                              f'"cells": [[q, r], ...]}} (docs/FORMATS.md)')
+        name = data.get("name")
+        where = where or f"layout {name}"
+        for field, default, kind, expected in (("name", None, str, "the board's name, as text"),
+                                               ("cells", None, list, "a list of [q, r] cells"),
+                                               ("stamen", [], list, "a list of [q, r] cells"),
+                                               ("description", "", str, "text")):
+            if field not in data and default is None:
+                raise LayoutError(f"{where}: {field} is missing ({expected})")
+            if not isinstance(data.get(field, default), kind):
+                raise LayoutError(f"{where}: {field} is {expected}, not {shown(data[field])}")
+        for cell in data["cells"] + data.get("stamen", []):
+            if not isinstance(cell, (list, tuple)) or len(cell) != 2:
+                raise LayoutError(f"{where}: a cell is a [q, r] pair, not {shown(cell)}")
+        return cls(name, [tuple(c) for c in data["cells"]], data.get("stamen", ()), data.get("description", ""),
+                   where)
 
     def __repr__(self) -> str:
         return f"Layout({self.name!r}, {self.num_cells} cells, {self.num_lines} lines)"
 
 
-def _whole(name: str, value) -> int:
+
+def _whole(where: str, value) -> int:
     """A cell coordinate: an integer, or 2.0 (int() would truncate 0.5 to 0, take true as 1, fail on 1e400)."""
     whole = isinstance(value, numbers.Integral) or (isinstance(value, float) and value.is_integer())
     if isinstance(value, bool) or not whole:
-        raise LayoutError(f"layout {name}: cell coordinates are whole numbers, not {value!r}")
+        raise LayoutError(f"{where}: cell coordinates are whole numbers, not {value!r}")
+    if abs(value) > MAX_COORDINATE:
+        raise LayoutError(f"{where}: cell coordinates go from -{MAX_COORDINATE} to {MAX_COORDINATE}, not {value!r}")
     return int(value)
 
 
@@ -215,11 +252,8 @@ def _layout(name_or_path: str) -> Layout:
             raise LayoutError(f"board file {name_or_path}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise LayoutError(f"board file {name_or_path}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LayoutError(f"board file {name_or_path}: not valid JSON ({exc})") from None
-    if not (isinstance(data, dict) and isinstance(data.get("name"), str) and isinstance(data.get("cells"), list)):
-        raise LayoutError(f'board file {name_or_path}: expected a layout object {{"name": "...", '
-                          f'"cells": [[q, r], ...]}} (docs/FORMATS.md)')
-    return Layout.from_json(data)
+        except ValueError:  # a NUL in a path given through --options or the API
+            raise LayoutError(f"board file {name_or_path!r}: not a file path (it holds a NUL character)") from None
+        where = f"board file {name_or_path}"
+        return Layout.from_json(read_json(text, where, LayoutError), where)
+    return Layout.from_json(json.loads(text))

@@ -26,6 +26,7 @@ from .layouts import Layout, layout as get_layout
 from .tiles import DIRECTION_NAMES, DIRECTION_VALUES, EMPTY, STANDARD_TILES, TILE_BY_TOKEN, TOKENS
 
 EMPTY_TOKEN = "."
+DIGITS = "0123456789"  # str.isdigit() is also true of "²" and "５", which int() refuses or takes
 ORDINALS = ("1st", "2nd", "3rd")
 
 
@@ -63,8 +64,11 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
         raise NotationError("a dashed tile has three values, like 5-7-4", token, position)
     if len(chars) != 3:
         raise NotationError("a tile has exactly three values, one per direction, like 574", token, position)
+    other = next((ch for ch in chars if ch not in DIGITS and ch.isnumeric()), None)
+    if other is not None:
+        raise NotationError(f"tile values are the digits 0-9 (ASCII), not {other!r}", token, position)
     for d, ch in enumerate(chars):
-        if ch != "*" and (not ch.isdigit() or int(ch) not in DIRECTION_VALUES[d]):
+        if ch != "*" and (ch not in DIGITS or int(ch) not in DIRECTION_VALUES[d]):
             expected = ", ".join(map(str, DIRECTION_VALUES[d]))
             reordered = _in_direction_order(chars, "-" if "-" in token else "")
             hint = f" (did you mean {reordered}? values go in direction order)" if reordered else ""
@@ -82,7 +86,7 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
 
 def _in_direction_order(chars: str, joiner: str) -> str | None:
     """The token meant by three values said in another order (one rulebook calls 9-2-4 "2-9-4"), if any."""
-    if not chars.isdigit():
+    if any(c not in DIGITS for c in chars):
         return None
     ordered = [next((int(c) for c in chars if int(c) in values), None) for values in DIRECTION_VALUES]
     if None in ordered or sorted(map(str, ordered)) != sorted(chars):
@@ -125,11 +129,11 @@ def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np
         allowed = None if shape.stamen_cells else STANDARD_TILES
     tokens = text.split()
     if not tokens:  # "wrong cell count: 0 tokens" said it darkly
-        raise NotationError(f"the board is empty: give the {shape.name} board's {shape.num_cells} cell tokens "
-                            f"(. for an empty cell)")
+        raise NotationError(f"the board is empty: give the {shape.name} board's "
+                            f"{plural(shape.num_cells, 'cell token')} (. for an empty cell)")
     if len(tokens) != shape.num_cells:
-        raise NotationError(
-            f"wrong cell count: {plural(len(tokens), 'token')}, but the {shape.name} board has {shape.num_cells} cells")
+        raise NotationError(f"wrong cell count: {plural(len(tokens), 'token')}, but the {shape.name} board has "
+                            f"{plural(shape.num_cells, 'cell')}")
     cells = np.full(shape.num_cells, EMPTY, dtype=np.int64)
     seen: dict[int, int] = {}
     for position, token in enumerate(tokens, start=1):

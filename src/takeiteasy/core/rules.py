@@ -372,22 +372,27 @@ class Options:
             raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
         return replace(self, **changes)
 
+    @classmethod
+    def type_refusal(cls, name: str, value) -> str | None:
+        """None if ``value`` has the type of option ``name`` (as JSON gives it), else what it should be."""
+        kind = str(next(f.type for f in fields(cls) if f.name == name))
+        if value is None and "None" in kind:
+            return None
+        if kind.startswith("bool"):
+            ok, expected = isinstance(value, bool), "true or false"
+        elif kind.startswith("int"):
+            ok, expected = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+        else:
+            ok, expected = isinstance(value, str), "text"
+        return None if ok else expected
+
     def validate(self) -> "Options":
         """Raise :class:`RulesError` naming the first option with a wrong type or value."""
         for f in fields(self):
             value = getattr(self, f.name)
-            kind = f.type if isinstance(f.type, str) else str(f.type)
-            optional = "None" in kind
-            if value is None and optional:
-                continue
-            if kind.startswith("bool"):
-                ok = isinstance(value, bool)
-            elif kind.startswith("int"):
-                ok = isinstance(value, int) and not isinstance(value, bool)
-            else:
-                ok = isinstance(value, str)
-            if not ok:
-                raise RulesError(f"option {f.name}: {value!r} is not a {kind.replace(' | None', '')}")
+            expected = self.type_refusal(f.name, value)
+            if expected is not None:
+                raise RulesError(f"option {f.name}: {value!r} is not {expected}")
             if f.name in CHOICES and value not in CHOICES[f.name]:
                 raise RulesError(f"unknown {f.name.replace('_', '-')} {value!r}; expected one of "
                                  f"{', '.join(CHOICES[f.name])}")

@@ -166,26 +166,37 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
     """
     mapping = default_symbol_map()
     if path is not None:
+        from .layouts import read_json
+        from .notation import NotationError, parse_tile  # here: notation imports this module, which reads the default
+
         if not str(path).strip():  # Path('') would be the working directory
             raise SymbolMapError("symbol map: give a file path (leave it out for the default map)")
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            text = Path(path).read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise SymbolMapError(f"symbol map {path}: not UTF-8 text") from None
         except OSError as exc:
             raise SymbolMapError(f"symbol map {path}: cannot read it ({exc.strerror or exc})") from None
-        except json.JSONDecodeError as exc:
-            raise SymbolMapError(f"symbol map {path}: not valid JSON ({exc})") from None
+        except ValueError:  # a NUL in a path given through --options or the API
+            raise SymbolMapError(f"symbol map {str(path)!r}: not a file path (it holds a NUL character)") from None
+        data = read_json(text, f"symbol map {path}", SymbolMapError)
         given = data.get("symbols") if isinstance(data, dict) else None
         if not isinstance(given, dict):
             raise SymbolMapError(f'symbol map {path}: expected an object {{"symbols": {{"574": "sun", ...}}}}')
+        first: dict[int, str] = {}  # tile -> the key that named it, to refuse "574" and "5-7-4" both
         for token, symbol in given.items():
-            canonical = token.replace("-", "")
-            if canonical not in TILE_BY_TOKEN:
-                raise SymbolMapError(f"symbol map {path}: unknown tile {token!r}")
+            try:
+                tile = parse_tile(token)
+            except NotationError as exc:
+                raise SymbolMapError(f"symbol map {path}: {exc}") from None
+            if tile in first:
+                raise SymbolMapError(f"symbol map {path}: tile {TOKENS[tile]} is given twice ({first[tile]!r} and "
+                                     f"{token!r})")
+            first[tile] = token
             if symbol not in SYMBOL_NAMES:
-                raise SymbolMapError(f"symbol map {path}: tile {token!r} has symbol {symbol!r}; expected 'sun' or 'moon'")
-            mapping[canonical] = symbol
+                raise SymbolMapError(f"symbol map {path}: tile {token!r} has symbol {symbol!r}; "
+                                     "expected 'sun' or 'moon'")
+            mapping[TOKENS[tile]] = symbol
     table = np.array([SYMBOL_NAMES.index(mapping[tok]) for tok in TOKENS], dtype=np.int64)
     table.setflags(write=False)
     return table

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import math
 import re
@@ -39,7 +38,7 @@ from .. import __version__
 from ..ai import AGENTS, STRENGTH
 from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
 from ..commands.score import score_record
-from ..core.errors import InputError
+from ..core.errors import InputError, shown
 from ..core.layouts import LAYOUT_NAMES, layout as get_layout
 from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import presets
@@ -96,14 +95,6 @@ _EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "int
              "float_type": "a number", "float_parsing": "a number"}
 
 
-def _shown(value) -> str:
-    """A refused value as the request had it (JSON), cut short."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
 
 def _validation_text(exc: RequestValidationError) -> str:
     errors = exc.errors()
@@ -126,7 +117,7 @@ def _validation_text(exc: RequestValidationError) -> str:
         return f"{where}: empty"
     if first.get("type") in ("greater_than_equal", "less_than_equal"):
         bound = "at least" if first["type"] == "greater_than_equal" else "at most"
-        return f"{where}: {_shown(first.get('input'))}; expected {bound} {limit.get('ge', limit.get('le'))}"
+        return f"{where}: {shown(first.get('input'))}; expected {bound} {limit.get('ge', limit.get('le'))}"
     if first.get("type") == "model_attributes_type":  # e.g. a JSON text sent as text/plain
         return f"{where}: expected a JSON object (Content-Type: application/json)"
     if first.get("type") in _EXPECTED:  # e.g. "score: 12.5 is not a whole number" (a score of 12.5 entered)
@@ -134,9 +125,9 @@ def _validation_text(exc: RequestValidationError) -> str:
         value = first.get("input")
         if expected == "a whole number" and isinstance(value, float):
             if value.is_integer():  # 12.0: strict types take 12
-                return f"{where}: expected a whole number written without a decimal point, not {_shown(value)}"
-            return f"{where}: {_shown(value)} is not a whole number"
-        return f"{where}: expected {expected}, not {_shown(value)}"
+                return f"{where}: expected a whole number written without a decimal point, not {shown(value)}"
+            return f"{where}: {shown(value)} is not a whole number"
+        return f"{where}: expected {expected}, not {shown(value)}"
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
@@ -156,7 +147,7 @@ class BodyLimit:
             return
         too_large = _error(413, f"request body too large (at most {self.limit} bytes)")
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
+        if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > self.limit):
             await too_large(scope, receive, send)
             return
         chunks, size = [], 0
@@ -269,7 +260,7 @@ class Hub:
 def layout_json(name: str) -> dict:
     """A shipped layout with each cell's screen position (flat-topped hexes, radius 1) and its lines."""
     if name not in LAYOUT_NAMES:
-        raise NotFound(f"no layout {_shown(name)}; expected one of {', '.join(LAYOUT_NAMES)}")
+        raise NotFound(f"no layout {shown(name)}; expected one of {', '.join(LAYOUT_NAMES)}")
     shape = get_layout(name)
     cells = []
     for index, (q, r) in enumerate(shape.cells):

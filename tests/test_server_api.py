@@ -1043,6 +1043,18 @@ def test_a_failed_ai_move_is_logged_and_tried_again_on_the_next_request(failure,
         assert [p["placed"] for p in st["players"]] == [1, 2]
 
 
+def awaiting_an_ai_announcement(client):
+    """A solo room with confirm and no caller, the player's first tile announced and placed: the next draw waits
+    for the player to ask, and then for the AI (the chooser) to announce it.  Returns (code, token, state)."""
+    joined = create(client, mode="solo", preset="no-caller", agents=["greedy"], confirm=True)
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
+    place_first_legal(client, code, token, st)
+    st = after_ais(client, code, token)
+    assert st["awaiting_draw"] and st["chooser"] == 1 and len(st["drawn"]) == 1
+    return code, token, st
+
+
 def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announced(monkeypatch):
     """No caller, confirm: the player asks for the next draw and an AI announces it in the background.  If the
     room is dropped from memory (too many rooms) while the AI thinks, the announcement must still be made: the
@@ -1062,12 +1074,7 @@ def test_a_draw_asked_for_comes_even_if_the_room_left_memory_while_the_ai_announ
     monkeypatch.setattr(rooms.AITurn, "think", think)
     try:
         with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED, rooms_in_memory=1)) as client:
-            joined = create(client, mode="solo", preset="no-caller", agents=["greedy"], confirm=True)
-            code, token, st = joined["code"], joined["token"], joined["state"]
-            st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
-            place_first_legal(client, code, token, st)
-            st = after_ais(client, code, token)
-            assert st["awaiting_draw"] and st["chooser"] == 1 and len(st["drawn"]) == 1
+            code, token, st = awaiting_an_ai_announcement(client)
             hold["on"] = True
             with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as mine:
                 assert next_state(mine)["version"] == st["version"]
@@ -1101,12 +1108,7 @@ def test_a_draw_asked_for_comes_after_a_server_restart(tmp_path, monkeypatch):
     monkeypatch.setattr(rooms.AITurn, "think", think)
     path = tmp_path / "rooms.db"
     with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
-        joined = create(client, mode="solo", preset="no-caller", agents=["greedy"], confirm=True)
-        code, token, st = joined["code"], joined["token"], joined["state"]
-        st = post(client, code, "announce", token=token, tile=st["remaining"][0]).json()["state"]
-        place_first_legal(client, code, token, st)
-        st = after_ais(client, code, token)
-        assert st["awaiting_draw"] and st["chooser"] == 1 and len(st["drawn"]) == 1
+        code, token, st = awaiting_an_ai_announcement(client)
         r = post(client, code, "draw", token=token)
         assert r.status_code == 200, r.text
         assert not r.json()["state"]["awaiting_draw"] and len(r.json()["state"]["drawn"]) == 1

@@ -214,7 +214,8 @@ def test_rulebook_004_announce_hints_against_other_boards_rank_by_the_margin():
 
 @pytest.mark.parametrize("other, why", [
     (np.full(19, -1, dtype=np.int64), "holds other tiles"),
-    (np.full(21, -1, dtype=np.int64), "21 cells"),
+    (np.full(21, -1, dtype=np.int64), "19 entries, not 21"),
+    ("574 . .", "other board 1: a board is a sequence of tile ids"),
 ])
 def test_announce_hints_refuse_other_boards_that_cannot_be_at_the_table(other, why):
     rules = Ruleset.from_options(Options(caller=False))
@@ -222,6 +223,33 @@ def test_announce_hints_refuse_other_boards_that_cannot_be_at_the_table(other, w
     board[9] = 20
     with pytest.raises(InputError, match=why):
         announce_hints(rules, board, agent="fast", others=[other])
+
+
+STANDARD = Ruleset.from_options(Options())
+EMPTY = [-1] * 19
+
+
+@pytest.mark.parametrize("call, why", [
+    # tile ids the search kernels index with unchecked: these crashed the process (segfault, LLVM abort)
+    (lambda: hint(STANDARD, EMPTY, 5, remaining=[2**40, *range(6, 27)]), "remaining: 1099511627776 is not a tile"),
+    (lambda: hint(STANDARD, EMPTY, 5, remaining=[-1000, *range(6, 27)]), "remaining: -1000 is not a tile"),
+    (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), EMPTY, remaining=[0, 1, 2**40]),
+     "remaining: 1099511627776 is not a tile"),
+    # taken quietly before
+    (lambda: hint(STANDARD, EMPTY, 5, remaining=["1", *range(6, 27)]), "remaining: '1' is not a tile"),
+    (lambda: hint(STANDARD, EMPTY, 5, remaining=[6, 6, *range(7, 27)]), "remaining: tile 173 is listed twice"),
+    (lambda: hint(STANDARD, [0, 0] + [-1] * 17, 5), "board: tile 123 is listed twice"),
+    (lambda: hint(STANDARD, [27] + [-1] * 18, 5), "board: *** is not a tile of this game's set"),
+    (lambda: hint(STANDARD, EMPTY, 5, in_hand=[True]), "in hand: True is not a tile"),
+    (lambda: hint(STANDARD, EMPTY, True), "tile True is not in this game's tile set"),
+    (lambda: hint(STANDARD, EMPTY, 5, in_hand=None), "in hand: expected a list of tile ids"),
+    (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), [5.5] * 19), "a board is a sequence"),
+    (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), EMPTY, others=5), "others: expected a list"),
+])
+def test_hints_refuse_tiles_that_are_not_the_games(call, why):
+    with pytest.raises(InputError) as refused:
+        call()
+    assert why in str(refused.value) and "\n" not in str(refused.value)
 
 
 def test_hint_command_announce(capsys):

@@ -134,7 +134,7 @@ from takeiteasy.solve import SolveError, solve  # noqa: E402
 @pytest.mark.parametrize("call, words", [
     (lambda r: hint(r, r.empty_board(), 99, agent="fast"), "tile 99 is not in this game's tile set"),
     (lambda r: hint(r, r.empty_board(), "574", agent="fast"), "tile '574' is not in this game's tile set"),
-    (lambda r: hint(r, r.empty_board(), 0, in_hand=[99], agent="fast"), "tile 99 in hand"),
+    (lambda r: hint(r, r.empty_board(), 0, in_hand=[99], agent="fast"), "in hand: 99 is not a tile"),
     (lambda r: hint(r, BOARD, 0, agent="fast"), "parse_board reads board text"),
     (lambda r: hint(r, [None] * 19, 0, agent="fast"), "a board is a sequence of tile ids"),
     (lambda r: hint(r, r.empty_board(), 0, previous_cell="3", agent="fast"), "previous cell '3'"),
@@ -156,6 +156,48 @@ def test_solve_takes_numpy_tile_ids(rules):
 
 
 from takeiteasy import Match  # noqa: E402
+
+
+def _finished_game(rules, players):
+    game = Game(rules, players, seed=1)
+    game.play([make_agent("greedy", rules)] * len(players))
+    return game
+
+
+@pytest.mark.parametrize("call, words", [
+    # a round of another table corrupted the match: totals and standings raised IndexError from then on
+    (lambda r: Match(r, ["ann", "bob"], rounds=3).record(_finished_game(r, ["x"])), "is not a round of this match"),
+    (lambda r: Match(r, ["ann"]).record(_finished_game(Ruleset.from_options(Options(draw=2)), ["ann"])),
+     "under other rules"),
+    (lambda r: Match(r, []), "at least one player"),  # ZeroDivisionError at its first round
+    (lambda r: Match(r, ["ann"], rounds=10**30), "expected a whole number 1..100"),
+    (lambda r: Match(r, ["ann"], rounds=1.5), "rounds 1.5"),
+    (lambda r: Match(r, ["ann"], seed="x"), "seed 'x'"),
+    (lambda r: Match(None, ["ann"]), "played under a Ruleset"),
+    (lambda r: make_agent("rollout", r, seed=1.5), "seed 1.5: expected a whole number"),
+    (lambda r: make_agent("fast", r, weights=5), "expected the path of a weights file"),
+    (lambda r: make_agent(["fast"], r), "unknown agent ['fast']"),
+    (lambda r: Game(r, ["ann"], caller=0.5), "caller 0.5"),
+    (lambda r: Game(r, ["ann"], caller=True), "caller True"),
+    (lambda r: Game(r, ["ann"], draw_size=1.5), "draw size 1.5"),
+    (lambda r: Game(r, None), "players is a list of names"),
+    (lambda r: Game(r, ["ann"], deal=[t + 0.7 for t in range(19)]), "a deal is 19 distinct tiles"),  # was truncated
+    (lambda r: Game(r, ["ann"], deal=[str(t) for t in range(19)]), "a deal is 19 distinct tiles"),
+    (lambda r: Game(r, ["ann"], deal=5), "a deal is a list of 19 tile ids"),
+])
+def test_games_matches_and_agents_refuse_junk_with_one_line(rules, call, words):
+    with pytest.raises(InputError) as info:
+        call(rules)
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_agents_take_numpy_seeds_and_a_bool_is_no_cell(rules):
+    assert make_agent("fast", rules, seed=np.int64(3)) is not None  # was a TypeError from random.Random
+    game = Game(rules, ["ann"], seed=1)
+    game.draw()
+    game.place(0, 0)
+    with pytest.raises(IllegalMove, match="a cell is a whole number"):  # numpy took True as a mask
+        game.move(0, True)
 
 
 def test_reprs_are_short_and_say_what_the_object_is(rules):

@@ -14,7 +14,10 @@ True
 
 from __future__ import annotations
 
+import os
 from typing import Callable
+
+import numpy as np
 
 from ..core.errors import InputError
 from ..core.rules import Ruleset
@@ -59,12 +62,16 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
     ``weights`` is a weight file (from ``takeiteasy train``) to use instead of
     the shipped weights; only the learned agents take one.
     """
-    try:
-        factory = AGENTS[name]
-    except KeyError:
-        raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}") from None
+    factory = AGENTS.get(name) if isinstance(name, str) else None
+    if factory is None:
+        raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}")
     if rules is not None and not isinstance(rules, Ruleset):
         raise InputError(f"an agent plays under a Ruleset (Ruleset.from_options(options)), not {type(rules).__name__}")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise InputError(f"seed {seed!r}: expected a whole number")
+    seed = int(seed)  # numpy's integers too: the agents' generators take Python ints
+    if weights is not None and not isinstance(weights, (str, os.PathLike)):
+        raise InputError(f"weights {weights!r}: expected the path of a weights file")
     rules = rules or Ruleset.from_options()
     if weights is None:
         return factory(rules, seed)

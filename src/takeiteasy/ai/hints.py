@@ -61,7 +61,29 @@ class AnnounceHint:
 
 def _name(tile) -> str:
     """A tile's token for a message, or the value as given when it is not a tile id."""
-    return TOKENS[tile] if isinstance(tile, (int, np.integer)) and 0 <= tile < len(TOKENS) else repr(tile)
+    whole = isinstance(tile, (int, np.integer)) and not isinstance(tile, (bool, np.bool_))
+    return TOKENS[tile] if whole and 0 <= tile < len(TOKENS) else repr(tile)
+
+
+def tile_ids(rules: Ruleset, values, what: str) -> list[int]:
+    """``values`` as tile ids of the game's set, each once, or :class:`InputError` naming the first that is not (the
+    search kernels index their tables with them unchecked: a wrong id crashed the process)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise InputError(f"{what}: expected a list of tile ids, not {_name(values)}")
+    tiles = []
+    for value in values:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+                or int(value) not in rules.tile_set:
+            raise InputError(f"{what}: {_name(value)} is not a tile of this game's set")
+        if int(value) in tiles:
+            raise InputError(f"{what}: tile {TOKENS[int(value)]} is listed twice")
+        tiles.append(int(value))
+    return tiles
+
+
+def check_board_tiles(rules: Ruleset, board: np.ndarray) -> None:
+    """Refuse a board holding a tile of another set, or one tile twice: no game reaches it."""
+    tile_ids(rules, [int(t) for t in board if t >= 0], "board")
 
 
 def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) -> tuple[int, ...]:
@@ -101,8 +123,10 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     board = rules.check_board(board)
     if board.shape == (rules.layout.num_cells,) and rules.board_size > board.size:  # holding slots left out
         board = np.concatenate([board, np.full(rules.board_size - board.size, -1, dtype=np.int64)])
-    if tile not in rules.tile_set:
+    check_board_tiles(rules, board)
+    if isinstance(tile, (bool, np.bool_)) or not isinstance(tile, (int, np.integer)) or tile not in rules.tile_set:
         raise InputError(f"tile {_name(tile)} is not in this game's tile set")
+    tile = int(tile)
     if not isinstance(previous_cell, (int, np.integer)) or not -1 <= previous_cell < rules.board_size:
         raise InputError(f"previous cell {previous_cell!r}: not a cell of this board")
     if previous_tile != -1 and previous_tile not in rules.tile_set:
@@ -125,10 +149,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
             raise InputError(f"previous tile {TOKENS[previous_tile]} is not on the board; it is the tile placed last")
         if previous_cell == -1 and where.size:  # where it lies is on the board: placement rules need the cell
             previous_cell = int(where[0])
-    in_hand = tuple(in_hand)
+    in_hand = tuple(tile_ids(rules, in_hand, "in hand"))
     for other in in_hand:
-        if other not in rules.tile_set:
-            raise InputError(f"tile {_name(other)} in hand is not in this game's tile set")
         if other in on_board:
             raise InputError(f"tile {TOKENS[other]} in hand is already on the board")
     in_hand = tuple(int(t) for t in in_hand)
@@ -143,7 +165,7 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     if remaining is None:
         remaining = default_remaining(rules, board, tile, in_hand)
     else:  # the tile and those in hand are drawn: they cannot come again
-        remaining = [int(t) for t in remaining if t not in in_hand and t != tile]
+        remaining = [t for t in tile_ids(rules, remaining, "remaining") if t not in in_hand and t != tile]
         check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
@@ -165,9 +187,18 @@ def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -
     the same tiles: everyone places what is announced), each tile also gets their mean expected final score,
     and the tile that leaves the player furthest ahead comes first, as the AI players choose (``announce``).
     """
-    board = np.asarray(board, dtype=np.int64)
+    board = rules.check_board(board)
+    check_board_tiles(rules, board)
     placed = sorted(int(t) for t in board if t >= 0)
-    others = [np.asarray(other, dtype=np.int64) for other in others]
+    if isinstance(others, (str, bytes)) or not hasattr(others, "__iter__"):
+        raise InputError(f"others: expected a list of the other players' boards, not {others!r}")
+    boards = []
+    for number, other in enumerate(others, start=1):
+        try:
+            boards.append(rules.check_board(other))
+        except InputError as exc:
+            raise InputError(f"other board {number}: {exc}") from None
+    others = boards
     for number, other in enumerate(others, start=1):
         if other.shape != board.shape:
             raise InputError(f"other board {number}: {other.size} cells, but this board has {board.size}")
@@ -176,7 +207,7 @@ def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -
                              "tiles announced)")
     if remaining is None:
         remaining = [t for t in rules.tile_set if t not in set(placed)]
-    remaining = [int(t) for t in remaining]
+    remaining = tile_ids(rules, remaining, "remaining")
     check_remaining(rules, board, remaining)
     if not remaining:
         raise InputError("no tile is left to announce")

@@ -37,7 +37,7 @@ import numpy as np
 
 from .deal import SplitMix64, deal as seeded_deal, game_seed
 from .notation import format_board, format_tile, parse_tile
-from .rules import Options, Ruleset
+from .rules import MAX_ROUNDS, Options, Ruleset, _whole
 from .tiles import NUM_STANDARD, TOKENS
 
 FORMAT_NAME = "takeiteasy-game"
@@ -171,19 +171,21 @@ class Game:
                              f"not {type(self.rules).__name__}")
         if isinstance(self.players, str):
             raise InputError(f"players is a list of names, like [{self.players!r}], not a string")
+        if not isinstance(self.players, (list, tuple)) or not all(isinstance(p, str) for p in self.players):
+            raise InputError(f"players is a list of names, like ['ann', 'bob'], not {self.players!r}")
+        self.players = list(self.players)
         if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral)):
             raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None)")
         options = self.rules.options
         check_players(options, len(self.players))
-        if not 0 <= self.caller < len(self.players):
-            raise InputError(f"caller {self.caller}: there is no such player")
+        self.caller = _whole("caller", self.caller, 0, len(self.players) - 1)
         n = self.rules.tiles_per_round
         if self.draw_size is None:
             self.draw_size = options.draw
-        if not 1 <= self.draw_size <= n:
-            raise InputError(f"draw size {self.draw_size}: expected 1..{n}")
+        self.draw_size = _whole("draw size", self.draw_size, 1, n)
         if not options.caller:
             if self.deal is not None:
+                self.deal = list(self.deal) if hasattr(self.deal, "__iter__") else self.deal
                 self._check_deal(self.deal, exact=False)
                 self.deal = [int(t) for t in self.deal]
             else:
@@ -191,8 +193,10 @@ class Game:
         elif self.deal is None:
             self.deal = seeded_deal(0 if self.seed is None else self.seed, self.rules.tile_set, n)
         else:
+            self.deal = list(self.deal) if hasattr(self.deal, "__iter__") and not isinstance(self.deal, str) \
+                else self.deal
+            self._check_deal(self.deal, exact=True)  # before int(): 0.7 and "0" are no tiles
             self.deal = [int(t) for t in self.deal]
-            self._check_deal(self.deal, exact=True)
         self.boards = [self.rules.empty_board() for _ in self.players]
         self.moves = [[] for _ in self.players]
         self.pending = [[] for _ in self.players]
@@ -210,7 +214,10 @@ class Game:
 
     def _check_deal(self, tiles: list[int], exact: bool) -> None:
         n = self.rules.tiles_per_round
-        bad = [t for t in tiles if t not in self.rules.tile_set]
+        if isinstance(tiles, (str, bytes)) or not hasattr(tiles, "__iter__"):
+            raise InputError(f"a deal is a list of {n} tile ids, not {tiles!r}")
+        bad = [t for t in tiles if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Integral)
+               or t not in self.rules.tile_set]
         if bad or len(set(tiles)) != len(tiles) or (len(tiles) != n if exact else len(tiles) > n):
             raise InputError(f"a deal is {n} distinct tiles of the game's tile set")
 
@@ -396,8 +403,9 @@ class Game:
             if tile not in self.boards[player]:
                 raise IllegalMove(f"tile {_tile_name(tile)} is not on this player's board")
             raise IllegalMove(f"tile {_tile_name(tile)} was placed before the last draw and may not move")
-        if isinstance(cell, numbers.Integral) and 0 <= cell < len(self.boards[player]) \
-                and self.boards[player][cell] == tile:
+        if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):  # a bool would index the board as a mask
+            raise IllegalMove(f"cell {cell!r}: a cell is a whole number")
+        if 0 <= cell < len(self.boards[player]) and self.boards[player][cell] == tile:
             raise IllegalMove(f"tile {_tile_name(tile)} is on cell {cell} already")
         moves = self.moves[player]
         first = len(moves) - len(self.movable[player])
@@ -544,7 +552,7 @@ class Game:
             rules = Ruleset.from_options(Options.from_json(data.get("options", {})))
             deal = [parse_tile(t) for t in data["deal"]]
             players = data["players"]
-            caller = int(data.get("caller", 0))
+            caller = data.get("caller", 0)  # checked by the constructor: int() would take "1", 1.9 and true
             size = data.get("draw_size")
             moves = [[(parse_tile(m["tile"]), _saved_cell(m["cell"], p["name"], f"move {n}"))
                       for n, m in enumerate(p["moves"], start=1)] for p in players]
@@ -568,7 +576,13 @@ class Game:
                 raise InputError(f"saved game: player {game.players[p]!r} lists {len(player_moves)} moves, but a round "
                                  f"deals only {len(game.drawn)} tiles")
         for p, entry in enumerate(players):
-            for n, release in enumerate(entry.get("releases", []), start=1):
+            releases = entry.get("releases", [])
+            if not isinstance(releases, list):
+                raise InputError(f"saved game: player {game.players[p]!r}: releases is a list, not {releases!r}")
+            for n, release in enumerate(releases, start=1):
+                if not isinstance(release, dict) or "tile" not in release or "cell" not in release:
+                    raise InputError(f"saved game: player {game.players[p]!r} release {n}: expected "
+                                     f'{{"tile": "574", "cell": 3}}, not {release!r}')
                 game.release(p, parse_tile(release["tile"]), _saved_cell(release["cell"], game.players[p],
                                                                          f"release {n}"))
             if entry.get("settled"):
@@ -606,14 +620,23 @@ class Match:
     format: str | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Ruleset):
+            raise InputError(f"a match is played under a Ruleset (Ruleset.from_options(options)), "
+                             f"not {type(self.rules).__name__}")
+        if isinstance(self.players, str) or not isinstance(self.players, (list, tuple)) \
+                or not all(isinstance(p, str) for p in self.players):
+            raise InputError(f"players is a list of names, like ['ann', 'bob'], not {self.players!r}")
+        self.players = list(self.players)
+        check_players(self.rules.options, len(self.players))
         if self.rounds is None:
             self.rounds = self.rules.options.rounds
         if self.format is None:
             self.format = self.rules.options.match
         if self.format not in ("total", "best-of"):
             raise InputError(f"unknown match format {self.format!r}; expected total or best-of")
-        if self.rounds < 1:
-            raise InputError(f"a match has at least one round, not {self.rounds}")
+        self.rounds = _whole("rounds", self.rounds, 1, MAX_ROUNDS)  # a match is bounded, as the option is
+        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral):
+            raise InputError(f"seed {self.seed!r}: a seed is a whole number")
 
     def __repr__(self) -> str:
         state = "finished" if self.finished else f"{len(self.results)} rounds played"
@@ -628,10 +651,15 @@ class Match:
 
     def record(self, game: Game) -> None:
         """Add a finished round's scores to the match."""
-        if not game.finished:
+        if not isinstance(game, Game) or not game.finished:
             raise IllegalMove("only a finished round can be recorded")
         if self.finished:
             raise IllegalMove("the match is over")
+        if game.players != self.players or game.rules.options != self.rules.options:
+            # another table's round: its scores would go to the wrong players (or past the end of the list)
+            raise IllegalMove(f"a round of {game.players} under other rules is not a round of this match "
+                              f"({self.players})" if game.rules.options != self.rules.options else
+                              f"a round of {game.players} is not a round of this match ({self.players})")
         self.results.append(game.scores())
 
     def play(self, agents: list[Player]) -> list[int]:

@@ -184,6 +184,9 @@ def _finished_game(rules, players):
     (lambda r: Game(r, ["ann"], deal=[t + 0.7 for t in range(19)]), "a deal is 19 distinct tiles"),  # was truncated
     (lambda r: Game(r, ["ann"], deal=[str(t) for t in range(19)]), "a deal is 19 distinct tiles"),
     (lambda r: Game(r, ["ann"], deal=5), "a deal is a list of 19 tile ids"),
+    (lambda r: r.symbol_name(-1), "tile -1"),  # wrapped round to the last tile's symbol
+    (lambda r: r.symbol_name(27), "tile 27 is not in this game's tile set"),
+    (lambda r: r.guidance(3, 99), "previous tile 99"),  # IndexError
 ])
 def test_games_matches_and_agents_refuse_junk_with_one_line(rules, call, words):
     with pytest.raises(InputError) as info:
@@ -305,6 +308,11 @@ from takeiteasy.core.layouts import layout  # noqa: E402
     (lambda: layout(["standard"]), "expected a board name"),
     (lambda: deal("x"), "deal seed 'x': expected a whole number"),
     (lambda: deal(1, index=1.5), "deal index 1.5"),
+    (lambda: deal(None), "deal seed None"),
+    (lambda: deal(1, count=-1), "deal count -1"),  # dealt 26 tiles
+    (lambda: deal(1, count=True), "deal count True"),
+    (lambda: deal(1, tile_set=[0, 0, 0]), "distinct tile ids"),
+    (lambda: deal(1, tile_set=[99, 100]), "distinct tile ids"),
 ])
 def test_a_layout_or_deal_of_the_wrong_type_is_an_input_error(call, message):
     """``layout(3)`` and ``deal("x")`` ended in TypeError (a list could not even be looked up in the cache)."""

@@ -39,6 +39,10 @@ def test_board_text_orders_cells_by_column_then_row():
     ("594", "unknown value '9' for the 2nd (rising) stripe; expected 2, 6, 7"),
     ("57", "exactly three values"),
     ("5-74", "dashed tile has three values"),
+    ("5--74", "dashed tile has three values"),  # these four read as 574
+    ("-574-", "dashed tile has three values"),
+    ("--574", "dashed tile has three values"),
+    ("574--", "dashed tile has three values"),
     ("5**", "no such wildcard tile"),
 ])
 def test_bad_tiles_get_a_reason(text, fragment):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import operator
 
 from .errors import InputError
+from .tiles import NUM_TILES
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -68,8 +69,16 @@ def deal(seed: int, tile_set=range(27), count: int = 19, index: int | None = Non
     how benchmarks give two agents the same deals.
     """
     for name, value in (("seed", seed), ("index", index)):  # Python and numpy integers (not bools)
-        if value is not None and (isinstance(value, bool) or not hasattr(value, "__index__")):
+        if (value is not None or name == "seed") and (isinstance(value, bool) or not hasattr(value, "__index__")):
             raise InputError(f"deal {name} {value!r}: expected a whole number")
+    if isinstance(count, bool) or not hasattr(count, "__index__") or count < 0:  # -1 would slice off the last tile
+        raise InputError(f"deal count {count!r}: expected a whole number, 0 or more")
+    if isinstance(tile_set, (str, bytes)) or not hasattr(tile_set, "__iter__"):
+        raise InputError(f"deal tile set {tile_set!r}: expected tile ids")
+    tile_set = list(tile_set)
+    if any(isinstance(t, bool) or not hasattr(t, "__index__") or not 0 <= t < NUM_TILES for t in tile_set) \
+            or len(set(tile_set)) != len(tile_set):
+        raise InputError(f"deal tile set: expected distinct tile ids 0..{NUM_TILES - 1}")
     if count > len(tile_set):
         raise InputError(f"cannot deal {count} tiles from a set of {len(tile_set)}")
     actual = seed if index is None else game_seed(seed, index)

@@ -60,7 +60,7 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
         raise NotationError(f"a tile is written as text, like \"574\", not {text!r}", None, position)
     token = text.strip()
     chars = token.replace("-", "") if "-" in token else token
-    if "-" in token and token.count("-") != 2:
+    if "-" in token and (token.count("-") != 2 or len(token) != 5 or token[1] != "-" or token[3] != "-"):
         raise NotationError("a dashed tile has three values, like 5-7-4", token, position)
     if len(chars) != 3:
         raise NotationError("a tile has exactly three values, one per direction, like 574", token, position)

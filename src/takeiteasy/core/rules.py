@@ -497,6 +497,8 @@ class Ruleset:
 
     def guidance(self, tile: int, previous_tile: int = -1, previous_cell: int = -1) -> str:
         """What the placement rule asks of ``tile`` now, in a few words for a player ("" under free placement)."""
+        tile, previous_tile = self._tile_of_set("tile", tile), self._tile_of_set("previous tile", previous_tile, True)
+        previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
         return self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
 
     @property
@@ -626,7 +628,16 @@ class Ruleset:
 
     def symbol_name(self, tile: int) -> str:
         """``'sun'`` or ``'moon'``: a tile's symbol in this ruleset's symbol map."""
+        tile = self._tile_of_set("tile", tile)
         return SYMBOL_NAMES[int(self.symbols[tile])]
+
+    def _tile_of_set(self, what: str, tile, none_allowed: bool = False) -> int:
+        """``tile`` as an id of this game's tile set (or -1 if ``none_allowed``), else :class:`InputError` (a
+        negative index would wrap round the symbol table)."""
+        tile = _whole(what, tile, -1 if none_allowed else 0, NUM_TILES - 1)
+        if tile >= 0 and tile not in self.tile_set:
+            raise InputError(f"{what} {tile} is not in this game's tile set")
+        return tile
 
 
 def _whole(what: str, value, low: int, high: int) -> int:

@@ -142,6 +142,11 @@ from takeiteasy.solve import SolveError, solve  # noqa: E402
     (lambda r: solve(r, "574 123"), "parse_tiles reads tokens"),
     (lambda r: solve(r, ["574"]), "tile '574': tiles are given by id"),
     (lambda r: solve(r, None), "tiles are given by id"),
+    (lambda r: solve(None, [0, 1]), "the solver plays under a Ruleset"),
+    (lambda r: solve(r, [True, 2]), "tile True"),
+    (lambda r: solve(r, [0, 1], max_boards=0), "max_boards 0"),
+    (lambda r: solve(r, [0, 1], allowed={-1: (0,)}), "cell -1 is not on the standard board"),  # wrapped to cell 18
+    (lambda r: solve(r, [0, 1], allowed={0: 5}), "cell 0: expected tile ids"),
     (lambda r: solve(r, [0, 1], fixed=BOARD), "parse_board reads board text"),
 ])
 def test_ai_and_solver_entry_points_refuse_junk_with_one_line(rules, call, words):

@@ -148,6 +148,8 @@ def tile_ids(tiles) -> list[int]:
     out = []
     for tile in tiles:
         try:
+            if isinstance(tile, (bool, np.bool_)):  # True is 1 to operator.index
+                raise TypeError
             out.append(operator.index(tile))
         except TypeError:
             raise SolveError(f"tile {tile!r}: {hint}") from None
@@ -288,6 +290,21 @@ def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_
     return OrderedSolution(score, board, max(bound, score), unconstrained.score, spent)
 
 
+def _checked_allowed(rules: Ruleset, allowed) -> dict[int, tuple[int, ...]]:
+    """``allowed`` (cell -> tiles that may go there) with every cell on the board and every tile of the set."""
+    if not isinstance(allowed, dict):
+        raise SolveError(f"allowed: expected a dict of cell -> tile ids, not {type(allowed).__name__}")
+    checked = {}
+    for cell, permitted in allowed.items():
+        if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) \
+                or not 0 <= cell < rules.layout.num_cells:  # -1 would wrap round to the last cell
+            raise SolveError(f"allowed: cell {cell!r} is not on the {rules.layout.name} board")
+        if isinstance(permitted, (str, bytes)) or not hasattr(permitted, "__iter__"):
+            raise SolveError(f"allowed: cell {cell}: expected tile ids, not {permitted!r}")
+        checked[int(cell)] = tuple(tile_ids(list(permitted)))
+    return checked
+
+
 def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
           max_boards: int = MAX_BOARDS, allowed: dict[int, tuple[int, ...]] | None = None,
           _in_order: tuple | None = None) -> Solution:
@@ -297,10 +314,17 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     ``tiles`` are then the tiles still to place.  ``allowed`` maps cells to the
     only tiles that may go there (a cell may still stay empty if tiles run short).
     """
+    if not isinstance(rules, Ruleset):
+        raise SolveError(f"the solver plays under a Ruleset (Ruleset.from_options(options)), "
+                         f"not {type(rules).__name__}")
     shape = rules.layout
     tiles = tile_ids(tiles)
     fixed = None if fixed is None else rules.check_board(fixed)
     check_tiles(rules, tiles, fixed)
+    if isinstance(max_boards, bool) or not isinstance(max_boards, (int, np.integer)) or max_boards < 1:
+        raise SolveError(f"max_boards {max_boards!r}: expected a whole number, 1 or more")
+    if allowed is not None:
+        allowed = _checked_allowed(rules, allowed)
     channels = _channels(rules)
     num_cells = shape.num_cells
 
@@ -517,4 +541,4 @@ def _matchings(want: np.ndarray, option_tiles: np.ndarray, cell_base: np.ndarray
 
 def maximum(rules: Ruleset, all: bool = False) -> Solution:
     """The best score over the whole tile set (307 on the standard board)."""
-    return solve(rules, list(rules.tile_set), all=all)
+    return solve(rules, list(getattr(rules, "tile_set", ())), all=all)  # solve names a rules object that is none

@@ -331,5 +331,37 @@ def test_with_a_caller_an_action_past_the_cells_is_a_cell_off_the_board_not_an_a
     """The refusal said "announce 0: not an action" in a game where nobody announces."""
     env = TakeItEasyEnv(invalid_action="raise")
     env.reset(seed=1)
-    with pytest.raises(IllegalMove, match=rf"^cell {action}: cell {action} is not on the standard board \(cells 0..18\)"):
+    with pytest.raises(IllegalMove, match=rf"^cell {action} is not on the standard board \(cells 0..18\)$"):
+        env.step(action)
+
+
+@pytest.mark.parametrize("options", [{"deals": [list(range(19))]}, {"bogus": 1}])
+def test_reset_refuses_unknown_options_naming_the_known_ones(options):
+    env = TakeItEasyEnv()
+    with pytest.raises(InputError, match="unknown .*; known: deal"):
+        env.reset(options=options)
+
+
+@pytest.mark.parametrize("options", ["x", {"deal": 5}, {"deal": [0.0, *range(1, 19)]}, {"deal": ["0", *range(1, 19)]},
+                                     {"deal": [True, *range(2, 20)]}])
+def test_reset_refuses_options_that_are_not_a_dict_or_deals_not_of_integers(options):
+    env = TakeItEasyEnv()
+    with pytest.raises(InputError, match="^reset option") as refused:
+        env.reset(options=options)
+    assert "\n" not in str(refused.value)
+    assert env.reset(options={"deal": list(range(19))})[1]["tile"] == 0
+
+
+@pytest.mark.parametrize("keywords", [{"rules": 5}, {"options": 5}])
+def test_rules_and_options_of_the_wrong_type_are_input_errors(keywords):
+    with pytest.raises(InputError, match=f"{next(iter(keywords))}=5: expected"):
+        TakeItEasyEnv(**keywords)
+
+
+@pytest.mark.parametrize("action, message", [(True, "^action True is not an integer$"),
+                                             (-1, r"^cell -1 is not on the standard board \(cells 0..18\)$")])
+def test_a_refusal_says_things_once(action, message):
+    env = TakeItEasyEnv(invalid_action="raise")
+    env.reset(seed=1)
+    with pytest.raises(IllegalMove, match=message):
         env.step(action)

@@ -8,6 +8,7 @@ import pytest
 
 import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
 from takeiteasy.core import IllegalMove, Options, Ruleset
+from takeiteasy.core.errors import InputError
 from takeiteasy.core.tiles import TOKENS
 
 
@@ -398,3 +399,46 @@ def test_rulebook_004_no_caller_the_chooser_sees_the_last_placements():
     child = state.child(19 + 8)  # once a tile is turned over, where player_0 puts it is hidden again
     child.apply_action(0)
     assert child.current_player() == 1 and child.information_state_string(1).endswith("| p0 3")
+
+
+def _played_out(spec="take_it_easy"):
+    state = pyspiel.load_game(spec).new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    return state
+
+
+def test_a_terminal_state_refuses_every_action_and_stays_over():
+    """A tile still in the bag once passed for a draw there and started a 20th turn."""
+    state = _played_out()
+    before = (str(state), state.history(), state.returns())
+    for action in (19, 26, 0):
+        with pytest.raises(IllegalMove, match="the game is over"):
+            state.apply_action(action)
+    assert state.is_terminal() and (str(state), state.history(), state.returns()) == before
+
+
+def test_chance_outcomes_only_at_chance_nodes():
+    """As OpenSpiel's own games (CHECK(IsChanceNode())): a decision or terminal node has no outcomes to give."""
+    state = pyspiel.load_game("take_it_easy").new_initial_state()
+    state.apply_action(5)
+    with pytest.raises(InputError, match="decision node"):
+        state.chance_outcomes()
+    with pytest.raises(InputError, match="terminal"):
+        _played_out().chance_outcomes()
+
+
+@pytest.mark.parametrize("player, action", [(pyspiel.PlayerId.CHANCE, 99), (pyspiel.PlayerId.CHANCE, -5),
+                                            (pyspiel.PlayerId.CHANCE, 27), (0, 19 + 99), (0, -1)])
+def test_action_to_string_refuses_ids_out_of_range(player, action):
+    state = pyspiel.load_game("take_it_easy").new_initial_state()
+    with pytest.raises(InputError, match="out of range"):
+        state.action_to_string(player, action)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 26) == f"draw {TOKENS[26]}"
+
+
+@pytest.mark.parametrize("options", ["nope", "[1]", "{"])
+def test_an_options_parameter_that_is_not_a_json_object_is_an_input_error(options):
+    with pytest.raises(InputError, match="'options' parameter must be a JSON object") as refused:
+        pyspiel.load_game("take_it_easy", {"options": options})
+    assert "\n" not in str(refused.value)

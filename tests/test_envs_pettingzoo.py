@@ -79,7 +79,7 @@ def test_seeded_resets_repeat_and_bad_actions_are_refused():
     with pytest.raises(InputError, match="no action for player_1"):
         env.step({"player_0": 0})
     env.step({"player_0": 0, "player_1": 0})
-    with pytest.raises(IllegalMove, match="player_0, cell 0"):
+    with pytest.raises(IllegalMove, match="^player_0: cell 0 is already taken"):
         env.step({"player_0": 0, "player_1": 1})
 
 
@@ -230,7 +230,7 @@ def test_with_a_caller_an_action_past_the_cells_is_a_cell_off_the_board_not_an_a
         env.reset(seed=1)
         step = (lambda: env.step(action)) if hasattr(env, "agent_selection") else (
             lambda: env.step({"player_0": action, "player_1": 0}))
-        with pytest.raises(IllegalMove, match=rf"player_0, cell {action}: cell {action} is not on the standard board"):
+        with pytest.raises(IllegalMove, match=rf"^player_0: cell {action} is not on the standard board"):
             step()
 
 
@@ -287,3 +287,65 @@ def test_a_numpy_integer_seed_deals_as_the_python_int():
         a.reset(seed=np.int64(5))
         b.reset(seed=5)
         assert a.round.game.deal == b.round.game.deal
+
+
+def test_parallel_checks_every_action_before_playing_any():
+    """player_0's tile went down before player_1's 99 was refused, and the round was stuck on a half step."""
+    env = parallel_env(2)
+    env.reset(seed=1)
+    with pytest.raises(IllegalMove, match="^player_1: cell 99 is not on the standard board"):
+        env.step({"player_0": 0, "player_1": 99})
+    assert [list(board) for board in env.round.game.boards] == [[-1] * 19, [-1] * 19]
+    observations, rewards, *_ = env.step({"player_0": 0, "player_1": 0})
+    assert all(observations[a]["observation"][0] > 0 for a in env.agents)
+
+
+def test_aec_a_refused_step_keeps_the_pending_reward():
+    env = aec_env(2)
+    env.reset(seed=4)
+    while not env.last()[1]:
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    agent, reward = env.agent_selection, env.last()[1]
+    with pytest.raises(IllegalMove):
+        env.step(99)
+    assert (env.agent_selection, env.last()[1]) == (agent, reward) and reward > 0
+
+
+@pytest.mark.parametrize("num_players", [1.5, "2", True, None, "x", 11, 10**30])
+def test_num_players_must_be_a_whole_number_within_the_table(num_players):
+    for make in (parallel_env, aec_env):
+        with pytest.raises(InputError, match="num_players="):
+            make(num_players)
+
+
+def test_aec_calls_out_of_turn_are_input_errors():
+    env = aec_env(2)
+    for call in (env.last, lambda: env.step(0), lambda: env.observe("player_0")):
+        with pytest.raises(InputError, match="reset"):
+            call()
+    env.reset(seed=3)
+    with pytest.raises(InputError, match="agent 'player_9': expected one of player_0, player_1"):
+        env.observe("player_9")
+    for agent in env.agent_iter():
+        observation, _, termination, _, _ = env.last()
+        env.step(None if termination else int(np.flatnonzero(observation["action_mask"])[0]))
+    for call in (env.last, lambda: env.step(0)):
+        with pytest.raises(InputError, match="the round is over"):
+            call()
+
+
+@pytest.mark.parametrize("make", [parallel_env, aec_env])
+def test_reset_seeds_and_options_are_checked(make):
+    env = make(2)
+    env.reset(seed=-1)  # Game takes negative seeds, and so does the deal
+    first = env.round.game.deal
+    env.reset(seed=-1)
+    assert env.round.game.deal == first
+    for seed in (5.0, "x", True):
+        with pytest.raises(InputError, match="seed="):
+            env.reset(seed=seed)
+    for options in ("x", {"deal": 5}, {"deal": [0.0] * 19}, {"deal": ["0", *range(1, 19)]}):
+        with pytest.raises(InputError, match="reset option"):
+            env.reset(options=options)
+    with pytest.warns(UserWarning, match="unknown 'bogus'; known: deal"):  # PettingZoo's checkers pass options too
+        env.reset(seed=1, options={"bogus": 1})

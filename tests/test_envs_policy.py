@@ -137,3 +137,21 @@ def test_rulebook_004_no_caller_openspiel_policy_looks_at_the_other_boards_as_at
         by_player.setdefault(f"player_{step.player}", []).append(step.action)
     assert by_player == in_pettingzoo
     assert state.returns() == [float(s) for s in env.round.game.scores()]
+
+
+def test_a_policy_of_other_rules_is_refused():
+    """The standard agent in an adjacent-placement round picked cells the mask forbids."""
+    env = gym.make("TakeItEasy-v0", placement="adjacent")
+    env.reset(seed=1)
+    policy = AgentPolicy("fast", Ruleset.from_options(Options()))
+    with pytest.raises(InputError, match="other rules than the environment's"):
+        policy(env)
+    assert AgentPolicy("fast", env.unwrapped.rules)(env) in range(19)
+
+
+def test_a_policy_for_an_unknown_agent_is_refused():
+    env = parallel_env(2)
+    env.reset(seed=1)
+    policy = AgentPolicy("fast", env.rules)
+    with pytest.raises(InputError, match="agent 'player_9'; expected one of player_0, player_1"):
+        policy(env, "player_9")

@@ -238,3 +238,43 @@ def test_rulebook_004_easier_game_the_other_tiles_drawn_are_in_the_observation(d
         info = _[-1]
         p_obs, *_ = table.step({agent: cell for agent in table.agents})
     assert s_done and held_some
+
+
+def test_a_bool_in_a_list_of_actions_is_refused_not_read_as_a_cell():
+    """np.asarray([True, 0, 0]) is an int array: True was played as cell 1."""
+    envs = TakeItEasyVectorEnv(3, invalid_action="raise")
+    envs.reset(seed=1)
+    with pytest.raises(IllegalMove, match="^environment 0: action True is not an integer$"):
+        envs.step([True, 0, 0])
+    assert (envs.turns == 0).all()
+    envs = TakeItEasyVectorEnv(3)
+    envs.reset(seed=1)
+    _, _, terminated, _, info = envs.step([True, 0, 0])
+    assert list(terminated) == [True, False, False] and (envs.boards[0] == -1).all()
+
+
+@pytest.mark.parametrize("actions, cell", [(np.array([2**64 - 1, 0], dtype=np.uint64), 2**64 - 1),
+                                           ([10**30, 0], 10**30)])
+def test_a_huge_action_is_named_as_given(actions, cell):
+    envs = TakeItEasyVectorEnv(2, invalid_action="raise")
+    envs.reset(seed=1)
+    with pytest.raises(IllegalMove, match=rf"^environment 0: cell {cell} is not on the standard board"):
+        envs.step(actions)
+
+
+@pytest.mark.parametrize("keywords", [{"num_envs": 1.5}, {"num_envs": "2"}, {"num_envs": True}, {"num_envs": None},
+                                      {"fast": "no"}, {"fast": 1}])
+def test_num_envs_and_fast_are_not_coerced(keywords):
+    with pytest.raises(InputError, match=f"^{next(iter(keywords))}="):
+        TakeItEasyVectorEnv(**keywords)
+
+
+@pytest.mark.parametrize("keywords, message", [
+    ({"seed": [1.7, 2.2, 3.9]}, "seed=1.7"), ({"seed": "x"}, 'seed="x"'), ({"seed": 5.0}, "seed=5.0"),
+    ({"options": {"bogus": 1}}, "unknown 'bogus'; known: reset_mask, deals"), ({"options": "x"}, "options=\"x\""),
+    ({"options": {"deals": [[0.5] * 19] * 3}}, "neither tile tokens nor a list of tile ids")])
+def test_reset_seeds_and_options_are_checked(keywords, message):
+    envs = TakeItEasyVectorEnv(3)
+    with pytest.raises(InputError, match=message) as refused:
+        envs.reset(**keywords)
+    assert "\n" not in str(refused.value)

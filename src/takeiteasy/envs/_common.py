@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import json
 import operator
+import warnings
 from functools import cache
 
 import numpy as np
 
 from ..core.deal import deal as seeded_deal
-from ..core.errors import InputError
+from ..core.errors import InputError, shown
 from ..core.game import IllegalMove, check_players, group_sizes
 from ..core.notation import parse_tiles
 from ..core.presets import preset as preset_options
@@ -47,6 +48,57 @@ from ..core.rules import Options, Ruleset, RulesError
 
 #: Largest seed the environments derive from their own random generator.
 SEED_LIMIT = 2**63
+#: Most players at one table (the OpenSpiel game's max_num_players): a bound, so that a typo cannot ask for
+#: boards by the million.
+MAX_PLAYERS = 10
+
+
+def whole_number(value, what: str, low: int, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high``; a bool, float or string is refused, not coerced (``int(1.5)`` is 1)."""
+    bounds = f"{low}..{high}" if high is not None else f"at least {low}"
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError
+        number = operator.index(value)
+    except TypeError:
+        raise InputError(f"{what}={shown(value)}: expected a whole number, {bounds}") from None
+    if number < low or (high is not None and number > high):
+        raise InputError(f"{what}={shown(number)}: expected {bounds}")
+    return number
+
+
+def reset_options(options, known: tuple[str, ...], strict: bool = True) -> dict:
+    """The reset options as a dict, refusing anything else, and any key not in ``known`` (a misspelt key
+    would otherwise be ignored without a word).  ``strict=False`` only warns about such keys: PettingZoo's
+    own checkers reset with ``options={"options": 1}`` and expect it to be taken."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise InputError(f"reset options={shown(options)}: expected a dict")
+    unknown = sorted(str(key) for key in options if key not in known)
+    if unknown:
+        message = f"reset options: unknown {', '.join(map(repr, unknown))}; known: {', '.join(known)}"
+        if strict:
+            raise InputError(message)
+        warnings.warn(message + " (ignored)", stacklevel=4)
+    return options
+
+
+def seed_number(seed) -> int | None:
+    """A reset seed as an int (negative too, as ``Game`` takes), or None."""
+    if seed is None:
+        return None
+    try:
+        if isinstance(seed, (bool, np.bool_)):
+            raise TypeError
+        return operator.index(seed)
+    except TypeError:
+        raise InputError(f"reset seed={shown(seed)}: expected a whole number or None") from None
+
+
+def generator(seed: int) -> np.random.Generator:
+    """numpy's generator for any int seed: numpy takes none below 0, so the sign goes into the lowest bit."""
+    return np.random.default_rng(2 * abs(seed) + (seed < 0))
 
 
 def rules_from(rules: Ruleset | None = None, options: Options | dict | None = None, preset: str | None = None,
@@ -60,6 +112,10 @@ def rules_from(rules: Ruleset | None = None, options: Options | dict | None = No
     """
     if sum(x is not None for x in (rules, options, preset)) > 1:
         raise RulesError("give one of rules=, options= or preset=, not several")
+    if rules is not None and not isinstance(rules, Ruleset):
+        raise RulesError(f"rules={shown(rules)}: expected a Ruleset")
+    if options is not None and not isinstance(options, (Options, dict)):
+        raise RulesError(f"options={shown(options)}: expected an Options or a dict of its fields")
     if rules is None and options is not None:
         if kwargs:
             raise RulesError("give either options= or rule keywords, not both")
@@ -75,7 +131,7 @@ def rules_from(rules: Ruleset | None = None, options: Options | dict | None = No
 def seats(rules: Ruleset, num_players) -> int:
     """The number of players as an int, refused as ``Game`` would (solitaire is for one player), so that an
     environment fails when it is built rather than at its first reset."""
-    count = int(num_players)
+    count = whole_number(num_players, "num_players", 1, MAX_PLAYERS)
     check_players(rules.options, count)
     return count
 
@@ -214,8 +270,18 @@ def deal_for(rules: Ruleset, seed: int) -> list[int]:
 
 def checked_deal(rules: Ruleset, given) -> list[int]:
     """A deal from reset options: tile ids or a string of tile tokens."""
-    tiles = parse_tiles(given, allowed=rules.tile_set) if isinstance(given, str) else [int(t) for t in given]
     n = rules.tiles_per_round
+    if isinstance(given, str):
+        tiles = parse_tiles(given, allowed=rules.tile_set)
+    else:  # tile ids: int() would truncate 1.7 and take "0"
+        try:
+            items = list(given)
+            if any(isinstance(t, (bool, np.bool_)) for t in items):
+                raise TypeError
+            tiles = [operator.index(t) for t in items]
+        except TypeError:
+            raise InputError(f"reset option 'deal': {shown(given)} is neither tile tokens nor a list of tile ids") \
+                from None
     if len(tiles) != n or len(set(tiles)) != n or any(t not in rules.tile_set for t in tiles):
         raise InputError(f"reset option 'deal': expected {n} distinct tiles of the game's tile set")
     return tiles

@@ -124,8 +124,8 @@ class TakeItEasyEnv(gym.Env):
 
     # -- the Gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        options = _common.reset_options(options, ("deal",))  # checked first: a refused reset changes nothing
         super().reset(seed=seed)
-        options = options or {}
         _common.check_no_deal_without_caller(self.rules, options)
         if _common.announces(self.rules):
             deal_seed, deal = None, None  # the agent announces every tile
@@ -147,9 +147,9 @@ class TakeItEasyEnv(gym.Env):
     def step(self, action):
         if self.game is None or self._over:
             raise InputError("the round is over: call reset() first")
-        announcing = False
+        announcing, number = False, None
         try:
-            action = _common.action_number(action)
+            action = number = _common.action_number(action)
             announcing = action >= self.num_cells and _common.announces(self.rules)  # else off the board
             if announcing:
                 if not 0 <= action < self.num_actions:
@@ -159,9 +159,9 @@ class TakeItEasyEnv(gym.Env):
                 self.game.place(0, action)
         except IllegalMove as refusal:
             if self.invalid_action == "raise":
-                if not isinstance(action, int):
-                    raise
                 what = f"announce {action - self.num_cells}" if announcing else f"cell {action}"
+                if number is None or what in str(refusal):  # the refusal names the action already
+                    raise
                 raise IllegalMove(f"{what}: {refusal}") from None
             self._over = True
             self._refresh_mask()

@@ -51,6 +51,7 @@ from dataclasses import fields
 import numpy as np
 import pyspiel
 
+from ..core.errors import InputError, shown
 from ..core.game import IllegalMove, announcer, group_sizes
 from ..core.notation import format_board
 from ..core.presets import preset as preset_options
@@ -59,7 +60,7 @@ from ..core.tiles import TOKENS
 from . import _common
 
 GAME_NAME = "take_it_easy"
-MAX_PLAYERS = 10
+MAX_PLAYERS = _common.MAX_PLAYERS
 # Every Options field but wildcards (true, false or unset: only in the JSON) is a parameter of its own, so that
 # the game string, which cannot carry a comma inside a value, names any ruleset (serialize_game_and_state).
 FIELD_PARAMETERS = {f.name: "" if f.default is None or isinstance(f.default, str) else f.default
@@ -90,9 +91,12 @@ def options_from_parameters(params: dict) -> Options:
     """The ruleset options named by the game's parameters: a ``preset``'s, changed by the ``options`` JSON, changed
     by the parameters of single options."""
     extra = params.get("options") or ""
-    chosen = json.loads(extra) if extra else {}
+    try:
+        chosen = json.loads(extra) if extra else {}
+    except ValueError:  # JSONDecodeError: its message would not name the parameter
+        chosen = None
     if not isinstance(chosen, dict):
-        raise ValueError("take_it_easy: the 'options' parameter must be a JSON object")
+        raise InputError(f"take_it_easy: the 'options' parameter must be a JSON object, not {shown(extra)}")
     if params.get("preset"):
         chosen = {**preset_options(params["preset"]).to_json(), **chosen}
     for name, default in FIELD_PARAMETERS.items():  # a parameter other than its default wins over the JSON
@@ -221,13 +225,20 @@ class TakeItEasyState(pyspiel.State):
         return [int(c) for c in np.flatnonzero(mask)]
 
     def chance_outcomes(self):
+        if not self.is_chance_node():  # as OpenSpiel's own games: only a chance node has outcomes
+            raise InputError(f"take_it_easy: chance_outcomes() at a {self._node_kind()}, not a chance node")
         drawn = set(self.drawn)
         left = [t for t in self.rules.tile_set if t not in drawn]
         p = 1.0 / len(left)
         return [(t, p) for t in left]
 
+    def _node_kind(self) -> str:
+        return "terminal state" if self.is_terminal() else f"decision node (player {self.current_player()})"
+
     def _refusal(self, action: int) -> str | None:
         """Why ``action`` may not be applied now (None when it may): the engine's refusal for a placement."""
+        if self.is_terminal():  # else a tile left in the bag would pass as a draw and start a 20th turn
+            return f"action {action}: the game is over"
         if not self.queue:
             if self._announces:
                 tile = action - self._num_cells
@@ -282,7 +293,13 @@ class TakeItEasyState(pyspiel.State):
                 self._rewards[other] += float(bonus)
 
     def _action_to_string(self, player, action):
-        if player == pyspiel.PlayerId.CHANCE:
+        chance = player == pyspiel.PlayerId.CHANCE
+        game = self.get_game()
+        limit = game.max_chance_outcomes() if chance else game.num_distinct_actions()
+        if not 0 <= action < limit:  # a negative index would wrap round TOKENS
+            kind = "tile id" if chance else "action"
+            raise InputError(f"take_it_easy: {kind} {action} is out of range (0..{limit - 1})")
+        if chance:
             return f"draw {TOKENS[action]}"
         if action >= self._num_cells:
             return f"announce {TOKENS[action - self._num_cells]}"

@@ -53,8 +53,6 @@ class _Round:
     """One shared round: the game, public boards and running scores, indexed by seat."""
 
     def __init__(self, num_players: int, rules=None, options=None, **rule_options):
-        if int(num_players) < 1:
-            raise InputError(f"num_players={num_players}: expected at least 1")
         self.rules = _common.rules_from(rules, options, **rule_options)
         self.num_players = _common.seats(self.rules, num_players)
         self.agents = [f"player_{p}" for p in range(self.num_players)]
@@ -77,14 +75,16 @@ class _Round:
         self.game: Game | None = None
 
     def start(self, seed: int | None, options: dict | None) -> None:
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        options = options or {}
+        seed = _common.seed_number(seed)  # everything is checked before anything changes
+        options = _common.reset_options(options, ("deal",), strict=False)
         _common.check_no_deal_without_caller(self.rules, options)
+        deal = None if options.get("deal") is None else _common.checked_deal(self.rules, options["deal"])
+        if seed is not None:
+            self.rng = _common.generator(seed)
         if _common.announces(self.rules):
             deal_seed, deal = None, None  # the players announce every tile
-        elif options.get("deal") is not None:
-            deal_seed, deal = None, _common.checked_deal(self.rules, options["deal"])
+        elif deal is not None:
+            deal_seed = None
         else:
             deal_seed = seed if seed is not None else int(self.rng.integers(_common.SEED_LIMIT))
             deal = _common.deal_for(self.rules, deal_seed)
@@ -135,12 +135,27 @@ class _Round:
         return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat),
                 "phase": self.phase(seat)}
 
-    def act(self, seat: int, action) -> float:
-        """Put the seat's current tile on cell ``action``, or announce a tile; returns the points gained."""
+    def checked(self, seat: int, action) -> int:
+        """``action`` as an int once the seat may place its tile there (announcements are checked when made);
+        raises :class:`IllegalMove` and changes nothing otherwise."""
         try:
             cell = _common.action_number(action)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
+        if cell >= self.num_cells and _common.announces(self.rules):
+            return cell
+        pending = self.game.pending[seat]
+        reason = ("no drawn tile to place: wait for the next draw" if not pending else
+                  self.rules.refusal(self.game.boards[seat], pending[0], cell, self.game.previous_tile(seat),
+                                     self.game.previous_cell(seat)))
+        if reason:
+            where = "" if f"cell {cell}" in reason else f", cell {cell}"  # the engine's reason may name it already
+            raise IllegalMove(f"{self.agents[seat]}{where}: {reason}")
+        return cell
+
+    def act(self, seat: int, action) -> float:
+        """Put the seat's current tile on cell ``action``, or announce a tile; returns the points gained."""
+        cell = self.checked(seat, action)
         if cell >= self.num_cells and _common.announces(self.rules):  # with a caller: a cell off the board
             self.announce(seat, cell - self.num_cells)
             return 0.0
@@ -256,7 +271,9 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
             missing = [a for a in self.agents if a not in actions]
             if missing:
                 raise InputError(f"step: no action for {', '.join(missing)}")
-            rewards = {a: self.round.act(self.possible_agents.index(a), actions[a]) for a in self.agents}
+            # every action is checked before any is played: a refused step leaves the round as it was
+            cells = {a: self.round.checked(self.possible_agents.index(a), actions[a]) for a in self.agents}
+            rewards = {a: self.round.act(self.possible_agents.index(a), cells[a]) for a in self.agents}
         over = self.round.advance()
         if over:
             for a, bonus in zip(self.possible_agents, self.round.round_bonus()):
@@ -295,10 +312,25 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         return self.round.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise InputError(f"agent {agent!r}: expected one of {', '.join(self.possible_agents)}")
         return self.possible_agents.index(agent)
 
+    def _check_started(self) -> None:
+        if self.round.game is None:
+            raise InputError("call reset() first")
+        if not self.agents:
+            raise InputError("the round is over: call reset() first")
+
     def observe(self, agent):
-        return self.round.observation(self._seat(agent))
+        seat = self._seat(agent)
+        if self.round.game is None:
+            raise InputError("call reset() first")
+        return self.round.observation(seat)
+
+    def last(self, observe: bool = True):
+        self._check_started()
+        return super().last(observe)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         self.round.start(seed, options)
@@ -313,14 +345,15 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
             self.render()
 
     def step(self, action):
+        self._check_started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         seat = self._seat(agent)
         announcing = self.round.announcing
         gain = self.round.act(seat, action)
+        self._cumulative_rewards[agent] = 0.0  # only once the action stands: a refused step changes nothing
         self.rewards = {a: 0.0 for a in self.agents}
         self.rewards[agent] = gain
         over = self.round.advance()

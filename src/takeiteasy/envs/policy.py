@@ -42,17 +42,29 @@ class AgentPolicy:
 
     def __call__(self, target, agent: str | None = None) -> int:
         if hasattr(target, "chance_outcomes"):  # an OpenSpiel state
+            self._check_rules(target.rules)
             return self.openspiel_action(target)
         env = getattr(target, "unwrapped", target)
+        self._check_rules(getattr(env, "rules", None))
         if hasattr(env, "round"):  # PettingZoo
             name = agent if agent is not None else getattr(env, "agent_selection", None)
             if name is None:
                 raise InputError("a parallel PettingZoo environment: say which agent acts, policy(env, 'player_0')")
+            if name not in env.possible_agents:
+                raise InputError(f"policy: agent {name!r}; expected one of {', '.join(env.possible_agents)}")
+            if env.round.game is None:
+                raise InputError("policy: call the environment's reset() first")
             return self.act(env.round.game, env.possible_agents.index(name))
         if getattr(env, "game", None) is None:
             raise InputError("policy: expected a Gymnasium or PettingZoo environment after reset(), or an "
                              "OpenSpiel state")
         return self.act(env.game, 0)
+
+    def _check_rules(self, rules) -> None:
+        """Refuse an environment of other rules: the agent would pick cells its mask forbids."""
+        if rules is not None and rules.options != self.rules.options:
+            raise InputError("policy: the agent was made for other rules than the environment's; make it with "
+                             "the environment's rules (env.unwrapped.rules)")
 
     def act(self, game: Game, seat: int) -> int:
         """The action of ``seat`` in ``game`` as the environments number them."""

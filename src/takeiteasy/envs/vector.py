@@ -49,13 +49,14 @@ class TakeItEasyVectorEnv(VectorEnv):
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, fast: bool = True, rules=None,
                  options=None, **rule_options):
         rule_options.pop("max_episode_steps", None)  # make_vec may pass the spec's value; rounds end by themselves
-        if int(num_envs) < 1:
-            raise InputError(f"num_envs={num_envs}: expected at least 1")
+        num_envs = _common.whole_number(num_envs, "num_envs", 1)
+        if not isinstance(fast, (bool, np.bool_)):  # "no" is truthy: a string here is a mistake
+            raise InputError(f"fast={fast!r}: expected True or False")
         self.rules = _common.rules_from(rules, options, **rule_options)
         if _common.announces(self.rules):
             raise InputError("the vector environment deals the tiles; with no caller (caller=False) the player "
                              "announces them: use TakeItEasy-v0, where announcing is an action")
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InputError(f"render_mode={render_mode!r}; expected 'ansi'")
         self.render_mode = render_mode
@@ -118,9 +119,10 @@ class TakeItEasyVectorEnv(VectorEnv):
     def _seed_list(self, seed) -> list[int]:
         if seed is None:
             return [int(s) for s in self.np_random.integers(_common.SEED_LIMIT, size=self.num_envs)]
-        if isinstance(seed, (int, np.integer)):
-            return [int(seed) + i for i in range(self.num_envs)]
-        seeds = [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else int(s) for s in seed]
+        if not isinstance(seed, (list, tuple, np.ndarray)):  # a string would be iterated, a float truncated
+            return [_common.seed_number(seed) + i for i in range(self.num_envs)]
+        seeds = [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else _common.seed_number(s)
+                 for s in seed]
         if len(seeds) != self.num_envs:
             raise InputError(f"reset: {len(seeds)} seeds for {self.num_envs} environments")
         return seeds
@@ -162,15 +164,17 @@ class TakeItEasyVectorEnv(VectorEnv):
 
     # -- the VectorEnv API ---------------------------------------------------
     def reset(self, *, seed=None, options: dict | None = None):
-        if isinstance(seed, (int, np.integer)):
-            super().reset(seed=int(seed))
-        options = options or {}
+        options = options if isinstance(options, dict) else _common.reset_options(options, ())
         if options.get("deal") is not None:
             raise InputError("reset option 'deal': the vector environment takes 'deals', one deal per sub-environment")
+        options = _common.reset_options(options, ("reset_mask", "deals"))
+        seeds = self._seed_list(seed) if seed is not None else None  # checked before the generator is reseeded
+        if isinstance(seed, (int, np.integer)):
+            super().reset(seed=int(seed))
         which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
         if which.shape != (self.num_envs,):
             raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
-        seeds = self._seed_list(seed)
+        seeds = seeds if seeds is not None else self._seed_list(None)
         deals = options.get("deals")
         if deals is not None and len(deals) != self.num_envs:
             raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments")
@@ -180,32 +184,43 @@ class TakeItEasyVectorEnv(VectorEnv):
         return self._observations(), self._infos()
 
     def _action_array(self, actions) -> tuple[np.ndarray, dict[int, object]]:
-        """The batch's actions as int64, and the ones that are not integers by sub-environment (-1 in the
-        array, so that they are refused as illegal, as :class:`TakeItEasyEnv` refuses them)."""
+        """The batch's actions as int64, and by sub-environment the ones to name as given in a refusal: those
+        that are not integers (-1 in the array, so that they are refused as illegal, as :class:`TakeItEasyEnv`
+        refuses them) and integers beyond int64 (clamped in the array: off the board all the same)."""
         n = self.num_envs
         given = np.asarray(actions)
         if given.size != n:
             raise InputError(f"step: {given.size} actions for {n} environments")
         given = given.reshape(n)
+        listed = not isinstance(actions, np.ndarray)
+        if listed and given.dtype.kind in "iu":  # numpy reads [True, 0] as integers: look at the items
+            items = np.asarray(actions, dtype=object).reshape(n)
+            if any(isinstance(item, (bool, np.bool_)) for item in items):
+                given = items
+        limit = np.iinfo(np.int64)
         if given.dtype.kind == "i":
             return given.astype(np.int64), {}
-        if given.dtype.kind == "u":  # beyond int64: off the board all the same
-            return np.minimum(given, np.iinfo(np.int64).max).astype(np.int64), {}
-        if not isinstance(actions, np.ndarray):  # a list keeps its items as given ([1.7, 2]: only 1.7 is refused)
+        if given.dtype.kind == "u":
+            huge = np.flatnonzero(given > limit.max)
+            return np.minimum(given, limit.max).astype(np.int64), {int(i): int(given[i]) for i in huge}
+        if listed:  # a list keeps its items as given ([1.7, 2]: only 1.7 is refused)
             given = np.asarray(actions, dtype=object).reshape(n)
         out, odd = np.zeros(n, dtype=np.int64), {}
-        limit = np.iinfo(np.int64)
         for i in range(n):
             item = given[i]  # a numpy scalar (refused unless an integer), or any object of an object array
             try:
-                out[i] = min(max(_common.action_number(item), limit.min), limit.max)
+                number = _common.action_number(item)
             except IllegalMove:
                 odd[i], out[i] = item.item() if isinstance(item, np.generic) else item, -1
+                continue
+            out[i] = min(max(number, limit.min), limit.max)
+            if out[i] != number:
+                odd[i] = number
         return out, odd
 
     def step(self, actions):
         n = self.num_envs
-        actions, not_integers = self._action_array(actions)
+        actions, as_given = self._action_array(actions)
         rewards = np.zeros(n, dtype=np.float64)
         truncated = np.zeros(n, dtype=bool)
         active = ~self.done
@@ -219,10 +234,13 @@ class TakeItEasyVectorEnv(VectorEnv):
         if invalid.any():
             i = int(np.flatnonzero(invalid)[0])
             if self.invalid_action == "raise":
-                if i in not_integers:
-                    raise IllegalMove(f"environment {i}: action {not_integers[i]!r} is not an integer")
+                given = as_given.get(i, int(actions[i]))
+                if not isinstance(given, int) or isinstance(given, bool):
+                    raise IllegalMove(f"environment {i}: action {given!r} is not an integer")
                 reason = self.rules.refusal(self.boards[i], self._tile(i), int(actions[i]), *self._previous(i))
-                raise IllegalMove(f"environment {i}, cell {int(actions[i])}: {reason or 'not allowed'}")
+                reason = (reason or "not allowed").replace(f"cell {int(actions[i])}", f"cell {given}")
+                what = f"environment {i}" if f"cell {given}" in reason else f"environment {i}, cell {given}"
+                raise IllegalMove(f"{what}: {reason}")
             self.done[invalid] = True
             self.masks[invalid] = 0
             active &= ~invalid

@@ -97,8 +97,9 @@ def seed_number(seed) -> int | None:
 
 
 def generator(seed: int) -> np.random.Generator:
-    """numpy's generator for any int seed: numpy takes none below 0, so the sign goes into the lowest bit."""
-    return np.random.default_rng(2 * abs(seed) + (seed < 0))
+    """numpy's generator for any int seed: as numpy's own for 0 and up (the streams of earlier versions), and
+    for a negative seed, which numpy refuses, the pair (-seed, 1)."""
+    return np.random.default_rng(seed if seed >= 0 else (-seed, 1))
 
 
 def rules_from(rules: Ruleset | None = None, options: Options | dict | None = None, preset: str | None = None,

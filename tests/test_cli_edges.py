@@ -114,3 +114,17 @@ def test_hint_refuses_a_previous_tile_that_is_not_on_the_board_and_finds_the_cel
     from takeiteasy.core.layouts import layout
 
     assert cells == set(int(c) for c in layout("standard").neighbours[0] if c >= 0)
+
+
+def test_bench_notes_weights_trained_under_other_rules(capsys):
+    """Weights of another rule still play (comparing them is an experiment the benchmarks make), but not unnoticed:
+    the Sunrays weights under standard scoring averaged 78 without a word."""
+    from takeiteasy.ai.value import shipped_path
+
+    sunrays = str(shipped_path("standard", "sunrays"))
+    argv = ["bench", "--agent", "fast", "--games", "2", "--weights", sunrays, "--json"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "trained for scoring sunrays; this game is placement free, scoring standard" in err
+    assert main([*argv, "--scoring", "sunrays"]) == 0
+    assert "note" not in capsys.readouterr().err

@@ -103,6 +103,19 @@ class ValueFunction:
         return cls(spec, weights, meta)
 
 
+def rules_mismatch(value: "ValueFunction", rules) -> str | None:
+    """How the rules ``value`` was trained under differ from ``rules`` (placement, scoring, stamen), or None: such
+    weights still play, but judge positions by another game's rules."""
+    # a setting the file does not record was the trainer's default then (the rule variants came later)
+    trained = {"placement": "free", "scoring": "standard", "stamen": "free"} | value.info.get("config", {})
+    names = ("placement", "scoring", "stamen")
+    differences = [f"{name} {trained[name]}" for name in names if trained[name] != getattr(rules.options, name)]
+    if not differences:
+        return None
+    return f"trained for {', '.join(differences)}; this game is " + \
+        ", ".join(f"{name} {getattr(rules.options, name)}" for name in names)
+
+
 def shipped_path(layout_name: str, variant: str = "free"):
     """Where the weights of a layout under a variant (a scoring, tile-set, placement or stamen rule) are shipped."""
     name = layout_name if variant in ("free", "standard") else f"{layout_name}-{variant}"

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -394,6 +395,11 @@ def run(args) -> int:
             from ..ai import make_agent
 
             make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
+            from ..ai.value import ValueFunction, rules_mismatch
+
+            mismatch = rules_mismatch(ValueFunction.load(weights), rules)
+            if mismatch:  # allowed (comparing weights across rules is an experiment), but never unnoticed
+                print(f"takeiteasy bench: note: weights {weights} were {mismatch}", file=sys.stderr)
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
         raise InputError(f"--jobs must be 1 to {MAX_JOBS}, got {args.jobs}")
     jobs = args.jobs or 1

@@ -394,10 +394,10 @@ def run(args) -> int:
         if weights is not None:
             from ..ai import make_agent
 
-            make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
-            from ..ai.value import ValueFunction, rules_mismatch
+            agent = make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
+            from ..ai.value import rules_mismatch
 
-            mismatch = rules_mismatch(ValueFunction.load(weights), rules)
+            mismatch = rules_mismatch(agent.value, rules)  # the weights it loaded, not a second read
             if mismatch:  # allowed (comparing weights across rules is an experiment), but never unnoticed
                 print(f"takeiteasy bench: note: weights {weights} were {mismatch}", file=sys.stderr)
     if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:

@@ -183,20 +183,12 @@ class Game:
         if self.draw_size is None:
             self.draw_size = options.draw
         self.draw_size = _whole("draw size", self.draw_size, 1, n)
-        if not options.caller:
-            if self.deal is not None:
-                self.deal = list(self.deal) if hasattr(self.deal, "__iter__") else self.deal
-                self._check_deal(self.deal, exact=False)
-                self.deal = [int(t) for t in self.deal]
-            else:
-                self.deal = []  # grows as players announce tiles
-        elif self.deal is None:
+        if self.deal is not None:
+            self.deal = self._checked_deal(self.deal, exact=options.caller)  # with no caller, the tiles so far
+        elif options.caller:
             self.deal = seeded_deal(0 if self.seed is None else self.seed, self.rules.tile_set, n)
         else:
-            self.deal = list(self.deal) if hasattr(self.deal, "__iter__") and not isinstance(self.deal, str) \
-                else self.deal
-            self._check_deal(self.deal, exact=True)  # before int(): 0.7 and "0" are no tiles
-            self.deal = [int(t) for t in self.deal]
+            self.deal = []  # grows as players announce tiles
         self.boards = [self.rules.empty_board() for _ in self.players]
         self.moves = [[] for _ in self.players]
         self.pending = [[] for _ in self.players]
@@ -212,14 +204,17 @@ class Game:
         state = "finished" if self.finished else f"{len(self.drawn)} of {self.rules.tiles_per_round} tiles drawn"
         return f"<Game {self.players!r} under {self.rules!r}: {state}>"
 
-    def _check_deal(self, tiles: list[int], exact: bool) -> None:
+    def _checked_deal(self, tiles, exact: bool) -> list[int]:
+        """``tiles`` as a list of tile ids, checked before converting (int() would take 0.7 and "0")."""
         n = self.rules.tiles_per_round
         if isinstance(tiles, (str, bytes)) or not hasattr(tiles, "__iter__"):
             raise InputError(f"a deal is a list of {n} tile ids, not {tiles!r}")
+        tiles = list(tiles)
         bad = [t for t in tiles if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Integral)
                or t not in self.rules.tile_set]
         if bad or len(set(tiles)) != len(tiles) or (len(tiles) != n if exact else len(tiles) > n):
             raise InputError(f"a deal is {n} distinct tiles of the game's tile set")
+        return [int(t) for t in tiles]
 
     # -- state ---------------------------------------------------------------
     @property

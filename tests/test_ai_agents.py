@@ -388,6 +388,22 @@ def test_holding_area_hint_for_a_wildcard_with_only_the_slots_left(agent):
     assert [h.cell for h in last] == [slots[2]] and last[0].expected == best_end
 
 
+@pytest.mark.parametrize("agent", ["heuristic", "fast", "best"])
+def test_holding_area_hint_for_a_wildcard_covers_the_free_slots_too(agent):
+    """Rulebook 003, variant 4: a wildcard may go in the holding area while board cells are free too; the
+    hint gives every allowed cell an expected score (the web app showed no number on the slots), the slots
+    alike: a held wildcard never moves and never scores."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding"))
+    slots = list(rules.holding_cells)
+    board = np.full(rules.board_size, -1, dtype=np.int64)
+    board[[0, 1, 2]] = [4, 9, 17]
+    hints = hint(rules, board, 28, agent=agent)
+    legal = np.flatnonzero(rules.legal_mask(board, 28, -1, -1))
+    assert sorted(h.cell for h in hints) == sorted(int(c) for c in legal) and set(slots) <= set(legal)
+    held = [h.expected for h in hints if h.cell in slots]
+    assert len(set(held)) == 1 and 0 < held[0] < 307
+
+
 def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     """Rulebook 003, variant 4: with held tiles judged on the stamen the daffodil weights apply, and
     `fast` plays about as well as in the free game (it fell back on the heuristic here, about 158 on

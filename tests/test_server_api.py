@@ -814,6 +814,14 @@ def test_an_ai_named_like_the_player_gets_a_name_of_its_own(client):
     assert [p["name"] for p in joined["state"]["players"]] == ["random 1", "random 1a"]
 
 
+def test_a_name_in_full_width_letters_is_the_name_already_taken(client):
+    """"ＢＯＢ" (full-width letters) reads as "Bob": one name in a room, as "BOB" is."""
+    code = create(client, mode="room", name="Bob")["code"]
+    for twin in ("BOB", "\uff22\uff2f\uff22", "\uff42ob"):
+        assert "is taken" in refused(post(client, code, "join", name=twin), 409)
+    assert post(client, code, "join", name="Bobby").status_code == 201
+
+
 def test_hint_board_may_carry_the_holding_slots(client):
     """Daffodil rulebook, holding area: a tile in a holding slot is on the board (and cannot be the tile in hand)."""
     options = preset("daffodil-holding").to_json()

@@ -124,6 +124,31 @@ def test_analyse_command_draws_boards_with_a_holding_area(tmp_path, capsys):
     assert all(f"[{t[0]} {t[1]} {t[2]}]" in out for t in placed)
 
 
+def test_rulebook_003_variant_4_the_analysis_scores_the_board_after_the_end_moves():
+    """Rulebook 003, Daffodil variant 4: held tiles moved onto the stamen at the end count in the score; the
+    analysis scores and shows the board after those moves (it used to stop at the last placement)."""
+    from takeiteasy.core.presets import preset
+
+    rules = Ruleset.from_options(preset("daffodil-holding"))
+    stamen = set(rules.layout.stamen_cells)
+    deal = list(range(21))
+    game = Game(rules, ["ann"], deal=deal)
+    ring, slots = iter(sorted(set(range(21)) - stamen)), iter(rules.holding_cells)
+    while not game.all_drawn:
+        tile = game.draw()[0]
+        game.place(0, next(slots) if tile in (0, 1, 2) else next(ring))
+    before = rules.score(game.boards[0])
+    game.settle(0, [(0, 3), (1, 12)])
+    after = rules.score(game.boards[0])
+    assert after > before  # the two stamen tiles complete lines
+    player = analyse_game(game.to_json(), agent_game=False)["players"][0]
+    assert player["score"] == after and player["score"] == game.to_json()["players"][0]["score"]
+    assert player["releases"] == [{"tile": "123", "cell": 3}, {"tile": "124", "cell": 12}]
+    cells = player["board"].split()
+    assert (cells[3], cells[12]) == ("123", "124") and cells[rules.layout.num_cells:] == [".", ".", "128"]
+    assert len(player["moves"]) == 21
+
+
 def _lays_in_order(rules, board, deal) -> bool:
     """Reference for one tile at a time: each tile, when it comes, may go where ``board`` has it."""
     work, previous, cells = rules.empty_board(), (-1, -1), {int(t): c for c, t in enumerate(board) if t >= 0}

@@ -222,12 +222,13 @@ class _Estimating(Agent):
         hand (``view.pending``) are known, not random: they are placed after it as well as possible."""
         totals = self._real_totals(view, self.hand_totals(view, view.tile, self.hint_estimates))
         if self.holding and np.isnan(totals).all():
-            return self._held_wildcard_totals(view)
+            return self.held_wildcard_totals(view)
         return totals
 
-    def _held_wildcard_totals(self, view: View) -> np.ndarray:
-        """A wildcard with only the holding area left scores nowhere and never moves, so every free slot is
-        worth the same: the final score of the board with the tiles still to come each on its best cell."""
+    def held_wildcard_totals(self, view: View) -> np.ndarray:
+        """A wildcard in the holding area scores nowhere and never moves, so every free slot is worth the same:
+        the final score of the board with the tiles still to come each on its best cell.  (Play searches only
+        the board's cells for a wildcard while there are some; hints show the slots too.)"""
         legal = self.rules.legal_mask(view.board, view.tile, view.previous_tile, view.previous_cell)
         after = view.board.copy()
         after[self._real_cell(view, -1)] = view.tile

@@ -169,10 +169,14 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
-    estimates = make_agent(agent, rules).evaluate(view)
+    player = make_agent(agent, rules)
+    estimates = player.evaluate(view)
     if estimates is None:
         raise InputError(f"agent {agent!r} cannot estimate scores; use best, expectimax, rollout, fast or "
                          f"heuristic")
+    unjudged = [c for c in view.legal_cells() if np.isnan(estimates[c])]
+    if unjudged and hasattr(player, "held_wildcard_totals"):  # a wildcard's free holding slots: every cell a value
+        estimates[unjudged] = player.held_wildcard_totals(view)[unjudged]
     cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
     cells.sort(key=lambda c: (-estimates[c], c))
     return [Hint(c, float(estimates[c])) for c in cells]

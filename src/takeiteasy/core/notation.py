@@ -79,7 +79,8 @@ def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
     if tile is None:
         raise NotationError("no such wildcard tile; the wildcards are ***, 1**, *2* and **3", token, position)
     if allowed is not None and tile not in allowed:
-        raise NotationError("wildcard tiles belong to the daffodil tile set (use --wildcards or --board daffodil)",
+        raise NotationError("wildcard tiles belong to the daffodil tile set (the daffodil board, or the wildcards "
+                            "option, deals them)",
                             token, position)
     return tile
 

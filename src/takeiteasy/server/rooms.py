@@ -120,6 +120,11 @@ def hash_token(token: str) -> str:
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+def name_key(name: str) -> str:
+    """What two names must not share in one room: "Bob", "BOB" and full-width "ＢＯＢ" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def clean_name(name: str) -> str:
     """A player name: 1..24 printable characters, spaces collapsed."""
     if not isinstance(name, str):
@@ -417,9 +422,9 @@ class Room:
 
     def free_name(self, name: str) -> str:
         """``name``, or with a mark added if a player has it already (an AI player named after its agent)."""
-        taken = {s.name.casefold() for s in self.seats}
+        taken = {name_key(s.name) for s in self.seats}
         candidates = (name, *(f"{name}{chr(ord('a') + k)}" for k in range(26)))
-        return next((c for c in candidates if c.casefold() not in taken), name)
+        return next((c for c in candidates if name_key(c) not in taken), name)
 
     # -- actions (each returns the new events; raises with the room unchanged) ----
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
@@ -430,7 +435,7 @@ class Room:
             raise Conflict(f"room {self.code} is a solo game")
         if len(self.seats) >= MAX_PLAYERS:
             raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)")
-        if any(s.name.casefold() == name.casefold() for s in self.seats):
+        if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise Conflict(f"name {name!r} is taken in room {self.code}")
         if kind == "ai":
             if agent not in AGENTS:

@@ -131,7 +131,8 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     report["evaluator"] = evaluator_label
     best_score = report["best_possible"]["score"]
     for p, name in enumerate(game.players):
-        report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best_score))
+        report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best_score,
+                                                 game.releases[p]))
     return report
 
 
@@ -251,7 +252,9 @@ def analyse_called_round(rules: Ruleset, deal: list[int], finals: list[tuple[str
 
 
 def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], deal: list[int], evaluator,
-                    best_score: int) -> dict:
+                    best_score: int, releases: list[tuple[int, int]] = ()) -> dict:
+    """One player's record: the moves judged one by one, then the held tiles moved onto the stamen at the end
+    (daffodil variant 4), which the score and board include."""
     board = rules.empty_board()
     previous, previous_cell = -1, -1
     # which tiles were turned over at each move: draws come in groups (two at a time in the easier game)
@@ -277,6 +280,9 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         board[cell] = tile
         previous, previous_cell = tile, cell
         placed.add(tile)
+    for tile, cell in releases:
+        board[next(s for s in rules.holding_cells if board[s] == tile)] = -1
+        board[cell] = tile
     score = rules.score(board)
     worst = sorted(records, key=lambda r: (-(r["loss"] or 0.0), r["move"]))[:3]
     return {
@@ -286,5 +292,6 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         "best_possible": best_score,
         "missed": best_score - int(score),
         "moves": records,
+        "releases": [{"tile": TOKENS[t], "cell": int(c)} for t, c in releases],
         "worst_moves": [{k: r[k] for k in ("move", "tile", "cell", "best_cell", "loss")} for r in worst],
     }

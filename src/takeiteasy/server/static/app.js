@@ -51,8 +51,10 @@ function toast(text) {
 async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) { opts.headers["content-type"] = "application/json"; opts.body = JSON.stringify(body); }
-  if (S.session && method === "GET") opts.headers["x-player-token"] = S.session.token;
-  const response = await fetch(path, opts);
+  if (S.session && S.session.token && method === "GET") opts.headers["x-player-token"] = S.session.token;
+  let response;
+  try { response = await fetch(path, opts); }
+  catch { throw new Error("the server cannot be reached: check the connection, then try again"); }  // not "Failed to fetch"
   let data;
   try { data = await response.json(); } catch { data = { error: `HTTP ${response.status}` }; }
   if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
@@ -163,6 +165,18 @@ function positions(layout, boardSize) {
   return pos;
 }
 
+// Where a cell is, in words, for a screen reader: "column 3 of 5, 2nd from the top" (a stamen cell says so).
+function cellPlace(layout, i) {
+  if (i >= layout.cells.length) return `holding slot ${i - layout.cells.length + 1}`;
+  const x = (c) => Math.round(c.x * 100);
+  const columns = [...new Set(layout.cells.map(x))].sort((a, b) => a - b);
+  const column = layout.cells.filter((c) => x(c) === x(layout.cells[i])).map((c) => c.y).sort((a, b) => a - b);
+  const nth = column.indexOf(layout.cells[i].y) + 1;
+  const ordinal = nth === 1 ? "top" : `${nth}${{ 2: "nd", 3: "rd" }[nth] || "th"} from the top`;
+  return `column ${columns.indexOf(x(layout.cells[i])) + 1} of ${columns.length}, ${ordinal}` +
+    (layout.cells[i].stamen ? ", stamen" : "");
+}
+
 function drawBoard(svg, layout, board, opts = {}) {
   // keep the keyboard's place on the board as it is redrawn (not after a click: Enter then draws the next tile)
   const focused = S.keyboard && svg.contains(document.activeElement) ? document.activeElement.getAttribute("data-cell") : null;
@@ -214,7 +228,10 @@ function drawBoard(svg, layout, board, opts = {}) {
     }
     const actionable = token ? movable.has(i) || pickable.has(i) : legal.has(i) || targets.has(i);
     if (opts.onClick && actionable) {
-      pressable(g, token ? `cell ${i}, ${tileName(token)}` : `cell ${i}`, () => opts.onClick(i, token));
+      const hinted = hintOf.get(i);
+      const label = `cell ${i} (${cellPlace(layout, i)})` + (token ? `, ${tileName(token)}` : "") +
+        (hinted !== undefined && !token ? `, hint ${hinted.expected.toFixed(1)}` : "");
+      pressable(g, label, () => opts.onClick(i, token));
     } else if (opts.onClick) {
       g.addEventListener("click", () => opts.onClick(i, token));
     }
@@ -263,6 +280,7 @@ function renderLobby() {
   $("lobby-code").textContent = st.code;
   const link = `${location.origin}/#join=${st.code}`;
   $("lobby-link").textContent = link; $("lobby-link").href = link;
+  $("lobby-copy").hidden = !navigator.clipboard;  // the clipboard needs https or localhost
   $("lobby-rules").textContent = `Rules: ${st.preset || "custom"}${st.mode === "caller" ? " — caller for a physical table" : ""}`;
   $("lobby-players").replaceChildren(...st.players.map((p) => el("li", {},
     `${p.name}${p.kind === "ai" ? ` (AI: ${p.agent})` : ""}${p.index === st.host ? " — host" : ""}${p.index === st.you ? " (you)" : ""}`)));
@@ -282,12 +300,14 @@ function statusText() {
   const st = S.state, m = me();
   if (st.status === "finished") return gameOverText();
   if (st.status === "round_over") {
-    return `Round ${st.round + 1} over${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+    // a best-of match past its boards goes on only while the most boards won are shared (rulebook 001)
+    const deciding = st.options.match === "best-of" && st.round + 1 >= st.rounds ? "; the lead in boards won is shared, so another board decides" : "";
+    return `Round ${st.round + 1} over${deciding}${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
   if (!m) return "Watching";
   if (m.phase === "standin") return "An AI is playing for you";
+  if (S.moving) return `Move ${tileName(S.moving)}: click an empty cell`;  // also while the next draw waits
   if (m.phase === "place") {
-    if (S.moving) return `Move ${tileName(S.moving)}: click an empty cell`;
     const tile = S.selected || m.pending[0];
     const rule = (m.guidance || {})[tile];  // the engine's words for what the placement rule asks now
     return `Place ${tileName(tile)}${rule ? ` — ${rule}` : ""}`;
@@ -437,7 +457,7 @@ async function renderGame() {
     lt[0].append(el("th", {}, "line"), el("th", {}, "cells"), el("th", {}, "status"), el("th", { class: "num" }, "points"));
     for (const l of mine.lines) {
       const tr = el("tr", { class: scores(l) ? "scoring" : "" });
-      tr.append(el("td", {}, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
+      tr.append(el("td", { class: "word" }, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
         el("td", {}, lineStatus(l, mine.board)),
         el("td", { class: "num" }, l.points + l.bonus));
       lt.push(tr);
@@ -593,13 +613,13 @@ async function renderAnalysis(bar, info, box) {
       el("th", { class: "num" }, "best cell"), el("th", { class: "num" }, "cost"));
     for (const m of mine.worst_moves) {
       const tr = el("tr");
-      tr.append(el("td", { class: "num" }, m.move), el("td", { class: "mono" }, m.tile), el("td", { class: "num" }, m.cell),
+      tr.append(el("td", { class: "num" }, m.move), el("td", { class: "mono" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
         el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(1)));
       rows.push(tr);
     }
     parts.push(el("table", { class: "table worst-moves" }));
     parts[parts.length - 1].append(...rows);
-    parts.push(stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator));
+    parts.push(stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator, mine.releases || []));
   } else {  // a table game: no moves, only the boards or scores typed in
     const rows = [el("tr")];
     rows[0].append(el("th", {}, "player"), el("th", { class: "num" }, "score"), el("th", { class: "num" }, "below best"));
@@ -615,14 +635,22 @@ async function renderAnalysis(bar, info, box) {
 }
 
 // The player's round move by move: the board after each move, the tile just placed outlined, and the
-// cell the analysing search preferred (with its expected final score) where it was another.
-function stepThrough(layout, moves, size, evaluator) {
+// cell the analysing search preferred (with its expected final score) where it was another; then, under
+// the holding area (daffodil variant 4), one last step with the held tiles moved onto the stamen.
+function stepThrough(layout, moves, size, evaluator, releases) {
+  const steps = moves.length + (releases.length ? 1 : 0);
   const svg = el("svg:svg", { class: "step-board", "aria-label": "your board, move by move" });
-  const slider = el("input", { type: "range", min: 1, max: moves.length, value: moves.length, "aria-label": "move" });
+  const slider = el("input", { type: "range", min: 1, max: steps, value: steps, "aria-label": "move" });
   const caption = el("p", { class: "step-caption" });
   const show = (k) => {
     const board = Array(size).fill(null);
     moves.slice(0, k).forEach((m) => { if (m.cell < size) board[m.cell] = m.tile; });
+    if (k > moves.length) {
+      releases.forEach((r) => { board[r.cell] = r.tile; });
+      drawBoard(svg, layout, board, { marked: releases.map((r) => r.cell) });
+      caption.textContent = "At the end: " + releases.map((r) => `${tileName(r.tile)} from the holding area onto cell ${r.cell}`).join(", ") + ".";
+      return;
+    }
     const m = moves[k - 1];
     const num = (x) => (typeof x === "number" ? x.toFixed(1) : "–");  // no estimate: null
     const other = m.best_cell !== m.cell && typeof m.best_cell === "number" && m.best_cell >= 0 && m.best_cell < size &&
@@ -631,13 +659,13 @@ function stepThrough(layout, moves, size, evaluator) {
     caption.textContent = `Move ${k}: ${tileName(m.tile)} on cell ${m.cell}, expected final score ${num(m.expected)}` +
       (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, marked).` : ", where the AI would put it too.");
   };
-  const step = (d) => { slider.value = Math.min(moves.length, Math.max(1, +slider.value + d)); show(+slider.value); };
+  const step = (d) => { slider.value = Math.min(steps, Math.max(1, +slider.value + d)); show(+slider.value); };
   slider.addEventListener("input", () => show(+slider.value));
   const back = el("button", { type: "button", "aria-label": "previous move" }, "‹");
   const on = el("button", { type: "button", "aria-label": "next move" }, "›");
   back.addEventListener("click", () => step(-1));
   on.addEventListener("click", () => step(1));
-  show(moves.length);
+  show(steps);
   const box = el("div", { class: "step-through" });
   box.append(el("h4", {}, "Step through your round"), el("div", { class: "row" }, ""), caption, svg);
   box.children[1].append(back, slider, on);
@@ -679,7 +707,7 @@ function renderHintBar(key) {
   else if (!h.hints.length) info.textContent = "no hint for this tile";
   else if (h.announce) {
     const top = h.hints[0];
-    info.textContent = `best to announce: ${top.tile} (for cell ${top.cell}), expected final score `
+    info.textContent = `best to announce: ${tileName(top.tile)} (for cell ${top.cell}), expected final score `
       + `${top.expected.toFixed(1)} for your board`
       + (top.margin === undefined ? "" : `, ${top.rivals.toFixed(1)} for the others (${signed(top.margin)})`);
   } else info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`;
@@ -861,15 +889,26 @@ function setState(state) {
   render();
 }
 
+// The dot in the header, in colour and in words (its title and label)
+const CONNECTION_WORDS = { live: "live connection", poll: "no live connection: asking the server every 1.5 s",
+  down: "the server cannot be reached: still trying", "": "not in a room" };
+function showConnection(kind) {
+  const dot = $("conn");
+  dot.className = kind;
+  dot.title = CONNECTION_WORDS[kind];
+  dot.setAttribute("aria-label", CONNECTION_WORDS[kind]);
+}
+
 function connect() {
   disconnect();
   const { code, token } = S.session;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   let ws;
-  try { ws = new WebSocket(`${proto}://${location.host}/api/rooms/${code}/ws?token=${encodeURIComponent(token)}`); }
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";  // an onlooker has none
+  try { ws = new WebSocket(`${proto}://${location.host}/api/rooms/${code}/ws${query}`); }
   catch { startPolling(); return; }
   S.ws = ws;
-  ws.onopen = () => { $("conn").className = "live"; S.wsRetry = 0; stopPolling(); };
+  ws.onopen = () => { showConnection("live"); S.wsRetry = 0; stopPolling(); };
   ws.onmessage = (ev) => {
     const data = JSON.parse(ev.data);
     if (data.type === "state" && isCurrent(data.state)) setState(data.state);
@@ -877,7 +916,7 @@ function connect() {
   };
   ws.onclose = () => {
     if (S.ws !== ws) return;
-    S.ws = null; $("conn").className = "poll";
+    S.ws = null; showConnection("poll");
     startPolling();
     if (S.wsRetry++ < 5) setTimeout(() => { if (S.session && !S.ws) connect(); }, 2000 * S.wsRetry);
   };
@@ -886,7 +925,7 @@ function connect() {
 function disconnect() {
   if (S.ws) { const ws = S.ws; S.ws = null; ws.close(); }
   stopPolling();
-  $("conn").className = "";
+  showConnection("");
 }
 
 function startPolling() {
@@ -895,28 +934,37 @@ function startPolling() {
     if (!S.session) return;
     try {
       const data = await api("GET", `/api/rooms/${S.session.code}?since=${S.state ? S.state.version : -1}`);
+      if (S.ws) return;  // the live connection came back meanwhile
+      showConnection("poll");
       if (data.changed) setState(data.state);
-    } catch (e) { /* keep polling */ }
+    } catch (e) { if (!S.ws) showConnection("down"); /* and keep polling */ }
   }, 1500);
 }
 function stopPolling() { clearInterval(S.pollTimer); S.pollTimer = null; }
 
 function enterRoom(joined) {
   S.session = { code: joined.code, token: joined.token, player: joined.player, at: Date.now() };
-  localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
-  localStorage.setItem("tie-last", joined.code);
-  history.replaceState(null, "", `#room=${joined.code}`);
+  const address = joined.token ? `#room=${joined.code}` : `#watch=${joined.code}`;
+  if (joined.token) {  // an onlooker has no seat to come back to
+    localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
+    localStorage.setItem("tie-last", joined.code);
+  }
+  // entered from the home page: a history entry of its own, so that the browser's Back button leads home
+  if (addressedRoom() === joined.code) history.replaceState({ room: joined.code }, "", address);
+  else history.pushState({ room: joined.code, pushed: true }, "", address);
   S.selected = null; S.moving = null; S.releases = []; S.holdPick = null; S.hint = null; S.focusAfter = null;
   setState(joined.state);
   connect();
 }
 
 function leave() {
+  const code = S.session && S.session.code;
   disconnect();
   clearTimeout(S.standinTimer);
   S.session = null; S.state = null; S.spoken = null;
   localStorage.removeItem("tie-last");
-  history.replaceState(null, "", "#");
+  if (history.state && history.state.pushed && history.state.room === code) history.back();  // to the home entry
+  else history.replaceState(null, "", "#");
   render();
   loadRooms();
   loadScores();
@@ -925,12 +973,14 @@ function leave() {
 
 // Rooms this browser has a seat in that are not over: a player who left (or closed the tab) mid-game holds up
 // the others, so the way back is on the home page.  The newest few, each asked for its state.
+const MY_ROOMS_SHOWN = 5, MY_ROOMS_ASKED = 40;  // rooms listed; seats asked about, newest first
 async function loadMyRooms() {
   const saved = Object.keys(localStorage).filter((k) => /^tie-[A-Z0-9]{4,8}$/.test(k)).map((k) => {
     try { return JSON.parse(localStorage.getItem(k)); } catch { return null; }
-  }).filter((s) => s && s.code && s.token).sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, 5);
+  }).filter((s) => s && s.code && s.token).sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, MY_ROOMS_ASKED);
   const items = [];
   for (const seat of saved) {
+    if (items.length >= MY_ROOMS_SHOWN) break;  // finished rooms are passed over, so they push no open one out
     let st;
     try {
       const response = await fetch(`/api/rooms/${seat.code}`, { headers: { "x-player-token": seat.token } });
@@ -957,7 +1007,7 @@ function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => 
 // Creating or joining a room, one at a time: a double click on "Play solo" made two rooms (one left behind under
 // way), and on "Join" a second join was refused (the name taken, by the first) after the first had entered the
 // room, which then had no seat to act from.  The buttons are disabled meanwhile.
-const ENTRY_BUTTONS = ["solo", "create-room", "create-caller", "join"];
+const ENTRY_BUTTONS = ["solo", "create-room", "create-caller", "join", "watch"];
 async function entering(work) {
   if (entering.busy) return;
   entering.busy = true;
@@ -980,14 +1030,28 @@ function create(mode) { return entering(() => createNow(mode)); }
 async function createNow(mode) {
   if (!typedName()) return;
   try {
-    const body = { mode, name: $("name").value, preset: $("preset").value, agents: mode === "caller" ? [] : picks() };
+    // the AI picks are the solo game's opponents; a friends' room adds its AI players in the lobby
+    const body = { mode, name: $("name").value, preset: $("preset").value, agents: mode === "solo" ? picks() : [] };
     if (mode === "solo" && $("confirm").checked) body.confirm = true;
+    if (mode !== "solo") body.public = $("listed").checked;
     localStorage.setItem("tie-name", $("name").value);
     enterRoom(await api("POST", "/api/rooms", body));
   } catch (e) { toast(e.message); }
 }
 
 function join(code) { return entering(() => joinNow(code)); }
+
+// Watching a room without a seat: every board and the scores, as the room shows them to anyone, live.
+function watch(code) { return entering(() => watchNow(code)); }
+
+async function watchNow(code) {
+  code = (code || "").trim().toUpperCase();
+  if (!code) { toast("type a room code"); return; }
+  try {
+    S.session = null;
+    enterRoom({ code, token: null, player: null, state: (await api("GET", `/api/rooms/${code}`)).state });
+  } catch (e) { toast(e.message); }
+}
 
 async function joinNow(code) {
   code = (code || "").trim().toUpperCase();
@@ -1011,7 +1075,7 @@ async function joinNow(code) {
       localStorage.removeItem(`tie-${code}`);
       history.replaceState(null, "", "#");
     }
-    toast(e.message);
+    toast(e.status === 409 && / has started/.test(e.message) ? `${e.message}; "Watch" shows the game` : e.message);
   }
 }
 
@@ -1049,13 +1113,20 @@ async function loadScores() {
 }
 
 // A room named in the address (#room=CODE or #join=CODE): resumed if this browser has a seat there, else its
-// code is filled in for joining.
-async function openFromAddress() {
+// code is filled in for joining.  An address with no room (Back from a room) goes home.
+function addressedRoom() {
   const hash = new URLSearchParams(location.hash.slice(1));
-  const code = (hash.get("room") || hash.get("join") || "").toUpperCase();
-  if (!code || (S.session && S.session.code === code)) return;
+  const code = (hash.get("room") || hash.get("join") || hash.get("watch") || "").toUpperCase();
+  return /^[A-Z0-9]{4,8}$/.test(code) ? code : "";  // not a room code: no request made
+}
+
+async function openFromAddress() {
+  const code = addressedRoom();
+  if (!code) { if (S.session) leave(); return; }  // Back from a room: home (the seat is kept)
+  if (S.session && S.session.code === code) return;
   if (S.session) leave();
   $("join-code").value = code;
+  if (new URLSearchParams(location.hash.slice(1)).has("watch")) { await watch(code); return; }
   if (localStorage.getItem(`tie-${code}`)) await join(code);
   else { render(); $("name").focus(); }
 }
@@ -1070,11 +1141,15 @@ async function init() {
   $("preset").addEventListener("change", () => { info(); loadScores(); }); info();
   for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map(agentOption));
   $("lobby-agent").replaceChildren(...agents.map(agentOption));
+  if (agents.includes("best")) $("lobby-agent").value = "best";  // the strongest, not the first listed
+  $("listed").checked = localStorage.getItem("tie-listed") === "1";
+  $("listed").addEventListener("change", () => localStorage.setItem("tie-listed", $("listed").checked ? "1" : "0"));
   $("name").value = localStorage.getItem("tie-name") || "Player";
   $("solo").addEventListener("click", () => create("solo"));
   $("create-room").addEventListener("click", () => create("room"));
   $("create-caller").addEventListener("click", () => create("caller"));
   $("join").addEventListener("click", () => join($("join-code").value));
+  $("watch").addEventListener("click", () => watch($("join-code").value));
   $("join-code").addEventListener("keydown", (e) => { if (e.key === "Enter") join($("join-code").value); });  // no form to submit
   $("lobby-add").addEventListener("click", () => act("add", { agent: $("lobby-agent").value }));
   $("lobby-add-p").addEventListener("click", async () => {
@@ -1088,6 +1163,17 @@ async function init() {
   $("lobby-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
   $("call-btn").addEventListener("click", () => act("call"));
+  $("lobby-copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText($("lobby-link").href); toast("link copied"); }
+    catch { toast("the browser did not allow copying: select the link instead"); }
+  });
+  $("name").addEventListener("keydown", (e) => {  // Enter: join the room whose code is typed in, else play solo
+    if (e.key === "Enter") { if ($("join-code").value.trim()) join($("join-code").value); else create("solo"); }
+  });
+  $("name").addEventListener("input", () => {  // at most 24 characters, as the server counts them (not UTF-16 units)
+    const letters = [...$("name").value];
+    if (letters.length > 24) { $("name").value = letters.slice(0, 24).join(""); toast("a name has at most 24 characters"); }
+  });
   $("end-round").addEventListener("click", () => {
     // a player with nothing entered scores 0 for the round, and that cannot be mended afterwards
     const missing = noEntry(S.state);
@@ -1130,6 +1216,7 @@ async function init() {
   });
   $("score-btn").addEventListener("click", async () => {
     try {
+      $("score-out").textContent = "";  // no earlier board's score beside a refused one
       const r = await api("POST", "/api/score", { board: $("score-text").value, preset: $("preset").value });
       $("score-out").textContent = `score ${r.score}`;
     } catch (e) { toast(e.message); }

@@ -126,17 +126,18 @@ def test_analyse_command_draws_boards_with_a_holding_area(tmp_path, capsys):
 
 def test_rulebook_003_variant_4_the_analysis_scores_the_board_after_the_end_moves():
     """Rulebook 003, Daffodil variant 4: held tiles moved onto the stamen at the end count in the score; the
-    analysis scores and shows the board after those moves (it used to stop at the last placement)."""
+    analysis scores and shows the board after those moves (it used to stop at the last placement).  A wildcard
+    put in the holding area has its expected score too (it had none)."""
     from takeiteasy.core.presets import preset
 
     rules = Ruleset.from_options(preset("daffodil-holding"))
     stamen = set(rules.layout.stamen_cells)
-    deal = list(range(21))
-    game = Game(rules, ["ann"], deal=deal)
+    wildcard = 27
+    game = Game(rules, ["ann"], deal=[wildcard, *range(20)])
     ring, slots = iter(sorted(set(range(21)) - stamen)), iter(rules.holding_cells)
     while not game.all_drawn:
         tile = game.draw()[0]
-        game.place(0, next(slots) if tile in (0, 1, 2) else next(ring))
+        game.place(0, next(slots) if tile in (wildcard, 0, 1) else next(ring))
     before = rules.score(game.boards[0])
     game.settle(0, [(0, 3), (1, 12)])
     after = rules.score(game.boards[0])
@@ -145,8 +146,9 @@ def test_rulebook_003_variant_4_the_analysis_scores_the_board_after_the_end_move
     assert player["score"] == after and player["score"] == game.to_json()["players"][0]["score"]
     assert player["releases"] == [{"tile": "123", "cell": 3}, {"tile": "124", "cell": 12}]
     cells = player["board"].split()
-    assert (cells[3], cells[12]) == ("123", "124") and cells[rules.layout.num_cells:] == [".", ".", "128"]
-    assert len(player["moves"]) == 21
+    assert (cells[3], cells[12]) == ("123", "124") and cells[rules.layout.num_cells:] == ["***", ".", "."]
+    assert len(player["moves"]) == 21 and player["moves"][0]["cell"] == 21
+    assert all(move["expected"] is not None for move in player["moves"])
 
 
 def _lays_in_order(rules, board, deal) -> bool:

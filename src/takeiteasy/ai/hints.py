@@ -111,6 +111,19 @@ def check_remaining(rules: Ruleset, board: np.ndarray, remaining, now=(), name: 
                          f"the board ({placed} of {rules.tiles_per_round} tiles placed)")
 
 
+def every_cell_estimates(player, view: View) -> np.ndarray | None:
+    """``player.evaluate(view)``, with every legal cell judged: play leaves a wildcard's free holding slots
+    (daffodil variant 4) unsearched while board cells are free, but hints and analyses show every cell."""
+    estimates = player.evaluate(view)
+    if estimates is None:
+        return None
+    unjudged = [c for c in view.legal_cells() if np.isnan(estimates[c])]
+    if unjudged and hasattr(player, "held_wildcard_totals"):
+        estimates = np.array(estimates, dtype=float)
+        estimates[unjudged] = player.held_wildcard_totals(view)[unjudged]
+    return estimates
+
+
 def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
          agent: str = "best", in_hand=()) -> list[Hint]:
     """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first).
@@ -169,14 +182,10 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
-    player = make_agent(agent, rules)
-    estimates = player.evaluate(view)
+    estimates = every_cell_estimates(make_agent(agent, rules), view)
     if estimates is None:
         raise InputError(f"agent {agent!r} cannot estimate scores; use best, expectimax, rollout, fast or "
                          f"heuristic")
-    unjudged = [c for c in view.legal_cells() if np.isnan(estimates[c])]
-    if unjudged and hasattr(player, "held_wildcard_totals"):  # a wildcard's free holding slots: every cell a value
-        estimates[unjudged] = player.held_wildcard_totals(view)[unjudged]
     cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
     cells.sort(key=lambda c: (-estimates[c], c))
     return [Hint(c, float(estimates[c])) for c in cells]

@@ -255,6 +255,8 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
                     best_score: int, releases: list[tuple[int, int]] = ()) -> dict:
     """One player's record: the moves judged one by one, then the held tiles moved onto the stamen at the end
     (daffodil variant 4), which the score and board include."""
+    from ..ai.hints import every_cell_estimates  # the ai package imports this package's solver
+
     board = rules.empty_board()
     previous, previous_cell = -1, -1
     # which tiles were turned over at each move: draws come in groups (two at a time in the easier game)
@@ -268,7 +270,7 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         in_hand = tuple(t for t in deal[:group_end[number - 1]] if t not in placed and t != tile)
         view = View(rules, board.copy(), tile, remaining, previous, number - 1, previous_cell,
                     pending=(tile, *in_hand))
-        values = np.asarray(evaluator.evaluate(view), dtype=float)
+        values = np.asarray(every_cell_estimates(evaluator, view), dtype=float)
         legal = view.legal_cells()
         best_cell = max(legal, key=lambda c: (values[c], -c))
         loss = values[best_cell] - values[cell]

@@ -471,6 +471,17 @@ def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
     assert cells == sorted(rules.layout.cell_neighbours(9))
 
 
+def test_rulebook_003_variant_4_hint_takes_the_holding_slots_after_the_board_as_the_web_app_does(capsys):
+    """Rulebook 003, Daffodil variant 4: the board may end with the holding slots (they were refused here, and
+    taken by the web app's hint); a tile held there is on the board, and a wildcard may go in a free slot."""
+    held = " ".join(["."] * 21 + ["574", ".", "."])
+    assert main(["hint", held, "***", "--preset", "daffodil-holding", "--agent", "fast", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["board"].split()[21] == "574" and {22, 23} <= {h["cell"] for h in answer["hints"]}
+    assert main(["hint", held, "574", "--preset", "daffodil-holding"]) == 2
+    assert "tile 574 is already on the board" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["score", "--preset", "", EXAMPLE_178], "unknown preset ''"),
     (["variants", ""], "unknown preset ''"),

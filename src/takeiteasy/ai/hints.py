@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.game import View
-from ..core.notation import plural
+from ..core.notation import parse_board, parse_tile, plural
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
 
@@ -109,6 +109,24 @@ def check_remaining(rules: Ruleset, board: np.ndarray, remaining, now=(), name: 
         what = "to announce" if not now else "to come after this tile" + (" and those in hand" if len(now) > 1 else "")
         raise InputError(f"{name}: {plural(len(usable), 'tile')} {what}, but {to_come} more must come to fill "
                          f"the board ({placed} of {rules.tiles_per_round} tiles placed)")
+
+
+def hint_board(rules: Ruleset, text: str) -> np.ndarray:
+    """A hint's board from notation: the layout's cells, optionally followed by the holding slots (daffodil
+    variant 4; the web app and `takeiteasy hint` send them alike)."""
+    tokens = text.split()
+    cells = rules.layout.num_cells
+    if len(tokens) != rules.board_size or rules.board_size == cells:
+        return parse_board(text, rules.layout, rules.tile_set)
+    board = np.concatenate([parse_board(" ".join(tokens[:cells]), rules.layout, rules.tile_set),
+                            np.full(rules.board_size - cells, -1, dtype=np.int64)])
+    for slot, token in enumerate(tokens[cells:], start=cells):
+        if token != ".":
+            board[slot] = parse_tile(token, slot + 1, rules.tile_set)
+    placed = board[board >= 0]
+    if len(set(placed.tolist())) != placed.size:
+        raise InputError("board: a tile appears twice (holding slots included)")
+    return board
 
 
 def every_cell_estimates(player, view: View) -> np.ndarray | None:

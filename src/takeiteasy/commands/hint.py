@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..core.errors import InputError
-from ..core.notation import format_board, parse_board, parse_tile, plural
+from ..core.notation import format_board, parse_tile, plural
 from ..core.tiles import TOKENS
 from ._options import add_rules_arguments, rules_from_args
 
@@ -14,8 +14,9 @@ def register(sub) -> None:
     parser = sub.add_parser(
         "hint", help="expected final score of each cell for a tile, best first",
         description="BOARD is the board in notation (one token per cell, '.' for empty; quoted as one argument or "
-                    "given as separate tokens), TILE the tile to place, e.g. 574 or 5-7-4.  With --announce (no "
-                    "caller) give only the board: every tile you may announce is ranked instead.")
+                    "given as separate tokens; with the daffodil holding area its slots may follow), TILE the tile to "
+                    "place, e.g. 574 or 5-7-4.  With --announce (no caller) give only the board: every tile you "
+                    "may announce is ranked instead.")
     parser.add_argument("tokens", nargs="+", metavar="BOARD TILE", help="the board's tokens, then the tile")
     parser.add_argument("--announce", action="store_true",
                         help="no caller: rank the tiles you may announce by your board's expected final score")
@@ -41,7 +42,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..ai.hints import hint
+    from ..ai.hints import hint, hint_board
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
@@ -51,7 +52,7 @@ def run(args) -> int:
         raise InputError("--other is for --announce: the other boards matter when choosing the tile to call")
     if len(args.tokens) < 2:
         raise InputError("expected a board and then a tile")
-    board = parse_board(" ".join(args.tokens[:-1]), rules.layout, rules.tile_set)
+    board = hint_board(rules, " ".join(args.tokens[:-1]))
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
     in_hand = parse_tiles(args.in_hand, allowed=rules.tile_set) if args.in_hand else []
@@ -75,12 +76,12 @@ def run(args) -> int:
 
 
 def run_announce(args, rules) -> int:
-    from ..ai.hints import announce_hints
+    from ..ai.hints import announce_hints, hint_board
 
     if args.in_hand:
         raise InputError("--in-hand is for placing; --announce ranks the tiles to announce")
     try:
-        board = parse_board(" ".join(args.tokens), rules.layout, rules.tile_set)
+        board = hint_board(rules, " ".join(args.tokens))
     except InputError:
         if len(args.tokens) > 1 and len(" ".join(args.tokens).split()) == rules.layout.num_cells + 1:
             raise InputError(f"--announce ranks every tile you may announce: give only the board, not a tile "
@@ -91,7 +92,7 @@ def run_announce(args, rules) -> int:
     others = []
     for number, text in enumerate(args.other, start=1):
         try:
-            others.append(parse_board(text, rules.layout, rules.tile_set))
+            others.append(hint_board(rules, text))
         except InputError as exc:
             raise InputError(f"--other board {number}: {exc}") from None
     hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent, others=others)

@@ -36,11 +36,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..ai import AGENTS, STRENGTH
-from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
+from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint, hint_board
 from ..commands.score import score_record
 from ..core.errors import InputError, shown
 from ..core.layouts import LAYOUT_NAMES, layout as get_layout
-from ..core.notation import call_words, format_board, parse_board, parse_tile
+from ..core.notation import call_words, format_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, SYMBOLS, TOKENS
@@ -270,23 +270,6 @@ def layout_json(name: str) -> dict:
     lines = [{"index": line, "direction": DIRECTION_NAMES[int(shape.line_dir[line])], "cells": list(shape.line(line))}
              for line in range(shape.num_lines)]
     return {"name": shape.name, "description": shape.description, "cells": cells, "lines": lines}
-
-
-def hint_board(rules: Ruleset, text: str) -> np.ndarray:
-    """A hint's board: the layout's cells in notation, optionally followed by the holding slots."""
-    tokens = text.split()
-    cells = rules.layout.num_cells
-    if len(tokens) != rules.board_size or rules.board_size == cells:
-        return parse_board(text, rules.layout, rules.tile_set)
-    board = np.concatenate([parse_board(" ".join(tokens[:cells]), rules.layout, rules.tile_set),
-                            np.full(rules.board_size - cells, -1, dtype=np.int64)])
-    for slot, token in enumerate(tokens[cells:], start=cells):
-        if token != ".":
-            board[slot] = parse_tile(token, slot + 1, rules.tile_set)
-    placed = board[board >= 0]
-    if len(set(placed.tolist())) != placed.size:
-        raise InputError("board: a tile appears twice (holding slots included)")
-    return board
 
 
 #: Finished rounds whose analysis is kept in memory (one takes seconds: a search per move).

@@ -96,6 +96,8 @@ def test_partial_reset_and_invalid_actions():
         strict.step([3, 4])
     with pytest.raises(InputError):
         TakeItEasyVectorEnv(0)
+    with pytest.raises(InputError, match=r"num_envs=10000000000: expected 1\.\.131072"):  # not a MemoryError
+        TakeItEasyVectorEnv(10**10)
     with pytest.raises(InputError, match="no caller.*TakeItEasy-v0"):  # rulebook 004: the player announces
         TakeItEasyVectorEnv(2, caller=False)
 

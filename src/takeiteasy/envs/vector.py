@@ -40,6 +40,10 @@ AUTORESET_MODES = {"nextstep": AutoresetMode.NEXT_STEP, "samestep": AutoresetMod
                    AutoresetMode.NEXT_STEP: AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP: AutoresetMode.SAME_STEP}
 
 
+#: Sub-environments in one vector env: far beyond the measured best batch (1,024), and still a few hundred MB.
+MAX_ENVS = 1 << 17
+
+
 class TakeItEasyVectorEnv(VectorEnv):
     """``num_envs`` solitaire rounds under one ruleset; keywords as for ``TakeItEasyEnv``."""
 
@@ -49,7 +53,7 @@ class TakeItEasyVectorEnv(VectorEnv):
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, fast: bool = True, rules=None,
                  options=None, **rule_options):
         rule_options.pop("max_episode_steps", None)  # make_vec may pass the spec's value; rounds end by themselves
-        num_envs = _common.whole_number(num_envs, "num_envs", 1)
+        num_envs = _common.whole_number(num_envs, "num_envs", 1, MAX_ENVS)
         if not isinstance(fast, (bool, np.bool_)):  # "no" is truthy: a string here is a mistake
             raise InputError(f"fast={fast!r}: expected True or False")
         self.rules = _common.rules_from(rules, options, **rule_options)

@@ -429,7 +429,7 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(board="daffodil", stamen="holding"), "free"),
     (Options(board="daffodil", placement="sunmoon", stamen="first"), "stamen-first"),
     (Options(board="daffodil", placement="adjacent", stamen="first"), "stamen-first"),
-    (Options(board="daffodil", placement="sunmoon", stamen="last"), "stamen-last"),
+    (Options(board="daffodil", placement="sunmoon", stamen="last"), "stamen-last+sunmoon"),
     (Options(board="daffodil", placement="adjacent", stamen="last"), "stamen-last+adjacent"),
     (Options(scoring="sunrays"), "sunrays"),
     (Options(scoring="sunrays", placement="adjacent"), "sunrays+adjacent"),
@@ -443,7 +443,7 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(wildcards=True, placement="adjacent"), "wildcards+adjacent"),
     (Options(wildcards=True, placement="adjacent", scoring="sunrays"), "sunrays"),
     (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards+sunmoon"),
-    (Options(wildcards=True, scoring="sunrays"), "sunrays"),
+    (Options(wildcards=True, scoring="sunrays"), "sunrays+wildcards"),
     (Options(board="daffodil", wildcards=False), "free"),
 ])
 def test_learned_agents_use_the_weights_trained_under_their_variant(options, trained_under):

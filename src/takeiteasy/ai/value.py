@@ -20,6 +20,7 @@ import zipfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -126,6 +127,7 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
             wildcards: bool = False, stamen: str = "free") -> ValueFunction | None:
     """The weights shipped for a layout under a game's variants: those trained under all of them together
     when there are some (``<layout>-stamen-last-adjacent.npz``: the variants' names in the order below), else
+    under as many of them together as there are (of two groups alike, the one whose first variant comes first), else
     the first there are of those trained under its scoring variant (its bonuses are worth far more than the
     rest), with the wildcards (``wildcards``: the game deals them on a layout whose own tile set lacks them),
     under its stamen rule (``stamen-first``, ``stamen-last``), under its placement variant; else the layout's
@@ -134,7 +136,9 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
     stamen_variant = f"stamen-{stamen}" if stamen in ("first", "last") else "free"  # not the holding area
     variants = [scoring, "wildcards" if wildcards else "free", stamen_variant, placement]
     named = [v for v in variants if v not in ("free", "standard")]
-    candidates = (["-".join(named)] if len(named) > 1 else []) + variants
+    # all of its variants together, then any fewer of them together (in the same order), then one by one
+    candidates = ["-".join(group) for size in range(len(named), 1, -1) for group in combinations(named, size)]
+    candidates += variants
     for variant in candidates:
         if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
             return _load_shipped(layout_name, variant)

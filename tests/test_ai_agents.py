@@ -442,7 +442,9 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(board="daffodil", scoring="sunrays", stamen="first", placement="adjacent"), "sunrays+stamen-first"),
     (Options(wildcards=True), "wildcards"),
     (Options(wildcards=True, placement="adjacent"), "wildcards+adjacent"),
-    (Options(wildcards=True, placement="adjacent", scoring="sunrays"), "sunrays+wildcards"),
+    (Options(wildcards=True, placement="adjacent", scoring="sunrays"), "sunrays+adjacent"),
+    (Options(wildcards=True, placement="sunmoon", scoring="sunrays"), "sunrays+wildcards"),
+    (Options(board="daffodil", stamen="last", placement="adjacent", scoring="sunrays"), "sunrays+adjacent"),
     (Options(board="daffodil", stamen="last", placement="sunmoon", scoring="sunrays"), "sunrays+stamen-last"),
     (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards+sunmoon"),
     (Options(wildcards=True, scoring="sunrays"), "sunrays+wildcards"),
@@ -453,8 +455,8 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
     both boards, and so have rulebook 003's stamen rules (daffodil variants 2 and 3) and its wildcards on the
     standard board, each learned by self-play under that variant. A game of several variants takes the weights
     that measured best in it (docs/BENCHMARKS.md): those trained under its variants together where shipped,
-    else under two of them (three variants: the pair that comes first in the order), else scoring, wildcards,
-    stamen, placement. Other games use the board's weights."""
+    else under two of them (three variants: the scoring variant with the one that binds play most), else
+    scoring, wildcards, stamen, placement. Other games use the board's weights."""
     from takeiteasy.ai.value import shipped_for
 
     rules = Ruleset.from_options(options)

@@ -117,6 +117,12 @@ def rules_mismatch(value: "ValueFunction", rules) -> str | None:
         ", ".join(f"{name} {getattr(rules.options, name)}" for name in names)
 
 
+#: In a game of three variants with no file for all three, which pair's file: the scoring variant's (its bonus
+#: is worth most) with the variant that binds play most, in this order (measured: docs/BENCHMARKS.md, "Two
+#: variants together"; with the stamen first the placement rules never bind).
+GROUP_PREFERENCE = {"stamen-first": 0, "adjacent": 1, "wildcards": 2, "stamen-last": 3, "sunmoon": 4}
+
+
 def shipped_path(layout_name: str, variant: str = "free"):
     """Where the weights of a layout under a variant (a scoring, tile-set, placement or stamen rule) are shipped."""
     name = layout_name if variant in ("free", "standard") else f"{layout_name}-{variant}"
@@ -127,7 +133,8 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
             wildcards: bool = False, stamen: str = "free") -> ValueFunction | None:
     """The weights shipped for a layout under a game's variants: those trained under all of them together
     when there are some (``<layout>-stamen-last-adjacent.npz``: the variants' names in the order below), else
-    under as many of them together as there are (of two groups alike, the one whose first variant comes first), else
+    under as many of them together as there are (of two such groups, the one that binds play most:
+    ``GROUP_PREFERENCE``), else
     the first there are of those trained under its scoring variant (its bonuses are worth far more than the
     rest), with the wildcards (``wildcards``: the game deals them on a layout whose own tile set lacks them),
     under its stamen rule (``stamen-first``, ``stamen-last``), under its placement variant; else the layout's
@@ -136,9 +143,11 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
     stamen_variant = f"stamen-{stamen}" if stamen in ("first", "last") else "free"  # not the holding area
     variants = [scoring, "wildcards" if wildcards else "free", stamen_variant, placement]
     named = [v for v in variants if v not in ("free", "standard")]
-    # all of its variants together, then any fewer of them together (in the same order), then one by one
-    candidates = ["-".join(group) for size in range(len(named), 1, -1) for group in combinations(named, size)]
-    candidates += variants
+    # all of its variants together, then fewer of them together (the groups that bind play most first), then
+    # one by one
+    groups = [group for size in range(len(named), 1, -1) for group in combinations(named, size)]
+    groups.sort(key=lambda group: (-len(group), sorted(GROUP_PREFERENCE.get(v, -1) for v in group)))
+    candidates = ["-".join(group) for group in groups] + variants
     for variant in candidates:
         if variant not in ("free", "standard") and shipped_path(layout_name, variant).is_file():
             return _load_shipped(layout_name, variant)

@@ -184,7 +184,6 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     for other in in_hand:
         if other in on_board:
             raise InputError(f"tile {TOKENS[other]} in hand is already on the board")
-    in_hand = tuple(int(t) for t in in_hand)
     if len(set(in_hand) | {tile}) != len(in_hand) + 1:
         raise InputError("the tiles in hand must be different tiles, and not the tile to place")
     empty = int((board < 0).sum())

@@ -132,7 +132,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     best_score = report["best_possible"]["score"]
     for p, name in enumerate(game.players):
         report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best_score,
-                                                 game.releases[p]))
+                                                 game.boards[p], game.releases[p]))
     return report
 
 
@@ -252,9 +252,9 @@ def analyse_called_round(rules: Ruleset, deal: list[int], finals: list[tuple[str
 
 
 def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], deal: list[int], evaluator,
-                    best_score: int, releases: list[tuple[int, int]] = ()) -> dict:
-    """One player's record: the moves judged one by one, then the held tiles moved onto the stamen at the end
-    (daffodil variant 4), which the score and board include."""
+                    best_score: int, final_board: np.ndarray, releases: list[tuple[int, int]] = ()) -> dict:
+    """One player's record: the moves judged one by one, and the final board as the game left it (after the held
+    tiles moved onto the stamen at the end, ``releases``: daffodil variant 4), which is what scores."""
     from ..ai.hints import every_cell_estimates  # the ai package imports this package's solver
 
     board = rules.empty_board()
@@ -282,15 +282,12 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         board[cell] = tile
         previous, previous_cell = tile, cell
         placed.add(tile)
-    for tile, cell in releases:
-        board[next(s for s in rules.holding_cells if board[s] == tile)] = -1
-        board[cell] = tile
-    score = rules.score(board)
+    score = rules.score(final_board)
     worst = sorted(records, key=lambda r: (-(r["loss"] or 0.0), r["move"]))[:3]
     return {
         "name": name,
         "score": int(score),
-        "board": format_board(board),
+        "board": format_board(final_board),
         "best_possible": best_score,
         "missed": best_score - int(score),
         "moves": records,

@@ -1546,3 +1546,77 @@ def test_rulebook_004_an_ai_stands_in_for_an_absent_chooser_and_announces(client
     while len(state(client, code, ann)["drawn"]) < 2:  # the AI announces for bob
         assert time.monotonic() < deadline, "the stand-in did not announce"
         time.sleep(0.01)
+
+
+def test_the_host_removes_a_seat_in_the_lobby_and_the_seats_after_it_keep_their_tokens(tmp_path):
+    """An AI added by mistake, or a person who will not play, left the room for good: the host may now remove any
+    other seat before the start; the seats after it move up one place, and their tokens and live connections
+    follow them (the room rebuilt from storage agrees)."""
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+        host = create(client, mode="room")
+        code, ann = host["code"], host["token"]
+        assert post(client, code, "add", token=ann, agent="random").status_code == 201
+        bob = post(client, code, "join", name="bob").json()
+        assert bob["player"] == 2
+        with client.websocket_connect(f"/api/rooms/{code}/ws?token={bob['token']}") as live:
+            assert live.receive_json()["state"]["you"] == 2
+            answer = post(client, code, "remove", token=ann, player=1)
+            assert answer.status_code == 200, answer.text
+            assert [p["name"] for p in answer.json()["state"]["players"]] == ["ann", "bob"]
+            assert live.receive_json()["state"]["you"] == 1  # bob's page learns his new place at once
+        assert state(client, code, bob["token"])["you"] == 1
+        assert post(client, code, "start", token=ann).status_code == 200
+        st = after_ais(client, code, bob["token"])
+        assert [p["name"] for p in st["players"]] == ["ann", "bob"] and st["me"]["pending"]
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:  # replayed from its events
+        st = state(client, code, bob["token"])
+        assert st["you"] == 1 and [p["name"] for p in st["players"]] == ["ann", "bob"]
+        assert post(client, code, "place", token=bob["token"], cell=st["me"]["legal"][st["me"]["pending"][0]][0],
+                    tile=st["me"]["pending"][0]).status_code == 200
+
+
+def test_a_player_leaves_the_lobby_and_their_token_no_longer_counts(client):
+    host = create(client, mode="room")
+    code, ann = host["code"], host["token"]
+    bob = post(client, code, "join", name="bob").json()
+    with client.websocket_connect(f"/api/rooms/{code}/ws?token={bob['token']}") as live:
+        assert live.receive_json()["state"]["you"] == 1
+        answer = post(client, code, "remove", token=bob["token"], player=1)
+        assert answer.status_code == 200 and answer.json()["state"]["you"] is None
+        assert live.receive_json()["state"]["you"] is None  # an onlooker's view from now on
+    assert refused(client.get(f"/api/rooms/{code}", headers={"x-player-token": bob["token"]}), 403)
+    assert refused(post(client, code, "start", token=bob["token"]), 403)
+    assert [p["name"] for p in state(client, code)["players"]] == ["ann"]
+    again = post(client, code, "join", name="bob").json()  # the name is free again
+    assert again["player"] == 1
+
+
+def test_removing_a_seat_is_refused_where_it_is_not_fair_with_the_room_intact(client):
+    host = create(client, mode="room")
+    code, ann = host["code"], host["token"]
+    bob = post(client, code, "join", name="bob").json()
+    cy = post(client, code, "join", name="cy").json()
+    before = state(client, code)
+    assert "only the host" in refused(post(client, code, "remove", token=bob["token"], player=2), 403)
+    assert "host cannot leave" in refused(post(client, code, "remove", token=ann, player=0), 400)
+    assert "host cannot leave" in refused(post(client, code, "remove", token=bob["token"], player=0))
+    for bad in (3, -1):
+        assert "no such player" in refused(post(client, code, "remove", token=ann, player=bad), 400)
+    for bad in ("1", True, None, 1.0):
+        refused(post(client, code, "remove", token=ann, player=bad), 422)
+    refused(post(client, code, "remove", token="nobody", player=1), 403)
+    assert state(client, code) == before
+    assert post(client, code, "start", token=ann).status_code == 200
+    assert "has started" in refused(post(client, code, "remove", token=ann, player=2), 409)
+    assert "has started" in refused(post(client, code, "remove", token=cy["token"], player=2), 409)
+    assert [p["name"] for p in state(client, code)["players"]] == ["ann", "bob", "cy"]
+
+
+def test_the_host_of_a_caller_room_removes_a_person_added_by_mistake(client):
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    for name in ("grandma", "grandpa"):
+        assert post(client, code, "add", token=ann, name=name).status_code == 201
+    assert post(client, code, "remove", token=ann, player=1).status_code == 200
+    assert [p["name"] for p in state(client, code)["players"]] == ["ann", "grandpa"]

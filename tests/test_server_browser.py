@@ -1186,3 +1186,35 @@ def test_the_status_line_is_spoken_and_the_cells_say_where_they_are(server, brow
     label = page.get_attribute("#board g.hint-best", "aria-label")
     assert ", hint " in label
     assert not errors
+
+
+def test_the_host_removes_a_seat_in_the_lobby_and_a_guest_gives_up_theirs(server, browser):
+    """An AI added by mistake stayed in the room for good: the host now removes any other seat in the lobby,
+    and a guest may give up their own (their page goes home, told so, and forgets the seat)."""
+    errors: list[str] = []
+
+    def add_ai(host):
+        host.click("#lobby-add")
+        host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+
+    host, guest = host_and_guest(browser, server, errors, "#create-room", "Hostess", "Guesta", before_join=add_ai)
+    code = host.text_content("#lobby-code")
+    guest.wait_for_selector("#lobby:not([hidden])")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 3")
+    assert host.locator("#lobby-players li >> nth=0").locator("button").count() == 0  # not the host's own seat
+    assert guest.locator("#lobby-players button").count() == 1  # a guest: only their own
+    host.click("#lobby-players li >> nth=1 >> button")  # the AI
+    guest.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert "(you)" in guest.text_content("#lobby-players li >> nth=1")  # moved up, still theirs
+    guest.click("#lobby-players li >> nth=1 >> button")
+    guest.wait_for_selector("#home:not([hidden])")
+    assert "gave up your seat" in guest.text_content("#toast")
+    assert guest.evaluate(f"localStorage.getItem('tie-{code}')") is None
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 1")
+    guest.fill("#join-code", code)  # and may join again
+    guest.click("#join")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    host.click("#lobby-players li >> nth=1 >> button")  # the host removes the guest: their page is told
+    guest.wait_for_selector("#home:not([hidden])")
+    assert "host removed you" in guest.text_content("#toast")
+    assert not errors

@@ -31,7 +31,7 @@ ROOMS = [("room", "standard", []), ("room", "no-caller", []), ("room", "easier",
          ("solo", "daffodil-stamen-first", []), ("solo", "no-caller", ["greedy"]), ("solo", "four-rounds", ["fast"]),
          ("caller", "standard", []), ("caller", "four-rounds", [])]
 ACTIONS = ["progress"] * 12 + ["place", "move", "announce", "settle", "draw", "start", "next", "call", "entry", "end-round",
-           "standin", "reclaim", "join", "add", "state", "analysis", "raw"]
+           "standin", "reclaim", "join", "add", "remove", "state", "analysis", "raw"]
 STRANGER = "0" * 32
 
 junk = st.one_of(st.none(), st.booleans(), st.integers(-5, 60), st.text(max_size=12),
@@ -77,7 +77,8 @@ def settle_ais(client, code, seconds=60.0):
 
 def progress(client, code, tokens, data):
     """The request that moves the game on, by whoever the game waits for: the runs must get somewhere too."""
-    views = [client.get(f"/api/rooms/{code}", headers={"x-player-token": t}).json()["state"] for t in tokens]
+    answers = [(t, client.get(f"/api/rooms/{code}", headers={"x-player-token": t})) for t in tokens]
+    tokens, views = zip(*[(t, a.json()["state"]) for t, a in answers if a.status_code == 200])  # left: refused
     host = views[0]
     if host["status"] in ("lobby", "round_over"):
         return client.post(f"/api/rooms/{code}/{'start' if host['status'] == 'lobby' else 'next'}",
@@ -139,7 +140,7 @@ def request(client, code, kind, token, data, view):
                               ("score", st.one_of(st.integers(-5, 400), junk))):
             if data.draw(st.booleans()):
                 body[field] = data.draw(values)
-    elif kind == "standin":
+    elif kind in ("standin", "remove"):
         body["player"] = data.draw(st.one_of(st.integers(-1, 3), junk))
         if data.draw(st.booleans()):
             body["agent"] = data.draw(st.sampled_from(["fast", "greedy", "nobody", ""]))

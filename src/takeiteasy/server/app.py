@@ -188,33 +188,35 @@ class Hub:
     """
 
     def __init__(self, send_seconds: float = SEND_SECONDS) -> None:
-        self.listeners: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        # a listener is its socket and the hash of its seat's token (None: an onlooker): a seat's index moves
+        # when a seat before it is removed in the lobby, its token does not
+        self.listeners: dict[str, set[tuple[WebSocket, str | None]]] = {}
         # listener -> the room version of the last state sent to it; not there until its first state is taken
-        self.sent: dict[tuple[WebSocket, int | None], int] = {}
+        self.sent: dict[tuple[WebSocket, str | None], int] = {}
         self.send_seconds = send_seconds
         self._closing: set[asyncio.Task] = set()  # referenced until done, or the loop may drop them
 
-    def add(self, code: str, socket: WebSocket, seat: int | None) -> None:
-        self.listeners.setdefault(code, set()).add((socket, seat))
+    def add(self, code: str, socket: WebSocket, who: str | None) -> None:
+        self.listeners.setdefault(code, set()).add((socket, who))
 
-    def remove(self, code: str, socket: WebSocket, seat: int | None) -> None:
-        self.sent.pop((socket, seat), None)
+    def remove(self, code: str, socket: WebSocket, who: str | None) -> None:
+        self.sent.pop((socket, who), None)
         listeners = self.listeners.get(code)
         if listeners is not None:
-            listeners.discard((socket, seat))
+            listeners.discard((socket, who))
             if not listeners:
                 del self.listeners[code]
 
     def count(self, code: str) -> int:
         return len(self.listeners.get(code, ()))
 
-    def count_of(self, code: str, seat: int | None) -> int:
-        """Live connections to room ``code`` of one ``seat`` (None: viewers without a token)."""
-        return sum(1 for _, listening in self.listeners.get(code, ()) if listening == seat)
+    def count_of(self, code: str, who: str | None) -> int:
+        """Live connections to room ``code`` of one seat (by its token's hash; None: viewers without a token)."""
+        return sum(1 for _, listening in self.listeners.get(code, ()) if listening == who)
 
-    def mark(self, socket: WebSocket, seat: int | None, version: int) -> None:
+    def mark(self, socket: WebSocket, who: str | None, version: int) -> None:
         """``version`` of the room is what the listener is being sent (its first state, on connecting)."""
-        self.sent[(socket, seat)] = version
+        self.sent[(socket, who)] = version
 
     def oldest(self) -> dict[str, int]:
         """Per room with listeners, the lowest version any of them was sent (listeners waiting for their first
@@ -226,25 +228,26 @@ class Hub:
                 oldest[code] = min(versions)
         return oldest
 
-    def snapshot(self, room: Room, behind: bool = False) -> list[tuple[WebSocket, int | None, dict]]:
+    def snapshot(self, room: Room, behind: bool = False) -> list[tuple[WebSocket, str | None, dict]]:
         """Each listener's view of ``room`` now (taken while nobody acts on the room); ``behind``: only the
-        listeners last sent an older version (never a state they have already)."""
+        listeners last sent an older version (never a state they have already).  A player whose seat was
+        removed gets an onlooker's view (``"you": null``)."""
         views = []
         for listener in list(self.listeners.get(room.code, ())):
             if behind and self.sent.get(listener, room.version) >= room.version:
                 continue
             self.sent[listener] = room.version
-            views.append((*listener, room.state(listener[1])))
+            views.append((*listener, room.state(room.seat_with(listener[1]))))
         return views
 
-    async def deliver(self, code: str, views: list[tuple[WebSocket, int | None, dict]]) -> None:
-        await asyncio.gather(*(self._send(code, socket, seat, state) for socket, seat, state in views))
+    async def deliver(self, code: str, views: list[tuple[WebSocket, str | None, dict]]) -> None:
+        await asyncio.gather(*(self._send(code, socket, who, state) for socket, who, state in views))
 
-    async def _send(self, code: str, socket: WebSocket, seat: int | None, state: dict) -> None:
+    async def _send(self, code: str, socket: WebSocket, who: str | None, state: dict) -> None:
         try:
             await asyncio.wait_for(socket.send_json({"type": "state", "state": state}), self.send_seconds)
         except Exception:  # closed, or not reading: forget it (the page then polls)
-            self.remove(code, socket, seat)
+            self.remove(code, socket, who)
             task = asyncio.ensure_future(self._close(socket))  # may wait until the connection times out
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
@@ -764,11 +767,17 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     async def action(code: str, token: str, name: str, *args):
         def act():
-            seat = master.get(code).authenticate(token)
-            master.act(code, name, seat, *args)
-            return seat
+            room = master.get(code)
+            seat = room.authenticate(token)
+            who = room.seats[seat].token_hash
+            room, _, _ = master.act(code, name, seat, *args)
+            return room.seat_with(who)  # None once a player left; the host's index never moves
 
         return {"ok": True, "state": (await changed(code, act))[2]}
+
+    @app.post("/api/rooms/{code}/remove")
+    async def remove(code: str, body: msg.Remove):
+        return await action(code, body.token, "remove", body.player)
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, body: msg.Authorised):
@@ -828,20 +837,21 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             await socket.send_json({"type": "error", "error": str(exc)})
             await socket.close(code=4000 + exc.status)
             return
+        who = None if seat is None else room.seats[seat].token_hash
         most = listeners_per_room if seat is None else LISTENERS_PER_SEAT
-        if hub.count_of(room.code, seat) >= most:
+        if hub.count_of(room.code, who) >= most:
             whose = "viewers'" if seat is None else f"{room.seats[seat].name}'s"
             await socket.send_json({"type": "error", "error": f"room {room.code} has {most} of its {whose} live "
                                                               "connections already; poll GET /api/rooms/CODE instead"})
             await socket.close(code=4429)
             return
-        hub.add(room.code, socket, seat)
+        hub.add(room.code, socket, who)
         try:
             async with room_lock(code):
                 room = await room_of(code)
                 wake_ais(room)
-                state = room.state(seat)
-                hub.mark(socket, seat, room.version)  # a change stored from now on is sent too (see watch)
+                state = room.state(room.seat_with(who))
+                hub.mark(socket, who, room.version)  # a change stored from now on is sent too (see watch)
             await socket.send_json({"type": "state", "state": state})
             while True:  # clients only ping; actions go over HTTP
                 message = await socket.receive()
@@ -855,7 +865,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             pass
         finally:
-            hub.remove(room.code, socket, seat)
+            hub.remove(room.code, socket, who)
 
     # -- the front end -------------------------------------------------------
     @app.get("/", include_in_schema=False)

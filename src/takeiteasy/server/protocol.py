@@ -52,6 +52,12 @@ class AddPlayer(Authorised):
     agent: StrictStr | None = Field(default=None, max_length=64)
 
 
+class Remove(Authorised):
+    """Before the start: the host removes ``player``'s seat, or a player who is not the host leaves (their own)."""
+
+    player: StrictInt
+
+
 class Place(Authorised):
     cell: StrictInt
     tile: StrictStr | None = Field(default=None, max_length=8)

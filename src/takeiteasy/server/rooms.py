@@ -291,6 +291,8 @@ class Room:
         game = self.game
         if kind == "join":
             self.seats.append(Seat(event["name"], event["kind"], event.get("agent"), event.get("token")))
+        elif kind == "remove":  # only in the lobby: no event names a seat by its index before the start
+            del self.seats[int(event["p"])]
         elif kind == "start":
             self.match = Match(self.rules, [s.name for s in self.seats], seed=self.seed)
             self._new_round()
@@ -453,6 +455,29 @@ class Room:
         out: list[dict] = []
         self._emit(out, event)
         return len(self.seats) - 1, token, out
+
+    def remove(self, seat: int, target) -> list[dict]:
+        """Before the start: the host takes a seat out of the room (an AI added by mistake, a person who will
+        not play), or a player who is not the host leaves.  The seats after it move up one place: nothing
+        refers to a seat by its index before the start (tokens name their seat by themselves)."""
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.seats):
+            raise RoomError(f"player {target}: there is no such player")
+        if self.status != "lobby":
+            raise Conflict(f"room {self.code} has started; players leave only before the host starts")
+        if target == 0:
+            raise RoomError("the host cannot leave the lobby; a room nobody starts simply lapses")
+        if seat != 0 and target != seat:
+            raise Forbidden(f"only the host ({self.seats[0].name}) may remove another player")
+        out: list[dict] = []
+        self._emit(out, {"t": "remove", "p": target})
+        self._seen = {p - (p > target): t for p, t in self._seen.items() if p != target}
+        return out
+
+    def seat_with(self, token_hash: str | None) -> int | None:
+        """The index of the seat holding the token with this hash now (None: no seat, or a removed one)."""
+        if token_hash is None:
+            return None
+        return next((p for p, s in enumerate(self.seats) if s.token_hash == token_hash), None)
 
     def start(self, seat: int) -> list[dict]:
         self._host_only(seat, "start the game")

@@ -27,6 +27,7 @@ const S = {
   spoken: null,           // caller screen: "round:calls" already read aloud (null: nothing yet)
   entry: null,            // caller screen: {key: "code:round", cells, pick}, a board being laid out to enter
   ready: false,           // the home page's buttons are bound to their handlers
+  leaving: false,         // this page asked to give up its seat (so losing it is no surprise)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -68,8 +69,10 @@ async function act(action, body = {}) {
   const from = S.state ? S.state.version : -1;
   if (act.from !== undefined && act.from >= from) return;
   act.from = from;
+  const session = S.session;
   try {
-    const data = await api("POST", `/api/rooms/${S.session.code}/${action}`, { token: S.session.token, ...body });
+    const data = await api("POST", `/api/rooms/${session.code}/${action}`, { token: session.token, ...body });
+    if (S.session !== session) return true;  // the page left the room meanwhile (a live update said the seat is gone)
     // AI players move right after the answer: their move may come over the WebSocket before it
     if (isCurrent(data.state)) setState(data.state);
     return true;
@@ -282,8 +285,19 @@ function renderLobby() {
   $("lobby-link").textContent = link; $("lobby-link").href = link;
   $("lobby-copy").hidden = !navigator.clipboard;  // the clipboard needs https or localhost
   $("lobby-rules").textContent = `Rules: ${st.preset || "custom"}${st.mode === "caller" ? " — caller for a physical table" : ""}`;
-  $("lobby-players").replaceChildren(...st.players.map((p) => el("li", {},
-    `${p.name}${p.kind === "ai" ? ` (AI: ${p.agent})` : ""}${p.index === st.host ? " — host" : ""}${p.index === st.you ? " (you)" : ""}`)));
+  $("lobby-players").replaceChildren(...st.players.map((p) => {
+    const li = el("li", {}, `${p.name}${p.kind === "ai" ? ` (AI: ${p.agent})` : ""}${p.index === st.host ? " — host" : ""}${p.index === st.you ? " (you)" : ""}`);
+    // the host takes out any other seat (an AI added by mistake, someone who will not play); a guest their own
+    const removable = p.index !== st.host && (isHost() || p.index === st.you);
+    if (removable) {
+      const own = p.index === st.you;
+      const b = el("button", { class: "remove", "aria-label": own ? "Give up your seat" : `Remove ${p.name}` },
+        own ? "Give up my seat" : "Remove");
+      b.addEventListener("click", async () => { S.leaving = own; if (!await act("remove", { player: p.index })) S.leaving = false; });
+      li.append(" ", b);
+    }
+    return li;
+  }));
   $("lobby-host").hidden = !isHost();
   $("lobby-wait").hidden = isHost();
   $("lobby-add-ai").hidden = st.mode === "caller";
@@ -883,6 +897,7 @@ function isCurrent(state) {
 
 function setState(state) {
   if (!state) return;
+  if (S.session && S.session.token && state.you === null) { seatGone(); return; }  // removed, or gave it up
   if (S.state && S.state.round !== state.round) { S.releases = []; S.holdPick = null; }
   S.state = state;
   scheduleStandinCheck(state);
@@ -937,7 +952,10 @@ function startPolling() {
       if (S.ws) return;  // the live connection came back meanwhile
       showConnection("poll");
       if (data.changed) setState(data.state);
-    } catch (e) { if (!S.ws) showConnection("down"); /* and keep polling */ }
+    } catch (e) {
+      if (e.status === 403 && S.session && S.session.token) { seatGone(); return; }  // the seat was removed
+      if (!S.ws) showConnection("down");  // and keep polling
+    }
   }, 1500);
 }
 function stopPolling() { clearInterval(S.pollTimer); S.pollTimer = null; }
@@ -955,6 +973,16 @@ function enterRoom(joined) {
   S.selected = null; S.moving = null; S.releases = []; S.holdPick = null; S.hint = null; S.focusAfter = null;
   setState(joined.state);
   connect();
+}
+
+// This browser's seat is no longer in the room (the lobby's "Give up my seat", or the host removed it):
+// forget it, and go home
+function seatGone() {
+  const code = S.session.code;
+  localStorage.removeItem(`tie-${code}`);
+  toast(S.leaving ? `You gave up your seat in room ${code}` : `The host removed you from room ${code}`);
+  S.leaving = false;
+  leave();
 }
 
 function leave() {
@@ -984,7 +1012,8 @@ async function loadMyRooms() {
     let st;
     try {
       const response = await fetch(`/api/rooms/${seat.code}`, { headers: { "x-player-token": seat.token } });
-      if (response.status === 404) { localStorage.removeItem(`tie-${seat.code}`); continue; }
+      // the room is gone, or no longer knows the seat (removed in its lobby): forget it
+      if ([403, 404].includes(response.status)) { localStorage.removeItem(`tie-${seat.code}`); continue; }
       if (!response.ok) continue;
       st = (await response.json()).state;
     } catch { continue; }

@@ -1587,7 +1587,7 @@ def test_a_player_leaves_the_lobby_and_their_token_no_longer_counts(client):
         assert live.receive_json()["state"]["you"] is None  # an onlooker's view from now on
     assert refused(client.get(f"/api/rooms/{code}", headers={"x-player-token": bob["token"]}), 403)
     assert refused(post(client, code, "start", token=bob["token"]), 403)
-    assert [p["name"] for p in state(client, code)["players"]] == ["ann"]
+    assert [p["name"] for p in state(client, code, ann)["players"]] == ["ann"]
     again = post(client, code, "join", name="bob").json()  # the name is free again
     assert again["player"] == 1
 

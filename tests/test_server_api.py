@@ -1620,3 +1620,38 @@ def test_the_host_of_a_caller_room_removes_a_person_added_by_mistake(client):
         assert post(client, code, "add", token=ann, name=name).status_code == 201
     assert post(client, code, "remove", token=ann, player=1).status_code == 200
     assert [p["name"] for p in state(client, code)["players"]] == ["ann", "grandpa"]
+
+
+def test_a_caller_room_takes_late_players_until_its_first_round_is_ended(tmp_path):
+    """A caller room took nobody once started: a phone that came late, or a person the host forgot, stayed out of
+    the scores.  Each plays on their own physical board from the tiles called so far, so people may join (and the
+    host may add them) until the first round is ended; screen games and later rounds still refuse."""
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+        host = create(client, mode="caller", preset="four-rounds")
+        code, ann = host["code"], host["token"]
+        assert post(client, code, "start", token=ann).json()["state"]["joinable"] is True
+        for _ in range(5):
+            post(client, code, "call", token=ann)
+        late = post(client, code, "join", name="late")
+        assert late.status_code == 201, late.text
+        assert late.json()["player"] == 1 and len(late.json()["state"]["drawn"]) == 5
+        assert post(client, code, "add", token=ann, name="grandma").status_code == 201
+        assert "only the host" in refused(post(client, code, "add", token=late.json()["token"], name="x"), 403)
+        for _ in range(14):
+            st = post(client, code, "call", token=ann).json()["state"]
+        assert post(client, code, "entry", token=late.json()["token"], score=150).status_code == 200
+        assert post(client, code, "entry", token=ann, player=2, score=99).status_code == 200
+        st = post(client, code, "end-round", token=ann).json()["state"]
+        assert st["results"] == [[0, 150, 99]] and st["totals"] == [0, 150, 99] and st["joinable"] is False
+        assert "has started" in refused(post(client, code, "join", name="later"), 409)
+        refused(post(client, code, "add", token=ann, name="later"), 409)
+        assert post(client, code, "next", token=ann).json()["state"]["joinable"] is False
+        refused(post(client, code, "join", name="later"), 409)
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:  # replayed from its events
+        st = state(client, code, late.json()["token"])
+        assert st["you"] == 1 and [p["name"] for p in st["players"]] == ["ann", "late", "grandma"]
+        assert st["totals"] == [0, 150, 99]
+        screen = create(client, mode="room")
+        assert post(client, screen["code"], "start", token=screen["token"]).status_code == 200
+        assert "has started" in refused(post(client, screen["code"], "join", name="late"), 409)

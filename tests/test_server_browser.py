@@ -1218,3 +1218,31 @@ def test_the_host_removes_a_seat_in_the_lobby_and_a_guest_gives_up_theirs(server
     guest.wait_for_selector("#home:not([hidden])")
     assert "host removed you" in guest.text_content("#toast")
     assert not errors
+
+
+def test_a_caller_room_takes_a_late_phone_and_a_forgotten_person_during_its_first_round(server, browser):
+    """A caller room turned away everyone once started.  Until the first round ends, a late phone joins by the
+    code and sees the tiles called so far; the host adds a forgotten person under the scores (Enter adds)."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Teller")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    host.click("#lobby-start")
+    host.wait_for_selector("#caller:not([hidden])")
+    for k in range(3):
+        host.click("#call-btn")
+        host.wait_for_function(f"document.querySelectorAll('#caller-history svg').length === {k + 1}")
+    late = open_page(browser, server, errors, "Latecomer")
+    late.fill("#join-code", code)
+    late.click("#join")
+    late.wait_for_selector("#caller:not([hidden])")
+    assert late.locator("#caller-history svg").count() == 3 and late.locator("#caller-add").is_hidden()
+    host.fill("#caller-person", "Forgotten")
+    host.press("#caller-person", "Enter")
+    host.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
+    assert host.input_value("#caller-person") == ""
+    names = host.eval_on_selector_all("#caller-table tr td:first-child", "ts => ts.map(t => t.textContent)")
+    assert names == ["Teller", "Latecomer", "Forgotten"]
+    late.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
+    assert not errors

@@ -261,6 +261,13 @@ class Room:
             return False
         return self.options.caller or self.seats[game.chooser].kind == "ai"
 
+    @property
+    def takes_late_players(self) -> bool:
+        """A caller room takes players until its first round is ended: each plays on their own physical board,
+        so a late phone (or a person the host forgot to add) catches up from the tiles called so far.  Screen
+        games do not: the tiles already drawn were never theirs to place."""
+        return not self.digital and self.status == "playing" and not self.match.results
+
     def summary(self) -> dict:
         """The public record the lobby lists."""
         return {"code": self.code, "mode": self.mode, "status": self.status, "preset": self.record.get("preset"),
@@ -291,6 +298,8 @@ class Room:
         game = self.game
         if kind == "join":
             self.seats.append(Seat(event["name"], event["kind"], event.get("agent"), event.get("token")))
+            if self.match is not None:  # a caller room's first round: a late player (see join)
+                self.match.players.append(event["name"])
         elif kind == "remove":  # only in the lobby: no event names a seat by its index before the start
             del self.seats[int(event["p"])]
         elif kind == "start":
@@ -431,8 +440,9 @@ class Room:
     # -- actions (each returns the new events; raises with the room unchanged) ----
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
         name = clean_name(name)
-        if self.status != "lobby":
-            raise Conflict(f"room {self.code} has started; players join before the host starts")
+        if self.status != "lobby" and not self.takes_late_players:
+            raise Conflict(f"room {self.code} has started; players join before the host starts"
+                           + (" or during the first round" if not self.digital else ""))
         if self.mode == "solo" and self.seats and kind == "human":
             raise Conflict(f"room {self.code} is a solo game")
         if len(self.seats) >= MAX_PLAYERS:
@@ -918,6 +928,7 @@ class Room:
         state["call"] = [call_words(t) for t in self.last_group]  # what the caller says, wildcards by name
         state["left"] = self.rules.tiles_per_round - self.called
         state["entries"] = {str(p): e for p, e in self.entries.items()}
+        state["joinable"] = self.takes_late_players
 
 
 class RoomMaster:

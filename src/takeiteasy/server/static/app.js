@@ -812,6 +812,7 @@ function renderCaller() {
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
   $("caller-next").hidden = !host || st.status !== "round_over";
+  $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
   $("caller-status").textContent = callerStatus(st, host);
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
@@ -1185,6 +1186,10 @@ async function init() {
     if (await act("add", { name: $("lobby-person").value })) $("lobby-person").value = "";  // ready for the next
   });
   $("lobby-person").addEventListener("keydown", (e) => { if (e.key === "Enter") $("lobby-add-p").click(); });
+  $("caller-add-p").addEventListener("click", async () => {
+    if (await act("add", { name: $("caller-person").value })) $("caller-person").value = "";
+  });
+  $("caller-person").addEventListener("keydown", (e) => { if (e.key === "Enter") $("caller-add-p").click(); });
   $("lobby-start").addEventListener("click", () => act("start"));
   $("next-round").addEventListener("click", () => act("next"));
   $("leave").addEventListener("click", leave);

@@ -1655,3 +1655,50 @@ def test_a_caller_room_takes_late_players_until_its_first_round_is_ended(tmp_pat
         screen = create(client, mode="room")
         assert post(client, screen["code"], "start", token=screen["token"]).status_code == 200
         assert "has started" in refused(post(client, screen["code"], "join", name="late"), 409)
+
+
+def test_a_call_taken_back_comes_again_with_the_next_call(tmp_path):
+    """Rulebook 001's caller, on a phone: a second tap on "Call" called a tile the table was not ready for, with no
+    way back.  The host may take back the last call; the deal is fixed when the round starts, so the next call
+    brings the same tile (nobody can call a tile away).  Refused once boards are entered, and for anyone else."""
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+        host = create(client, mode="caller", options={"draw": 2})
+        code, ann = host["code"], host["token"]
+        bob = post(client, code, "join", name="bob").json()["token"]
+        post(client, code, "start", token=ann)
+        assert "no call to take back" in refused(post(client, code, "uncall", token=ann), 409)
+        first = post(client, code, "call", token=ann).json()["state"]
+        second = post(client, code, "call", token=ann).json()["state"]
+        assert len(second["drawn"]) == 4
+        assert "only the host" in refused(post(client, code, "uncall", token=bob), 403)
+        back = post(client, code, "uncall", token=ann).json()["state"]
+        assert back["drawn"] == first["drawn"] and back["current"] == first["current"] and back["left"] == 17
+        again = post(client, code, "call", token=ann).json()["state"]
+        assert again["drawn"] == second["drawn"] and again["current"] == second["current"]
+        for _ in range(8):
+            st = post(client, code, "call", token=ann).json()["state"]
+        assert st["left"] == 0 and st["current"] == st["drawn"][-1:]  # 19 = 9 pairs and one alone
+        assert post(client, code, "uncall", token=ann).json()["state"]["current"] == st["drawn"][-3:-1]
+        st = post(client, code, "call", token=ann).json()["state"]
+        assert post(client, code, "entry", token=bob, board=" ".join(st["drawn"])).status_code == 200
+        assert "boards are entered" in refused(post(client, code, "uncall", token=ann), 409)
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:  # replayed from its events
+        assert state(client, code, ann)["drawn"] == st["drawn"]
+        screen = create(client, mode="room")
+        post(client, screen["code"], "start", token=screen["token"])
+        assert "caller rooms" in refused(post(client, screen["code"], "uncall", token=screen["token"]), 400)
+
+
+def test_calls_taken_back_are_limited_so_a_room_cannot_grow_without_end(client):
+    from takeiteasy.server.rooms import MAX_REPEATS
+
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    post(client, code, "start", token=ann)
+    for _ in range(MAX_REPEATS):
+        post(client, code, "call", token=ann)
+        assert post(client, code, "uncall", token=ann).status_code == 200
+    post(client, code, "call", token=ann)
+    assert f"at most {MAX_REPEATS}" in refused(post(client, code, "uncall", token=ann), 409)
+    assert len(state(client, code)["drawn"]) == 1

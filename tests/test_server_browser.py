@@ -697,6 +697,14 @@ def test_the_caller_screen_reads_each_new_call_aloud_when_asked(server, browser)
         page.wait_for_function(f"window.__spoken.length === {k - 1}")
         said = page.text_content("#caller-say")  # e.g. "9-2-4", read as "9, 2, 4"
         assert page.evaluate("window.__spoken")[-1] == said.replace("-", ", ")
+    # a call taken back is not read (the one before it is shown again); calling again reads the same tile
+    third = page.get_attribute("#caller-current svg", "data-tile")
+    page.click("#uncall-btn")
+    page.wait_for_function("document.querySelectorAll('#caller-history svg').length === 2")
+    assert page.evaluate("window.__spoken.length") == 2
+    page.click("#call-btn")
+    page.wait_for_function("window.__spoken.length === 3")
+    assert page.get_attribute("#caller-current svg", "data-tile") == third
     page.reload()  # the choice is kept, and reopening the page does not repeat the last call
     page.wait_for_selector("#caller:not([hidden])")
     assert page.is_checked("#speak-calls") and page.evaluate("window.__spoken") == []

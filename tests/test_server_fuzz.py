@@ -30,8 +30,8 @@ ROOMS = [("room", "standard", []), ("room", "no-caller", []), ("room", "easier",
          ("room", "daffodil-holding", []), ("room", "best-of-3", []), ("room", "sunmoon", []),
          ("solo", "daffodil-stamen-first", []), ("solo", "no-caller", ["greedy"]), ("solo", "four-rounds", ["fast"]),
          ("caller", "standard", []), ("caller", "four-rounds", [])]
-ACTIONS = ["progress"] * 12 + ["place", "move", "announce", "settle", "draw", "start", "next", "call", "entry", "end-round",
-           "standin", "reclaim", "join", "add", "remove", "state", "analysis", "raw"]
+ACTIONS = ["progress"] * 12 + ["place", "move", "announce", "settle", "draw", "start", "next", "call", "uncall", "entry",
+                                "end-round", "standin", "reclaim", "join", "add", "remove", "state", "analysis", "raw"]
 STRANGER = "0" * 32
 
 junk = st.one_of(st.none(), st.booleans(), st.integers(-5, 60), st.text(max_size=12),

@@ -811,6 +811,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def call(code: str, body: msg.Authorised):
         return await action(code, body.token, "call")
 
+    @app.post("/api/rooms/{code}/uncall")
+    async def uncall(code: str, body: msg.Authorised):
+        return await action(code, body.token, "uncall")
+
     @app.post("/api/rooms/{code}/entry")
     async def entry(code: str, body: msg.Entry):
         return await action(code, body.token, "entry", body.player, body.board, body.score)

@@ -327,6 +327,11 @@ class Room:
             size = self._call_sizes()[self._groups_called()]
             self.last_group = self.caller_deal[self.called: self.called + size]
             self.called += size
+        elif kind == "uncall":
+            sizes = self._call_sizes()[: self._groups_called()]
+            self.called -= sizes[-1]
+            previous = sizes[-2] if len(sizes) > 1 else 0
+            self.last_group = self.caller_deal[self.called - previous: self.called]
         elif kind == "entry":
             self.entries[int(event["p"])] = {"score": int(event["score"]), "board": event.get("board")}
         elif kind == "end":
@@ -600,6 +605,27 @@ class Room:
             raise Conflict("every tile of this round has been called; end the round")
         out: list[dict] = []
         self._emit(out, {"t": "call"})
+        return out
+
+    def uncall(self, seat: int) -> list[dict]:
+        """Take back the last call (a second tap on "Call" the table was not ready for).  The deal is fixed when
+        the round starts, so the same tiles come with the next call: nobody can call tiles away."""
+        self._host_only(seat, "take back a call")
+        self._caller_mode()
+        if self.status != "playing" or self.called == 0:
+            raise Conflict("no call to take back" + ("" if self.status == "playing"
+                                                     else f": the room is {self.status.replace('_', ' ')}"))
+        if any(e.get("board") for e in self.entries.values()):
+            raise Conflict("boards are entered already; a call cannot be taken back under them")
+        taken_back = 0
+        for event in reversed(self.events):
+            if event["t"] in ("start", "next"):
+                break
+            taken_back += event["t"] == "uncall"
+        if taken_back >= MAX_REPEATS:
+            raise Conflict(f"at most {MAX_REPEATS} calls taken back in a round")
+        out: list[dict] = []
+        self._emit(out, {"t": "uncall"})
         return out
 
     def entry(self, seat: int, player: int | None, board: str | None, score: int | None) -> list[dict]:

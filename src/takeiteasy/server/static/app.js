@@ -24,7 +24,7 @@ const S = {
   keyboard: false,        // the last input was a key, not a pointer
   focusAfter: null,       // where the keyboard's focus goes as the game is redrawn: {from: version} after a placement
                           // (on to what continues the game, "Next tile"), or {tile} after a pick-up cancelled
-  spoken: null,           // caller screen: "round:calls" already read aloud (null: nothing yet)
+  spoken: null,           // caller screen: {round, calls} already read aloud (null: nothing yet)
   entry: null,            // caller screen: {key: "code:round", cells, pick}, a board being laid out to enter
   ready: false,           // the home page's buttons are bound to their handlers
   leaving: false,         // this page asked to give up its seat (so losing it is no surprise)
@@ -786,8 +786,10 @@ function cancelPickUp() {
 const canSpeak = () => "speechSynthesis" in window && typeof SpeechSynthesisUtterance === "function";
 
 function speakNewCall(st) {
-  const mark = `${st.round}:${(st.drawn || []).length}`;
-  const fresh = S.spoken !== null && S.spoken !== mark && (st.call || []).length > 0;
+  const mark = { round: st.round, calls: (st.drawn || []).length };
+  // a call taken back is not news: only more calls (or a new round's) are read
+  const fresh = S.spoken !== null && (S.spoken.round !== mark.round || S.spoken.calls < mark.calls)
+    && (st.call || []).length > 0;
   S.spoken = mark;  // a page opened or ticked mid-round reads only the calls that come after
   if (!fresh || !$("speak-calls").checked || !canSpeak()) return;
   // "5-7-4" is read as "5, 7, 4" (not "five minus seven"); wildcards are called by name already
@@ -808,6 +810,9 @@ function renderCaller() {
   const host = isHost();
   $("call-btn").hidden = !host;
   $("call-btn").disabled = st.status !== "playing" || st.left === 0;
+  // a second tap the table was not ready for: the same tile comes again with the next call
+  $("uncall-btn").hidden = !host || st.status !== "playing" || !(st.drawn || []).length
+    || Object.values(st.entries || {}).some((e) => e.board);
   $("end-round").hidden = !host || st.status !== "playing";
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
@@ -1186,6 +1191,7 @@ async function init() {
     if (await act("add", { name: $("lobby-person").value })) $("lobby-person").value = "";  // ready for the next
   });
   $("lobby-person").addEventListener("keydown", (e) => { if (e.key === "Enter") $("lobby-add-p").click(); });
+  $("uncall-btn").addEventListener("click", () => act("uncall"));
   $("caller-add-p").addEventListener("click", async () => {
     if (await act("add", { name: $("caller-person").value })) $("caller-person").value = "";
   });

@@ -202,8 +202,11 @@ def test_two_player_room_played_to_the_end_with_every_illegal_action_refused(cli
     bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
     refused(post(client, code, "place", token=bob, cell=0), 409)  # placing before the start
     refused(post(client, code, "start", token=bob), 403)  # only the host starts
+    assert [r["joinable"] for r in client.get("/api/rooms").json()["rooms"] if r["code"] == code] == [True]
     assert post(client, code, "start", token=ann).status_code == 200
-    assert code not in [r["code"] for r in client.get("/api/rooms").json()["rooms"]]
+    # still listed while under way, now to watch (not to join)
+    listed = [r for r in client.get("/api/rooms").json()["rooms"] if r["code"] == code]
+    assert [(r["joinable"], r["status"], r["round"]) for r in listed] == [(False, "playing", 0)]
     refused(client.post(f"/api/rooms/{code}/join", json={"name": "cy"}), 409)
     rules = Ruleset.from_options(preset("easier"))
 
@@ -244,6 +247,7 @@ def test_two_player_room_played_to_the_end_with_every_illegal_action_refused(cli
     assert rounds == 10  # 9 draws of two tiles and the 19th alone
     final = state(client, code, ann)
     assert final["status"] == "finished"
+    assert code not in [r["code"] for r in client.get("/api/rooms").json()["rooms"]]  # over: no longer listed
     for player in final["players"]:
         assert player["round_score"] == rules.score(board_of(player, rules))
 

@@ -1125,7 +1125,7 @@ def test_a_started_room_can_be_watched_by_its_code(server, browser):
 def test_a_friends_room_is_listed_only_when_asked_and_takes_no_solo_ai_picks(server, browser):
     """The home page's AI picks are the solo game's opponents: a friends' room starts with the host alone (AI
     players are added in the lobby, where `best` is offered first).  It is listed under "Open rooms" for
-    strangers only when "list under Open rooms" is ticked."""
+    strangers only when "list under Open rooms" is ticked, with "Join", and once started with "Watch"."""
     errors: list[str] = []
     host = open_page(browser, server, errors, "Private")
     host.select_option(".ai-pick >> nth=0", "greedy")
@@ -1142,6 +1142,18 @@ def test_a_friends_room_is_listed_only_when_asked_and_takes_no_solo_ai_picks(ser
     stranger = open_page(browser, server, errors, "Stranger")
     stranger.wait_for_function(f"document.getElementById('open-rooms').textContent.includes('{public}')")
     assert private not in stranger.text_content("#open-rooms")
+    row = stranger.locator("#open-rooms li", has_text=public)
+    assert row.locator("button").text_content() == "Join"
+    other.click("#lobby-add")  # an AI opponent, then the start: the room is now listed to watch
+    other.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    other.click("#lobby-start")
+    other.wait_for_selector("#board .legal")
+    stranger.wait_for_function(f"[...document.querySelectorAll('#open-rooms li')].some(li => "
+                               f"li.textContent.includes('{public}') && li.textContent.includes('round 1 of 1'))")
+    assert row.locator("button").text_content() == "Watch"
+    row.locator("button").click()
+    stranger.wait_for_selector("#game:not([hidden])")
+    assert stranger.text_content("#status") == "Watching"
     assert not errors
 
 

@@ -1024,7 +1024,7 @@ def test_a_live_connection_that_stops_reading_cannot_hold_up_the_room(tmp_path):
     hub.send_seconds = 0.05
     stalled, reader = Stalled(), Reader()
     hub.add(code, stalled, None)
-    hub.add(code, reader, 0)
+    hub.add(code, reader, room.seats[0].token_hash)  # the host
 
     async def broadcast():
         await asyncio.wait_for(hub.deliver(code, hub.snapshot(room)), 10)
@@ -1032,7 +1032,7 @@ def test_a_live_connection_that_stops_reading_cannot_hold_up_the_room(tmp_path):
 
     asyncio.run(broadcast())
     assert reader.got == [{"type": "state", "state": room.state(0)}]
-    assert hub.listeners[code] == {(reader, 0)} and stalled.closed
+    assert hub.listeners[code] == {(reader, room.seats[0].token_hash)} and stalled.closed
 
 
 def test_a_room_code_taken_between_choosing_and_storing_is_chosen_again():

@@ -269,11 +269,13 @@ class Room:
         return not self.digital and self.status == "playing" and not self.match.results
 
     def summary(self) -> dict:
-        """The public record the lobby lists."""
+        """The public record the home page lists: a public room of friends or caller room is listed while it is
+        open, to join (``joinable``) or else to watch."""
+        joinable = (self.status == "lobby" or self.takes_late_players) and len(self.seats) < MAX_PLAYERS
         return {"code": self.code, "mode": self.mode, "status": self.status, "preset": self.record.get("preset"),
                 "players": [s.name for s in self.seats], "max_players": MAX_PLAYERS,
-                "listed": bool(self.record.get("public")) and self.mode != "solo" and self.status == "lobby"
-                and len(self.seats) < MAX_PLAYERS,
+                "listed": bool(self.record.get("public")) and self.mode != "solo" and self.status in ACTIVE,
+                "joinable": joinable, "round": self.round, "rounds": self.options.rounds,
                 "created": self.record.get("created")}
 
     def authenticate(self, token, present: bool = True) -> int:

@@ -1119,11 +1119,14 @@ async function loadRooms() {
     const { rooms } = await api("GET", "/api/rooms");
     const list = $("open-rooms");
     if (!rooms.length) { list.replaceChildren(el("li", { class: "muted" }, "none yet")); return; }
-    list.replaceChildren(...rooms.map((r) => {
+    // rooms to join first, then games under way (to watch)
+    const order = [...rooms.filter((r) => r.joinable), ...rooms.filter((r) => !r.joinable)];
+    list.replaceChildren(...order.map((r) => {
       const li = el("li");
-      const b = el("button", {}, "Join");
-      b.addEventListener("click", () => join(r.code));
-      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? "caller" : r.preset || "custom"} · ${r.players.join(", ")}`), b);
+      const b = el("button", {}, r.joinable ? "Join" : "Watch");
+      b.addEventListener("click", () => (r.joinable ? join(r.code) : watch(r.code)));
+      const when = r.status === "lobby" ? "" : ` · round ${r.round + 1} of ${r.rounds}${r.status === "round_over" ? " over" : ""}`;
+      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? "caller" : r.preset || "custom"}${when} · ${r.players.join(", ")}`), b);
       return li;
     }));
   } catch (e) { /* the lobby list is optional */ }

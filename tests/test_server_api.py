@@ -1706,3 +1706,35 @@ def test_calls_taken_back_are_limited_so_a_room_cannot_grow_without_end(client):
     post(client, code, "call", token=ann)
     assert f"at most {MAX_REPEATS}" in refused(post(client, code, "uncall", token=ann), 409)
     assert len(state(client, code)["drawn"]) == 1
+
+
+@pytest.mark.parametrize("options", [{"placement": "adjacent"}, {"placement": "adjacent", "draw": 2}])
+def test_rulebook_001_adjacent_placement_a_typed_board_must_be_layable_in_the_order_of_the_calls(client, options):
+    """Rulebook 001, adjacent placement (every tile after the first touches a placed tile): a caller room's typed
+    board was only checked for its tiles, so a board no player could have laid in the order of the calls scored
+    anyway.  It is now replayed in call order (in any order within one draw) and refused, naming the tile."""
+    host = create(client, mode="caller", options=options)
+    code, ann = host["code"], host["token"]
+    post(client, code, "start", token=ann)
+    while (st := post(client, code, "call", token=ann).json()["state"])["left"]:
+        pass
+    called = st["drawn"]
+    in_order = " ".join(called)  # cell k holds the k-th call: each cell touches one before it
+    swapped = " ".join([called[18], *called[1:18], called[0]])  # the first call on cell 18, far from the second
+    error = refused(post(client, code, "entry", token=ann, board=swapped), 400)
+    assert error.startswith("board: not laid in the order the tiles were called: tile")
+    assert "adjacent placement" in error or "in any order" in error
+    assert state(client, code, ann)["entries"] == {}  # the room intact
+    rules = Ruleset.from_options(Options.from_json(options))
+    answer = post(client, code, "entry", token=ann, board=in_order)
+    assert answer.json()["state"]["entries"]["0"]["score"] == rules.score(parse_board(in_order))
+
+
+def test_a_typed_board_under_free_placement_may_be_laid_in_any_order(client):
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    post(client, code, "start", token=ann)
+    while (st := post(client, code, "call", token=ann).json()["state"])["left"]:
+        pass
+    board = " ".join(reversed(st["drawn"]))
+    assert post(client, code, "entry", token=ann, board=board).status_code == 200

@@ -609,6 +609,13 @@ class Room:
         self._emit(out, {"t": "call"})
         return out
 
+    @property
+    def _order_checked(self) -> bool:
+        """A typed board is replayed in call order (placement rules, stamen first or last).  Not under the
+        holding area: a final board does not show where tiles were held."""
+        options = self.options
+        return (options.placement != "free" or options.stamen in ("first", "last")) and not self.rules.holding_cells
+
     def uncall(self, seat: int) -> list[dict]:
         """Take back the last call (a second tap on "Call" the table was not ready for).  The deal is fixed when
         the round starts, so the same tiles come with the next call: nobody can call tiles away."""
@@ -653,6 +660,12 @@ class Room:
             stray = [TOKENS[t] for t in cells if t >= 0 and t not in called]
             if stray:
                 raise RoomError(f"board: tile {stray[0]} was not called this round")
+            if self._order_checked:  # the rules judge each placement on the tiles laid before it
+                from ..solve.analysis import order_refusal  # the solver loads only for such rooms
+
+                why = order_refusal(self.rules, cells, self.caller_deal[: self.called])
+                if why:
+                    raise RoomError(f"board: not laid in the order the tiles were called: {why}")
             event["board"] = format_board(cells)
             event["score"] = self.rules.score(cells)
         else:

@@ -199,21 +199,36 @@ def _laid_by_agent(rules: Ruleset, deal: list[int]) -> np.ndarray:
 
 def _laid_in_order(rules: Ruleset, board: np.ndarray, deal: list[int]) -> bool:
     """Whether ``board`` can be laid with the tiles coming in ``deal`` order (any order within a draw group)."""
+    cell_of = {int(t): int(c) for c, t in enumerate(board) if t >= 0}
+    return all(t in cell_of for t in deal) and order_refusal(rules, board, deal) is None
+
+
+def order_refusal(rules: Ruleset, board: np.ndarray, deal: list[int]) -> str | None:
+    """Why ``board`` cannot have been laid with the tiles coming in ``deal`` order (any order within a draw
+    group; the placement and stamen rules judge each placement on the tiles laid before it), naming the first
+    tile (or draw) that could not go where the board has it; None if it can.  Tiles of the deal missing from
+    the board are passed over (never placed, they constrained nothing)."""
     from ..ai.puzzle import placement_order  # the ai package imports this module's solver
 
     cell_of = {int(t): int(c) for c, t in enumerate(board) if t >= 0}
-    if any(t not in cell_of for t in deal):
-        return False
     work, previous = rules.empty_board(), (-1, -1)
     start = 0
     for size in group_sizes(len(deal), rules.options.draw):
-        order = placement_order(rules, work, [(t, cell_of[t]) for t in deal[start:start + size]], *previous)
+        group = [t for t in deal[start:start + size] if t in cell_of]
+        start += size
+        if not group:
+            continue
+        order = placement_order(rules, work, [(t, cell_of[t]) for t in group], *previous)
         if order is None:
-            return False
+            if len(group) == 1:
+                return f"tile {TOKENS[group[0]]} (call {start}) cannot be on cell {cell_of[group[0]]}: " \
+                       + rules.refusal(work, group[0], cell_of[group[0]], *previous)
+            return (f"tiles {' and '.join(TOKENS[t] for t in group)} (called together) cannot be where they are "
+                    "in any order")
         for tile, cell in order:
             work[cell] = tile
-        previous, start = order[-1], start + size
-    return True
+        previous = order[-1]
+    return None
 
 
 def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool, floors=()) -> dict:

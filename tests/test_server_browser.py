@@ -1266,3 +1266,31 @@ def test_a_caller_room_takes_a_late_phone_and_a_forgotten_person_during_its_firs
     assert names == ["Teller", "Latecomer", "Forgotten"]
     late.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
     assert not errors
+
+
+def test_play_again_starts_a_new_solo_game_with_the_same_rules_and_opponents(server, browser):
+    """A finished solo game offered only "New game", back to the home page to choose everything again.  "Play
+    again" starts the same game (rules, AI opponents, confirm) on new tiles; Back still leads home."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Again")
+    page.select_option("#preset", "easier")  # two tiles at a time: ten draws
+    page.select_option(".ai-pick >> nth=0", "greedy")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    first = page.text_content("#room-label").split()[-1]
+    assert page.is_hidden("#again")
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        place(page, turn)
+    page.wait_for_selector("#again:not([hidden])")
+    page.click("#again")
+    page.wait_for_function(f"S.state && S.state.code !== '{first}' && S.state.status === 'playing'")
+    st = page.evaluate("S.state")
+    assert st["preset"] == "easier" and [(p["kind"], p["agent"]) for p in st["players"]] == [
+        ("human", None), ("ai", "greedy")]
+    assert st["players"][0]["name"] == "Again" and page.evaluate("location.hash") == f"#room={st['code']}"
+    page.wait_for_selector("#board .legal")
+    assert page.is_hidden("#again")
+    page.go_back()
+    page.wait_for_selector("#home:not([hidden])")
+    assert not errors

@@ -926,6 +926,7 @@ class Room:
         state["call"] = [call_words(t) for t in self.last_group]  # what the caller says, wildcards by name
         state["left"] = rules.tiles_per_round - len(game.drawn)
         state["awaiting_draw"] = self.awaiting_draw
+        state["confirm"] = self.confirm
         if not self.options.caller:
             state["chooser"] = game.chooser
             state["remaining"] = [TOKENS[t] for t in game.remaining()]

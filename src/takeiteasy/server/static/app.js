@@ -491,6 +491,7 @@ async function renderGame() {
     others.appendChild(fig);
   }
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
+  $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
 }
@@ -974,7 +975,7 @@ function enterRoom(joined) {
     localStorage.setItem("tie-last", joined.code);
   }
   // entered from the home page: a history entry of its own, so that the browser's Back button leads home
-  if (addressedRoom() === joined.code) history.replaceState({ room: joined.code }, "", address);
+  if (addressedRoom() === joined.code) history.replaceState({ ...(history.state || {}), room: joined.code }, "", address);
   else history.pushState({ room: joined.code, pushed: true }, "", address);
   S.selected = null; S.moving = null; S.releases = []; S.holdPick = null; S.hint = null; S.focusAfter = null;
   setState(joined.state);
@@ -1071,6 +1072,24 @@ async function createNow(mode) {
     if (mode !== "solo") body.public = $("listed").checked;
     localStorage.setItem("tie-name", $("name").value);
     enterRoom(await api("POST", "/api/rooms", body));
+  } catch (e) { toast(e.message); }
+}
+
+// A finished solo game, once more: the same rules, opponents and name, a new deal (a new room, entered as any).
+function playAgain() { return entering(() => playAgainNow()); }
+
+async function playAgainNow() {
+  const st = S.state;
+  const agents = st.players.filter((p) => p.kind === "ai").map((p) => p.agent);
+  const body = { mode: "solo", name: myPlayer().name, options: st.options, agents };
+  if (st.confirm) body.confirm = true;
+  try {
+    const joined = await api("POST", "/api/rooms", body);
+    disconnect();
+    clearTimeout(S.standinTimer);
+    // the new game takes the finished one's place in the history: Back still leads home
+    history.replaceState({ ...(history.state || {}), room: joined.code }, "", `#room=${joined.code}`);
+    enterRoom(joined);
   } catch (e) { toast(e.message); }
 }
 
@@ -1202,6 +1221,7 @@ async function init() {
   $("lobby-start").addEventListener("click", () => act("start"));
   $("next-round").addEventListener("click", () => act("next"));
   $("leave").addEventListener("click", leave);
+  $("again").addEventListener("click", playAgain);
   $("caller-leave").addEventListener("click", leave);
   $("lobby-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });

@@ -149,29 +149,38 @@ class Series:
 
 class TimedAgent:
     """Wraps an agent and records the time of each decision of the ``timed`` kinds (by default the moves:
-    ``choose``, ``choose_move``).
+    ``choose``, ``choose_move``).  Time spent in the ``added`` hooks (announcing the next tile, with no
+    caller) is added to the move that follows it: a move is then the announcement and the placement.
 
-    Other hooks the game looks for (``announce``, ``settle``...) pass through
-    untimed, and only when the wrapped agent has them.
+    Other hooks the game looks for (``settle``...) pass through untimed, and only when the wrapped agent
+    has them.
     """
 
-    def __init__(self, agent, timed: tuple[str, ...] = ("choose", "choose_move")):
+    def __init__(self, agent, timed: tuple[str, ...] = ("choose", "choose_move"),
+                 added: tuple[str, ...] = ("announce",)):
         self.agent = agent
         self.name = getattr(agent, "name", "agent")
         self.timed = timed
+        self.added = added
         self.times: list[float] = []
+        self._carried = 0.0  # time of announcements not yet added to a move
 
-    def _timed(self, method):
+    def _timed(self, method, record: bool):
         def call(*args, **kwargs):
             start = time.perf_counter()
             result = method(*args, **kwargs)
-            self.times.append(time.perf_counter() - start)
+            self._carried += time.perf_counter() - start
+            if record:
+                self.times.append(self._carried)
+                self._carried = 0.0
             return result
         return call
 
     def __getattr__(self, name):
         attribute = getattr(self.agent, name)  # AttributeError when the agent lacks the hook
-        return self._timed(attribute) if name in self.timed else attribute
+        if name in self.timed or name in self.added:
+            return self._timed(attribute, record=name in self.timed)
+        return attribute
 
 
 def reseed(agent, seed: int) -> None:
@@ -368,10 +377,16 @@ def interval(ci95: float, games: int, one: str = "game") -> str:
     return f"± {ci95:.2f}" if games > 1 else f"(no interval from one {one})"
 
 
-def _line(report: dict) -> str:
+def _label(report: dict) -> str:
+    """The agent's name, and the weights file it played with if one was given (two `fast` may differ)."""
+    weights = report.get("weights")
+    return f"{report['agent']} ({Path(weights).name})" if weights else report["agent"]
+
+
+def _line(report: dict, label: str | None = None) -> str:
     speed = report["games_per_second"]
     move = report["ms_per_move"]
-    return (f"{report['agent']}: {plural(report['games'], 'game')}, mean {report['mean']:.2f} "
+    return (f"{label or _label(report)}: {plural(report['games'], 'game')}, mean {report['mean']:.2f} "
             f"{interval(report['ci95'], report['games'])}, "
             f"median {report['median']:g}, min {report['min']}, max {report['max']}, "
             f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, "
@@ -454,12 +469,14 @@ def run(args) -> int:
         print(json.dumps(report))
         return 0
     if args.vs is not None:
-        print(_line(report["a"]))
-        print(_line(report["b"]))
+        a, b = _label(report["a"]), _label(report["b"])
+        if a == b:  # the same agent and weights file name on both sides: say which is which
+            a, b = f"{a} [--agent]", f"{b} [--vs]"
+        print(_line(report["a"], a))
+        print(_line(report["b"], b))
         d = report["difference"]
         ci = interval(d["ci95"], report["games"]) + (" (95% CI)" if report["games"] > 1 else "")
-        print(f"{args.agent} - {args.vs}: {d['mean']:+.2f} {ci}, "
-              f"{args.agent} ahead in {d['wins']:.1%} of games, tied in {d['ties']:.1%}")
+        print(f"{a} - {b}: {d['mean']:+.2f} {ci}, {a} ahead in {d['wins']:.1%} of games, tied in {d['ties']:.1%}")
     else:
         print(_line(report))
     for key, what in (("plot", "score histogram"), ("scores", "scores")):

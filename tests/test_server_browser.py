@@ -1294,3 +1294,38 @@ def test_play_again_starts_a_new_solo_game_with_the_same_rules_and_opponents(ser
     page.go_back()
     page.wait_for_selector("#home:not([hidden])")
     assert not errors
+
+
+def test_the_page_keeps_a_personal_record_per_preset_and_says_when_a_round_beats_it(server, browser):
+    """The terminal game kept a personal best; the web page had only the server's list.  Each round a person
+    plays counts once (however often the page shows it) under its preset, on the device; the home page shows
+    the best and the mean, and a round that beats the best says so (not the very first one)."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Recorder")
+    page.select_option("#preset", "easier")
+    scores = []
+    for game in range(3):
+        if game:
+            page.click("#again")
+            page.wait_for_function("S.state && S.state.status === 'playing' && S.state.players[0].placed === 0")
+        else:
+            page.click("#solo")
+        for turn in range(19):
+            page.wait_for_selector("#board .legal")
+            place(page, turn * (game + 2))
+        page.wait_for_selector("#result:not([hidden])")
+        scores.append(int(page.text_content("#final-score")))
+        beaten = game > 0 and scores[-1] > max(scores[:-1])
+        assert page.is_visible("#new-best") == beaten, scores
+        page.reload()  # shown again: counted once, and still news
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.is_visible("#new-best") == beaten
+    page.click("#leave")
+    page.wait_for_selector("#home:not([hidden])")
+    page.select_option("#preset", "easier")
+    mean = sum(scores) / 3
+    page.wait_for_function("document.getElementById('my-record').textContent.includes('3 rounds')")
+    assert page.text_content("#my-record") == f"You, on this device: best {max(scores)}, mean {mean:.1f} over 3 rounds"
+    page.select_option("#preset", "standard")
+    page.wait_for_function("document.getElementById('my-record').textContent === ''")
+    assert not errors

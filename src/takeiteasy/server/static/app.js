@@ -459,6 +459,7 @@ async function renderGame() {
   result.hidden = !(mine && mine.lines);
   if (!result.hidden) {
     $("final-score").textContent = mine.round_score;
+    $("new-best").hidden = !noteRound(st, mine);
     const rt = [el("tr", {}, "")];
     rt[0].replaceChildren(el("th", {}, "player"), el("th", { class: "num" }, "board"), el("th", { class: "num" }, "bonus"), el("th", { class: "num" }, "round"));
     for (const p of st.players) {
@@ -1151,10 +1152,47 @@ async function loadRooms() {
   } catch (e) { /* the lobby list is optional */ }
 }
 
+// This browser's own record under each preset: its best round, and how many rounds it played and their total.
+// Kept on the device ("tie-record"); each round counts once, however often the page shows it.
+const RECORD_KEY = "tie-record", ROUNDS_REMEMBERED = 200;
+function readRecord() {
+  try {
+    const record = JSON.parse(localStorage.getItem(RECORD_KEY));
+    if (record && typeof record === "object" && record.presets && Array.isArray(record.counted)) return record;
+  } catch { /* a damaged record starts again */ }
+  return { presets: {}, counted: [] };
+}
+
+// Count a round just over (once); true if it is a new best under its preset (not the very first round).
+function noteRound(st, mine) {
+  if (!st.preset || mine.standin || typeof mine.round_score !== "number") return false;  // custom rules: no record
+  const key = `${st.code}:${st.round}`, record = readRecord();
+  const mark = record.presets[st.preset] || { best: null, bestRound: null, rounds: 0, total: 0 };
+  if (!record.counted.includes(key)) {
+    record.counted = [...record.counted, key].slice(-ROUNDS_REMEMBERED);
+    if (mark.best === null || mine.round_score > mark.best) {
+      if (mark.rounds > 0) mark.bestRound = key;  // a first round is a best by default, not news
+      mark.best = mine.round_score;
+    }
+    mark.rounds += 1; mark.total += mine.round_score;
+    record.presets[st.preset] = mark;
+    try { localStorage.setItem(RECORD_KEY, JSON.stringify(record)); } catch { /* storage full or off */ }
+  }
+  return mark.bestRound === key;
+}
+
+function showRecord(preset) {
+  const mark = readRecord().presets[preset];
+  $("my-record").textContent = mark && mark.rounds
+    ? `You, on this device: best ${mark.best}, mean ${(mark.total / mark.rounds).toFixed(1)} over ${mark.rounds} round${mark.rounds === 1 ? "" : "s"}`
+    : "";
+}
+
 // The best scores played on this server under the chosen rules (people only; custom rules have no list).
 async function loadScores() {
   const preset = $("preset").value || "standard";
   $("best-scores-preset").textContent = `(${preset})`;
+  showRecord(preset);
   try {
     const { scores } = await api("GET", `/api/scores?preset=${encodeURIComponent(preset)}&limit=10`);
     if ($("preset").value && $("preset").value !== preset) return;  // the choice moved on meanwhile

@@ -1329,3 +1329,19 @@ def test_the_page_keeps_a_personal_record_per_preset_and_says_when_a_round_beats
     page.select_option("#preset", "standard")
     page.wait_for_function("document.getElementById('my-record').textContent === ''")
     assert not errors
+
+
+def test_a_device_set_to_dark_gets_the_dark_colours(server, browser):
+    """The page followed only a light scheme; a device set to dark (prefers-color-scheme) gets dark cards,
+    cells and form fields, the tiles keeping their printed colours."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark").new_page()
+    page.goto(server)
+    page.wait_for_selector("#preset option", state="attached")
+    style = "(sel, prop) => getComputedStyle(document.querySelector(sel))[prop]"
+    assert page.evaluate(f"({style})('body', 'backgroundColor')") == "rgb(27, 25, 23)"
+    assert page.evaluate(f"({style})('#name', 'backgroundColor')") == "rgb(31, 29, 27)"
+    assert page.evaluate(f"({style})('#name', 'color')") == "rgb(236, 230, 220)"
+    light = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light").new_page()
+    light.goto(server)
+    light.wait_for_selector("#preset option", state="attached")
+    assert light.evaluate(f"({style})('body', 'backgroundColor')") == "rgb(244, 239, 228)"

@@ -916,3 +916,19 @@ def test_a_superscript_digit_in_a_tile_is_a_one_line_error(capsys, argv):
     """'\u00b2' (superscript two) passed str.isdigit() and then failed int(): a ValueError traceback."""
     status, _, err = run_cli(capsys, *argv)
     assert status == 2 and "tile values are the digits 0-9 (ASCII), not '\u00b2'" in err and err.count("\n") == 1
+
+
+def test_rulebook_001_play_answers_a_question_mark_for_the_tile_that_may_still_move(capsys, monkeypatch):
+    """Rulebook 001: until the next draw the tile just placed may move.  At that prompt '?' was refused as a
+    cell number; it now gives the hint for that tile as if lifted off the board, and the tile can then move."""
+    from takeiteasy.ai import hint
+
+    answers = ["0", "?", "16", ""] + [item for cell in (*range(16), 17, 18) for item in (str(cell), "")]
+    status, out, _ = run_cli(capsys, "play", "--seed", "5", "--no-record", stdin="\n".join(answers) + "\n",
+                             monkeypatch=monkeypatch)
+    rules = Ruleset.from_options()
+    first = hint(rules, rules.empty_board(), deal(5, index=0)[0])
+    shown = ", ".join(f"cell {h.cell} -> {h.expected:.1f}" for h in first[:5])
+    text = " ".join(out.split())  # rich wraps long lines
+    assert status == 0 and shown in text and "with the tile lifted off the board" in text
+    assert "type a cell number" not in text

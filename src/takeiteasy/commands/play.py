@@ -26,8 +26,8 @@ from ..terminal import board_text, tile_text
 from ._options import add_rules_arguments, rules_from_args
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
-        "'?' shows where the best AI would put it (with two tiles, '? b' for the second), or when you announce, "
-        "which tile to call.  'q' quits.")
+        "'?' shows where the best AI would put it (with two tiles, '? b' for the second; also for the tile just "
+        "placed, while it may still move), or when you announce, which tile to call.  'q' quits.")
 HINTS_SHOWN = 5
 
 
@@ -272,9 +272,12 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
     while True:
         console.print(board_text(game.boards[player], rules.layout, args.palette,
                                  highlight={c for t, c in game.moves[player] if t in game.movable[player]}))
-        answer = _ask(console, "Enter: next tile  |  a cell number: move the tile you just placed> ")
+        answer = _ask(console, "Enter: next tile  |  a cell number: move the tile you just placed  |  '?' hint> ")
         if not answer:
             return
+        if answer == "?":
+            _show_move_hint(console, game, player)
+            continue
         try:
             tile, cell = _parse_answer(answer, game.movable[player])
             game.move(player, cell, tile)
@@ -299,6 +302,25 @@ def _show_hint(console: Console, game: Game, player: int, answer: str) -> None:
     console.print(f"{format_tile(tile)}: " + ",  ".join(f"cell {h.cell} -> {h.expected:.1f}"
                                                         for h in hints[:HINTS_SHOWN])
                   + "  (expected final score, best AI)")
+
+
+def _show_move_hint(console: Console, game: Game, player: int) -> None:
+    """'?' while the tile just placed may still move: the best cells for it, as if it were lifted off the board
+    (any other tile placed since the draw lifted too, and counted as still in hand)."""
+    from ..ai.hints import hint
+
+    moves, movable = game.moves[player], game.movable[player]
+    first = len(moves) - len(movable)
+    board = game.boards[player].copy()
+    for _, cell in moves[first:]:
+        board[cell] = -1
+    previous = moves[first - 1] if first else (-1, -1)
+    tile = moves[-1][0]
+    hints = hint(game.rules, board, tile, game.remaining(), previous[0], previous[1],
+                 in_hand=[t for t in movable if t != tile])
+    console.print(f"{format_tile(tile)}: " + ",  ".join(f"cell {h.cell} -> {h.expected:.1f}"
+                                                        for h in hints[:HINTS_SHOWN])
+                  + "  (expected final score, best AI, with the tile lifted off the board)")
 
 
 def _show_announce_hint(console: Console, game: Game, player: int) -> None:

@@ -1738,3 +1738,16 @@ def test_a_typed_board_under_free_placement_may_be_laid_in_any_order(client):
         pass
     board = " ".join(reversed(st["drawn"]))
     assert post(client, code, "entry", token=ann, board=board).status_code == 200
+
+
+def test_a_game_under_way_is_listed_to_watch_only_while_someone_plays_it(client, monkeypatch):
+    """Open rooms lists public games under way for watching; one nobody has moved in for a while (people who
+    left without finishing) is nothing to watch, so it drops off, while a lobby stays open to join."""
+    lobby = create(client, mode="room")
+    game = create(client, mode="room")
+    assert post(client, game["code"], "start", token=game["token"]).status_code == 200
+    listed = {r["code"]: r["joinable"] for r in client.get("/api/rooms").json()["rooms"]}
+    assert listed[lobby["code"]] is True and listed[game["code"]] is False
+    monkeypatch.setattr("takeiteasy.server.rooms.WATCHED_MINUTES", -1)  # as if its last move were long ago
+    listed = [r["code"] for r in client.get("/api/rooms").json()["rooms"]]
+    assert lobby["code"] in listed and game["code"] not in listed

@@ -70,6 +70,7 @@ MAX_AGENTS = 5
 MAX_AI_DRAW = 2
 MAX_ACTIVE_ROOMS = 500
 IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
+WATCHED_MINUTES = 30  # a game under way is listed to watch while someone moved this recently
 ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
 MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
 # moves of one player between two draws, and score entries for one player by one person between two calls: every
@@ -276,7 +277,7 @@ class Room:
                 "players": [s.name for s in self.seats], "max_players": MAX_PLAYERS,
                 "listed": bool(self.record.get("public")) and self.mode != "solo" and self.status in ACTIVE,
                 "joinable": joinable, "round": self.round, "rounds": self.options.rounds,
-                "created": self.record.get("created")}
+                "created": self.record.get("created"), "changed": time.time()}
 
     def authenticate(self, token, present: bool = True) -> int:
         """The seat index a token belongs to; ``present``: the request is a sign of its player's presence (a
@@ -1204,7 +1205,11 @@ class RoomMaster:
             raise Busy(f"storage failed, nothing was changed ({exc})") from None
 
     def listed(self, limit: int = 50) -> list[dict]:
-        return self._read(self.store.listed, limit, self._recent())
+        """Public rooms to join (open for :data:`IDLE_HOURS`), then games under way to watch: those only while
+        someone moved in the last :data:`WATCHED_MINUTES` (a game nobody plays is nothing to watch)."""
+        rooms = self._read(self.store.listed, limit, self._recent())
+        lively = time.time() - WATCHED_MINUTES * 60
+        return [r for r in rooms if r.get("joinable", r.get("status") == "lobby") or r.get("changed", 0) >= lively]
 
     @staticmethod
     def _read(method, *args):

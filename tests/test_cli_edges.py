@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -13,6 +14,8 @@ import numpy as np
 import pytest
 
 from takeiteasy.cli import main
+from takeiteasy.core.rules import Options, Ruleset
+from takeiteasy.core.tiles import TOKENS
 
 BOARD = "928 978 968 123 178 164 124 523 574 568 573 528 973 563 168 923 163 174 128"
 
@@ -76,12 +79,14 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["solve", "--deals", ""], "--deals: give a file name"),
     (["serve", "--db", "mysql://db.example/rooms"], "not a database this server can use"),
     (["serve", "--host", ""], "--host: empty"),
+    (["serve", "--db", "/no/such/folder/rooms.db"], "--db /no/such/folder/rooms.db: no folder /no/such/folder"),
 ])
 def test_output_and_option_values_are_refused_before_any_work(capsys, argv, reason):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert reason in err and err.count("\n") == 1, err
     assert not os.path.exists("mysql:")  # the URL was taken for a folder and a file
+    assert not os.path.exists("/no/such")  # a --db in a folder that is not there made it
 
 
 def test_weights_that_are_not_numbers_are_refused(capsys, tmp_path):
@@ -128,3 +133,115 @@ def test_bench_notes_weights_trained_under_other_rules(capsys):
     assert "trained for scoring sunrays; this game is placement free, scoring standard" in err
     assert main([*argv, "--scoring", "sunrays"]) == 0
     assert "note" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command, where", [(["score", "-"], "-: line 1"), (["solve", "-"], "-: line 1"),
+                                            (["analyse", "-"], "standard input")])
+def test_standard_input_that_is_not_utf8_says_so_under_any_locale(command, where):
+    """Under a C or POSIX locale Python reads standard input with surrogateescape: the bytes came through as
+    '\\udcff\\udcfe' in a tile error instead of "not UTF-8 text", as a file that is not text says."""
+    result = subprocess.run([sys.executable, "-m", "takeiteasy", *command], input=b"\xff\xfe\n",
+                            capture_output=True, timeout=120,
+                            env=os.environ | {"PYTHONIOENCODING": "utf-8:surrogateescape"})
+    err = one_line_error(result)
+    assert f"{where}: not UTF-8 text" in err or f"{where} is not UTF-8 text" in err
+    assert "udc" not in err
+
+
+def test_no_command_is_a_usage_error_on_standard_error(capsys):
+    """It printed the whole help on standard output and exited 2 with nothing on standard error."""
+    with pytest.raises(SystemExit) as stop:  # as argparse's other usage errors do
+        main([])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1
+    assert err.startswith("takeiteasy: error: a command is required (play, score, tiles, ")
+
+
+def test_hint_usage_reads_as_one_board_then_one_tile(capsys):
+    """argparse wrote the board's tokens and the tile as "BOARD TILE [BOARD TILE ...]", pairs to repeat."""
+    with pytest.raises(SystemExit):
+        main(["hint", "--help"])
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert usage == ("usage: takeiteasy hint [options] BOARD TILE\n"
+                     "       takeiteasy hint --announce [options] BOARD")
+
+
+def test_score_help_says_standard_input_is_always_scored_as_json(capsys):
+    """`score -` writes JSON lines with or without --json, which its help did not say."""
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "(always JSON out: one line per board)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_score_table_shows_the_sunrays_bonus_apart_from_the_points(capsys):
+    """Rulebook 000, Sunrays and Moonbeams: a broken line of suns scores no points but its bonus; the table showed
+    24 points for it, the JSON points 0 and bonus 24."""
+    assert main(["score", BOARD, "--scoring", "sunrays"]) == 0
+    out = capsys.readouterr().out
+    rows = [[cell.strip() for cell in re.split("[│┃]", line)[1:-1]] for line in out.splitlines()]
+    assert ["direction", "cells", "status", "value", "points", "bonus"] in rows
+    assert ["rising", "6 10 14 17", "broken", "", "0", "24"] in rows
+    assert ["rising", "1 4 8 12", "complete", "7", "28", "28"] in rows
+    assert main(["score", BOARD]) == 0  # standard scoring has no bonus to show
+    out = capsys.readouterr().out
+    assert "points" in out and "bonus" not in out
+
+
+def test_solve_max_says_one_set_of_tiles_in_the_singular(capsys):
+    """The daffodil board's 16 best boards all use the same tiles: it read "using 1 different set of tiles"."""
+    assert main(["solve", "--max", "--board", "daffodil"]) == 0
+    assert "using 1 set of tiles:" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_analyse_says_which_player_and_move_a_replayed_move_breaks(capsys, tmp_path):
+    """A saved game whose moves the rules refuse said only "cell 2 is already taken"; a move of the wrong type
+    already said "player 'you' move 4: ..."."""
+    from takeiteasy.ai import make_agent
+    from takeiteasy.core.game import Game
+
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann", "bob"], seed=5)
+    game.play([make_agent("greedy", rules, 0), make_agent("greedy", rules, 1)])
+    record = game.to_json()
+    moves = record["players"][1]["moves"]
+    moves[4]["cell"] = moves[1]["cell"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["analyse", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"takeiteasy analyse: error: {path}: player 'bob' move 5: cell {moves[1]['cell']} is already taken\n"
+
+
+def test_solve_under_a_placement_rule_says_its_score_is_the_best_in_any_order(capsys):
+    """Under adjacent placement (rulebook 004, Harder Game) `solve --random 1 --seed 11` gave 252 as the best
+    arrangement, but no board of that draw laid in draw order beats 243 (what `play --seed 11` reports): the
+    order-free score is an upper bound, and one board's best in order is cheap enough to give too."""
+    from takeiteasy.core.deal import deal
+    from takeiteasy.core.notation import parse_board
+    from takeiteasy.solve.analysis import order_refusal
+
+    adjacent = ["--placement", "adjacent"]
+    assert main(["solve", "--random", "1", "--seed", "11", *adjacent, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mean"] == 252 and report["order_free"] is True
+    assert report["in_order"]["score"] == 243 and report["in_order"]["exact"]
+    rules = Ruleset.from_options(Options(placement="adjacent"))
+    drawn = deal(11, rules.tile_set, rules.tiles_per_round, index=0)
+    board = parse_board(report["in_order"]["board"])
+    assert rules.score(board) == 243 and order_refusal(rules, board, drawn) is None
+
+    assert main(["solve", "--random", "1", "--seed", "11", *adjacent]) == 0
+    assert "252 is the best in any order, and laid in draw order the best is 243" in capsys.readouterr().out
+    tiles = " ".join(TOKENS[t] for t in drawn)  # the same tiles in draw order: the same answer
+    assert main(["solve", "--tiles", tiles, *adjacent, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["score"], record["order_free"], record["in_order"]["score"]) == (252, True, 243)
+
+    assert main(["solve", "--random", "2", "--seed", "11", *adjacent, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["order_free"] is True and "in_order" not in report  # a mean stays the order-free bound
+    assert main(["solve", "--random", "2", "--seed", "11", *adjacent]) == 0
+    assert "each score here is the best in any order, an upper bound" in capsys.readouterr().out
+    assert main(["solve", "--random", "1", "--seed", "11", "--json"]) == 0  # free placement: nothing to say
+    assert "order_free" not in json.loads(capsys.readouterr().out)

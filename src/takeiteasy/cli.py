@@ -71,9 +71,8 @@ def _main(argv: list[str] | None) -> int:
     if extra:
         # argparse would blame the top-level parser ("takeiteasy: error:"); name the subcommand instead.
         parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return EXIT_USAGE
+    if not getattr(args, "run", None):  # no command: a usage error like any other, on stderr
+        parser.error(f"a command is required ({', '.join(c for c in COMMANDS if c in parser.commands)})")
     try:
         return args.run(args) or 0
     except InputError as exc:

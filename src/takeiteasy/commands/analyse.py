@@ -18,6 +18,7 @@ from ..core.tiles import TOKENS
 from ..solve.analysis import analyse_game, best_text
 from ..terminal import board_text
 from ._options import check_option_types, json_kind
+from ._stdin import is_text
 
 
 def register(sub) -> None:
@@ -49,6 +50,8 @@ def _load(path: str):
         raise InputError(f"{_source(path)}: not UTF-8 text") from None
     except ValueError as exc:  # e.g. standard input closed after it was opened
         raise InputError(f"{_source(path)}: cannot read it ({exc})") from None
+    if not is_text(text):
+        raise InputError(f"{_source(path)}: not UTF-8 text")
     return read_json(text, _source(path))
 
 

@@ -13,11 +13,14 @@ from ._options import add_rules_arguments, rules_from_args
 def register(sub) -> None:
     parser = sub.add_parser(
         "hint", help="expected final score of each cell for a tile, best first",
+        # argparse would write the one list of tokens as "BOARD TILE [BOARD TILE ...]", as if pairs repeated
+        usage="%(prog)s [options] BOARD TILE\n       %(prog)s --announce [options] BOARD",
         description="BOARD is the board in notation (one token per cell, '.' for empty; quoted as one argument or "
                     "given as separate tokens; with the daffodil holding area its slots may follow), TILE the tile to "
                     "place, e.g. 574 or 5-7-4.  With --announce (no caller) give only the board: every tile you "
                     "may announce is ranked instead.")
-    parser.add_argument("tokens", nargs="+", metavar="BOARD TILE", help="the board's tokens, then the tile")
+    parser.add_argument("tokens", nargs="+", metavar="BOARD TILE",
+                        help="the board (one argument, or one per token, holding slots last), then the tile")
     parser.add_argument("--announce", action="store_true",
                         help="no caller: rank the tiles you may announce by your board's expected final score")
     parser.add_argument("--other", action="append", default=[], metavar="BOARD",

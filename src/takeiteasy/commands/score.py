@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..core.errors import InputError
 from ..core.notation import format_board, parse_board
-from ..core.rules import Ruleset
+from ..core.rules import Ruleset, ScoringRule
 from ._options import add_rules_arguments, rules_from_args
 from ._stdin import stdin_lines
 
@@ -19,8 +19,11 @@ def register(sub) -> None:
     parser = sub.add_parser("score", help="score a board (or '-' for one board per line on standard input)",
                             description="Score a board written in notation: one token per cell, columns left to "
                                         "right, each top to bottom; '.' is an empty cell. With '-', each line of "
-                                        "standard input is a board and blank lines are skipped.")
-    parser.add_argument("tokens", nargs="+", metavar="BOARD", help="the board's tokens (quoted or not), or '-'")
+                                        "standard input is a board (blank lines are skipped) and each is written "
+                                        "as one line of JSON, with or without --json.")
+    parser.add_argument("tokens", nargs="+", metavar="BOARD",
+                        help="the board's tokens (quoted or not), or '-' to read boards from standard input "
+                             "(always JSON out: one line per board)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
@@ -50,7 +53,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(record))
     else:
-        _show(record)
+        per_line_bonus = type(rules.scoring).line_bonus is not ScoringRule.line_bonus  # Sunrays, not best-sunray
+        _show(record, bonus_column=per_line_bonus)
     return 0
 
 
@@ -71,17 +75,25 @@ def _stream(rules: Ruleset) -> int:
     return status
 
 
-def _show(record: dict) -> None:
+def _show(record: dict, bonus_column: bool = False) -> None:
+    """The lines as a table; ``bonus_column`` when the scoring rule adds points per line (Sunrays), apart from
+    the line's own points as in the JSON (a broken line of suns scores no points but its bonus)."""
     table = Table(title=f"Score: {record['score']}", show_footer=False)
-    for column in ("direction", "cells", "status", "value", "points"):
-        table.add_column(column, justify="right" if column in ("value", "points") else "left")
+    columns = ("direction", "cells", "status", "value", "points") + (("bonus",) if bonus_column else ())
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("direction", "cells", "status") else "right")
     for line in record["lines"]:
-        points = line["points"] + line["bonus"]
-        table.add_row(line["direction"], " ".join(map(str, line["cells"])), line["status"],
-                      "" if line["value"] is None else str(line["value"]),
-                      f"[bold green]{points}[/]" if points else "0")
+        row = [line["direction"], " ".join(map(str, line["cells"])), line["status"],
+               "" if line["value"] is None else str(line["value"]), _points(line["points"])]
+        if bonus_column:
+            row.append(_points(line["bonus"]))
+        table.add_row(*row)
     console = Console()
     console.print(table)
     for name, rays in record.get("rays", {}).items():
         best = ", ".join(f"{r['length']} x {r['value']}" for r in rays) or "none"
         console.print(f"{name} scoring rows (for Best Sunray/Moonbeam, best first): {best}")
+
+
+def _points(points: int) -> str:
+    return f"[bold green]{points}[/]" if points else "0"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import re
-
 import socket
 from pathlib import Path
 
@@ -119,6 +119,11 @@ def run(args) -> int:
     if scheme and not is_postgres_url(args.db):  # else 'mysql://x' became a folder 'mysql:' holding a file 'x'
         raise InputError(f"--db {scheme.group(1)}://...: not a database this server can use; give a SQLite file "
                          "path or a postgresql:// URL")
+    if args.db is not None and not scheme:
+        # the default location is made on first use; a folder named by hand that is not there is a typo
+        folder = os.path.dirname(os.path.abspath(args.db))
+        if not os.path.isdir(folder):
+            raise InputError(f"--db {args.db}: no folder {folder}")
     if not args.host.strip():  # uvicorn would listen on every interface and the address shown would be broken
         raise InputError("--host: empty; give an address such as 127.0.0.1, or 0.0.0.0 for every interface")
     settings = app_settings(args)

@@ -8,6 +8,9 @@
   ``takeiteasy bench`` deals in series S (or of each deal in the file), summed up like a benchmark: the
   score of a player who knew every tile in advance, on the very deals the agents played.  ``--jobs J``
   or ``--ray ADDRESS`` spread the draws over processes or a Ray cluster.
+
+Under a placement rule (or a stamen rule the solve does not keep) the result is the best in any order, an upper
+bound: the output says so (``"order_free": true``), and gives the best laid in order when there is one board.
 """
 
 from __future__ import annotations
@@ -72,7 +75,47 @@ def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool =
         if both:
             raise SolveError(f"duplicate tile: {TOKENS[both[0]]} is both on the --fixed board and in {where}")
     result = solve(rules, tiles, fixed=fixed, all=all_boards)
-    return result.to_json(all_boards)
+    record = result.to_json(all_boards)
+    if order_rule(rules) is not None:
+        record["order_free"] = True
+        if fixed is None and len(tiles) == rules.tiles_per_round:  # a whole round: its order is the one given
+            record["in_order"] = in_order_record(rules, tiles)
+    return record
+
+
+def order_rule(rules: Ruleset, stamen_kept: bool = False) -> str | None:
+    """The rule, in words ("placement adjacent"), under which the order the tiles come limits the boards and
+    which the order-free solver does not apply; None if there is none.  ``stamen_kept``: the solver keeps the
+    stamen rule as solve_round does, exactly when tiles come one at a time or the rule is the holding one."""
+    options = rules.options
+    if options.placement != "free":
+        return f"placement {options.placement}"
+    if options.stamen == "free" or (stamen_kept and (options.draw == 1 or options.stamen == "holding")):
+        return None
+    return f"stamen {options.stamen}" + (f" with draws of {options.draw}" if stamen_kept else "")
+
+
+def in_order_record(rules: Ruleset, drawn: list[int]) -> dict:
+    """The best board laid with a round's tiles in this order under every rule, as the game's analysis finds it
+    (solve_in_order: tens of milliseconds on the standard board); ``exact`` False when its search was cut short,
+    the board then the best found and ``upper_bound`` what no board laid in this order beats."""
+    from ..solve.analysis import best_possible
+
+    best = best_possible(rules, drawn)
+    return {"score": best["score"], "board": best["board"], "exact": best["reachable"],
+            "upper_bound": best["upper_bound"]}
+
+
+def order_note(rule: str, any_order: str, in_order: dict | None, order: str = "draw order") -> str:
+    """The line saying that a result is the best in any order although ``rule`` depends on it: ``any_order`` is
+    that result in words, ``in_order`` the best laid in ``order`` if known (else where to find it)."""
+    note = f"note: under {rule} the order the tiles come limits the boards; {any_order} the best in any order, "
+    if in_order is None:
+        return note + ("an upper bound (takeiteasy analyse, and the analysis after each round of a game, give the "
+                       "best in draw order)")
+    best = (str(in_order["score"]) if in_order["exact"]
+            else f"at least {in_order['score']}, at most {in_order['upper_bound']}")
+    return note + f"and laid in {order} the best is {best}"
 
 
 def max_record(rules: Ruleset) -> dict:
@@ -110,7 +153,7 @@ def run(args) -> int:
             at_least = "" if record["complete"] else "at least "  # the list stops at a cap
             print(f"maximum {record['score']}, reached by {at_least}{plural(record['count'], 'board')}"
                   + (f" ({record['up_to_half_turn']} up to a half turn)" if "up_to_half_turn" in record else "")
-                  + f", using {at_least}{plural(record['tile_sets'], 'different set')} of tiles"
+                  + f", using {at_least}{plural(record['tile_sets'], 'set of tiles', 'different sets of tiles')}"
                   + ("" if record["complete"] else " (list cut short)") + ":")
             for board in record["boards"]:
                 print(board)
@@ -131,6 +174,12 @@ def run(args) -> int:
     if args.all:
         print(f"{plural(record['count'], 'optimal board')}"
               + ("" if record["complete"] else " (list cut short)"))
+    if record.get("order_free"):
+        in_order = record.get("in_order")
+        print(order_note(order_rule(rules), f"{record['score']} is", in_order, "the order given")
+              + (":" if in_order else ""))
+        if in_order:
+            print(in_order["board"])
     return 0
 
 
@@ -201,6 +250,12 @@ def _many(args, rules: Ruleset) -> int:
         "seed": None if deals is not None else args.seed, "deals": args.deals, "jobs": jobs, "ray": args.ray,
         "options": options, "seconds": time.perf_counter() - start,
         "ms_per_draw": 1000 * sum(spent for _, spent in results) / count}
+    rule = order_rule(rules, stamen_kept=True)
+    if rule is not None:
+        report["order_free"] = True
+        if count == 1:  # one board: the best in draw order too, cheap enough (means over many keep the bound)
+            report["in_order"] = in_order_record(rules, deals[0] if deals is not None else
+                                                 deal(args.seed, rules.tile_set, rules.tiles_per_round, index=0))
     if args.json:
         print(json.dumps(report))
         return 0
@@ -210,5 +265,7 @@ def _many(args, rules: Ruleset) -> int:
     print(f"best arrangement of {plural(count, 'draw')} ({where}): mean {report['mean']:.2f} {spread}, "
           f"median {report['median']:g}, min {report['min']}, "
           f"max {report['max']}; {report['ms_per_draw']:.1f} ms per draw")
+    if rule is not None:
+        print(order_note(rule, f"{report['max']} is" if count == 1 else "each score here is", report.get("in_order")))
     return 0
 

@@ -565,7 +565,10 @@ class Game:
                 tiles = game.draw()
             for p, player_moves in enumerate(moves):
                 for tile, cell in player_moves[len(game.moves[p]): len(game.moves[p]) + len(tiles)]:
-                    game.place(p, cell, tile)
+                    try:
+                        game.place(p, cell, tile)
+                    except IllegalMove as exc:  # say where: the record may hold many moves
+                        raise IllegalMove(f"player {game.players[p]!r} move {len(game.moves[p]) + 1}: {exc}") from None
         for p, player_moves in enumerate(moves):  # moves left over once every tile is drawn: a damaged record
             if len(player_moves) > len(game.moves[p]):
                 raise InputError(f"saved game: player {game.players[p]!r} lists {len(player_moves)} moves, but a round "
@@ -578,8 +581,11 @@ class Game:
                 if not isinstance(release, dict) or "tile" not in release or "cell" not in release:
                     raise InputError(f"saved game: player {game.players[p]!r} release {n}: expected "
                                      f'{{"tile": "574", "cell": 3}}, not {release!r}')
-                game.release(p, parse_tile(release["tile"]), _saved_cell(release["cell"], game.players[p],
-                                                                         f"release {n}"))
+                tile, cell = parse_tile(release["tile"]), _saved_cell(release["cell"], game.players[p], f"release {n}")
+                try:
+                    game.release(p, tile, cell)
+                except IllegalMove as exc:
+                    raise IllegalMove(f"player {game.players[p]!r} release {n}: {exc}") from None
             if entry.get("settled"):
                 game.settle(p)
         return game

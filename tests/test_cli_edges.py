@@ -80,6 +80,7 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["serve", "--db", "mysql://db.example/rooms"], "not a database this server can use"),
     (["serve", "--host", ""], "--host: empty"),
     (["serve", "--db", "/no/such/folder/rooms.db"], "--db /no/such/folder/rooms.db: no folder /no/such/folder"),
+    (["play", "--db", "/no/such/folder/scores.db"], "--db /no/such/folder/scores.db: no folder /no/such/folder"),
 ])
 def test_output_and_option_values_are_refused_before_any_work(capsys, argv, reason):
     assert main(argv) == 2
@@ -245,3 +246,12 @@ def test_solve_under_a_placement_rule_says_its_score_is_the_best_in_any_order(ca
     assert "each score here is the best in any order, an upper bound" in capsys.readouterr().out
     assert main(["solve", "--random", "1", "--seed", "11", "--json"]) == 0  # free placement: nothing to say
     assert "order_free" not in json.loads(capsys.readouterr().out)
+
+
+def test_a_score_database_named_in_the_environment_in_a_missing_folder_is_refused(capsys, monkeypatch):
+    """TAKEITEASY_DB naming a folder that is not there made the folders (a typo became a directory tree)."""
+    monkeypatch.setenv("TAKEITEASY_DB", "/no/such/folder/scores.db")
+    assert main(["play", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "TAKEITEASY_DB /no/such/folder/scores.db: no folder /no/such/folder" in err and err.count("\n") == 1
+    assert not os.path.exists("/no/such")

@@ -47,9 +47,13 @@ class Records:
     """Finished rounds, one row each; personal bests are per player and ruleset."""
 
     def __init__(self, path: str | Path | None = None):
+        chosen = bool(path) or bool(os.environ.get("TAKEITEASY_DB"))
         self.path = Path(path) if path else default_path()
+        if chosen and not self.path.parent.is_dir():  # a folder named by hand that is not there is a typo
+            where = "--db" if path else "TAKEITEASY_DB"
+            raise InputError(f"{where} {self.path}: no folder {self.path.parent}")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # the default location is made on first use
             self._db = sqlite3.connect(self.path)
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as exc:

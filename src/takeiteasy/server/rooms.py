@@ -1205,8 +1205,9 @@ class RoomMaster:
             raise Busy(f"storage failed, nothing was changed ({exc})") from None
 
     def listed(self, limit: int = 50) -> list[dict]:
-        """Public rooms to join (open for :data:`IDLE_HOURS`), then games under way to watch: those only while
-        someone moved in the last :data:`WATCHED_MINUTES` (a game nobody plays is nothing to watch)."""
+        """Public rooms open to join (listed for :data:`IDLE_HOURS`) and games under way to watch, these only
+        while someone moved in the last :data:`WATCHED_MINUTES` (a game nobody plays is nothing to watch);
+        newest first."""
         rooms = self._read(self.store.listed, limit, self._recent())
         lively = time.time() - WATCHED_MINUTES * 60
         return [r for r in rooms if r.get("joinable", r.get("status") == "lobby") or r.get("changed", 0) >= lively]

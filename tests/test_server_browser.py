@@ -1236,7 +1236,7 @@ def test_the_host_removes_a_seat_in_the_lobby_and_a_guest_gives_up_theirs(server
     host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
     host.click("#lobby-players li >> nth=1 >> button")  # the host removes the guest: their page is told
     guest.wait_for_selector("#home:not([hidden])")
-    assert "host removed you" in guest.text_content("#toast")
+    assert "the host removed it" in guest.text_content("#toast")
     assert not errors
 
 
@@ -1345,3 +1345,65 @@ def test_a_device_set_to_dark_gets_the_dark_colours(server, browser):
     light.goto(server)
     light.wait_for_selector("#preset option", state="attached")
     assert light.evaluate(f"({style})('body', 'backgroundColor')") == "rgb(244, 239, 228)"
+
+
+def test_a_watch_link_opened_in_a_tab_already_in_a_room_watches_it(server, browser):
+    """A `#watch=CODE` address typed in a tab that was in another room went home (leaving the first room
+    rewrote the address before the link was read); it now watches the room it names."""
+    errors: list[str] = []
+    ann, bob = ann_and_bob_playing(browser, server, errors)
+    code = ann.text_content("#room-label").split()[-1]
+    eve = open_page(browser, server, errors, "Eve")
+    eve.click("#solo")
+    eve.wait_for_selector("#board .legal")
+    eve.evaluate(f"location.hash = '#watch={code}'")
+    eve.wait_for_function(f"S.state && S.state.code === '{code}'")
+    assert eve.text_content("#status") == "Watching" and eve.evaluate("location.hash") == f"#watch={code}"
+    # an onlooker has no board of their own: no empty one at the top, and a word on the players' boards
+    assert eve.is_hidden("#board") and "shown when the round ends" in eve.text_content("#others")
+    assert not errors
+
+
+def test_an_onlooker_of_a_caller_room_gets_no_entry_form(server, browser):
+    """Watching a caller room showed the players' entry form (an empty player list; Enter said "token: expected
+    text") and a status line for players."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Teller")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    watcher = open_page(browser, server, errors, "Onlooker")
+    watcher.fill("#join-code", code)
+    watcher.click("#watch")
+    watcher.wait_for_selector("#lobby:not([hidden])")
+    assert watcher.text_content("#lobby-wait").startswith("Watching: you have no seat in this room")
+    host.click("#lobby-start")
+    host.wait_for_selector("#caller:not([hidden])")
+    host.click("#call-btn")
+    watcher.wait_for_function("document.querySelectorAll('#caller-history svg').length === 1")
+    assert watcher.is_hidden("#entry-form") and watcher.is_hidden("#call-btn")
+    assert watcher.text_content("#caller-status") == "Watching: 1 of 19 called"
+    assert not errors
+
+
+def test_a_seat_given_up_on_another_tab_is_not_taken_anew_by_back_to_it(server, browser):
+    """The same seat open on two tabs: given up on one, the other said the host had removed it; and a "Back to
+    it" from a list made before quietly joined the room as a new seat."""
+    errors: list[str] = []
+    host, guest = host_and_guest(browser, server, errors, "#create-room", "Hostess", "Twotabs")
+    guest.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    other = guest.context.new_page()  # the same browser (its storage), a second tab on the home page
+    other.on("pageerror", lambda exc: errors.append(f"other tab: {exc}"))
+    other.goto(server)
+    other.wait_for_selector("#my-rooms-box:not([hidden])")
+    assert code in other.text_content("#my-rooms")
+    guest.click("#lobby-players li >> nth=1 >> button")  # "Give up my seat"
+    guest.wait_for_selector("#home:not([hidden])")
+    assert "gave up your seat" in guest.text_content("#toast")
+    other.click("#my-rooms button")  # the list made before: the seat is gone
+    other.wait_for_selector("#toast:not([hidden])")
+    assert other.text_content("#toast") == f"You no longer have a seat in room {code}"
+    assert other.is_visible("#home") and other.get_attribute("#toast", "class") == "info"
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 1")
+    assert not errors

@@ -777,7 +777,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.post("/api/rooms/{code}/remove")
     async def remove(code: str, body: msg.Remove):
-        return await action(code, body.token, "remove", body.player)
+        return await action(code, body.token, "remove", body.player, body.name)
 
     @app.post("/api/rooms/{code}/start")
     async def start(code: str, body: msg.Authorised):

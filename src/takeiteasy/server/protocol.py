@@ -53,9 +53,11 @@ class AddPlayer(Authorised):
 
 
 class Remove(Authorised):
-    """Before the start: the host removes ``player``'s seat, or a player who is not the host leaves (their own)."""
+    """Before the start: the host removes ``player``'s seat, or a player who is not the host leaves (their own).
+    ``name``, if given, must be that seat's (seats move up when one goes: a stale index is refused, not obeyed)."""
 
     player: StrictInt
+    name: StrictStr | None = Field(default=None, max_length=200)
 
 
 class Place(Authorised):

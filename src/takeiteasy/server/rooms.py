@@ -474,12 +474,16 @@ class Room:
         self._emit(out, event)
         return len(self.seats) - 1, token, out
 
-    def remove(self, seat: int, target) -> list[dict]:
+    def remove(self, seat: int, target, name: str | None = None) -> list[dict]:
         """Before the start: the host takes a seat out of the room (an AI added by mistake, a person who will
         not play), or a player who is not the host leaves.  The seats after it move up one place: nothing
-        refers to a seat by its index before the start (tokens name their seat by themselves)."""
+        refers to a seat by its index before the start (tokens name their seat by themselves).  ``name``, if
+        given, must be the seat's: a page that had not seen a seat before it go would remove the wrong one."""
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.seats):
             raise RoomError(f"player {target}: there is no such player")
+        if name is not None and name_key(name) != name_key(self.seats[target].name):
+            raise Conflict(f"player {target} is {self.seats[target].name}, not {name}: the seats have changed; "
+                           "look again")
         if self.status != "lobby":
             raise Conflict(f"room {self.code} has started; players leave only before the host starts")
         if target == 0:
@@ -666,7 +670,7 @@ class Room:
 
                 why = order_refusal(self.rules, cells, self.caller_deal[: self.called])
                 if why:
-                    raise RoomError(f"board: not laid in the order the tiles were called: {why}")
+                    raise RoomError(f"board: not laid in the order of the calls: {why}")
             event["board"] = format_board(cells)
             event["score"] = self.rules.score(cells)
         else:

@@ -29,6 +29,7 @@ calls both (``GET /api/rooms/{code}/analysis``).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -220,9 +221,11 @@ def order_refusal(rules: Ruleset, board: np.ndarray, deal: list[int]) -> str | N
             continue
         order = placement_order(rules, work, [(t, cell_of[t]) for t in group], *previous)
         if order is None:
-            if len(group) == 1:
-                return f"tile {TOKENS[group[0]]} (call {start}) cannot be on cell {cell_of[group[0]]}: " \
-                       + rules.refusal(work, group[0], cell_of[group[0]], *previous)
+            if len(group) == 1:  # the cell by its place in the board's notation: people at a table have no numbers
+                tile, cell = group[0], cell_of[group[0]]
+                reason = re.sub(rf"\bcell {cell}\b", "the cell", rules.refusal(work, tile, cell, *previous))
+                return (f"tile {TOKENS[tile]} (call {start}, token {cell + 1} of the board) could not go there "
+                        f"then: {reason}")
             return (f"tiles {' and '.join(TOKENS[t] for t in group)} (called together) cannot be where they are "
                     "in any order")
         for tile, cell in order:

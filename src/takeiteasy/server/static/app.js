@@ -42,12 +42,16 @@ const el = (tag, attrs = {}, text) => {
 const tileName = (token) => S.names[token] || token.split("").join("-");
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
 
-function toast(text) {
+// A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
+// stays longer, so that it can be read.
+function toast(text, kind = "error") {
   const t = $("toast");
-  t.textContent = text; t.hidden = false;
+  t.textContent = text; t.className = kind; t.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => { t.hidden = true; }, Math.max(4000, 60 * text.length));
 }
+
+function clearRefusal() { if ($("toast").className === "error") $("toast").hidden = true; }
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -73,10 +77,16 @@ async function act(action, body = {}) {
   try {
     const data = await api("POST", `/api/rooms/${session.code}/${action}`, { token: session.token, ...body });
     if (S.session !== session) return true;  // the page left the room meanwhile (a live update said the seat is gone)
+    clearRefusal();  // an earlier refusal no longer stands (a board typed again and accepted)
     // AI players move right after the answer: their move may come over the WebSocket before it
     if (isCurrent(data.state)) setState(data.state);
     return true;
-  } catch (e) { toast(e.message); return false; } finally { if (act.from === from) act.from = undefined; }
+  } catch (e) {
+    // the seat went meanwhile (removed in the lobby, or given up in another tab): say so, not the raw refusal
+    if (e.status === 403 && S.session === session && session.token && /not a player's token/.test(e.message)) seatGone();
+    else toast(e.message);
+    return false;
+  } finally { if (act.from === from) act.from = undefined; }
 }
 
 // ---- tiles --------------------------------------------------------------------------------------
@@ -293,13 +303,21 @@ function renderLobby() {
       const own = p.index === st.you;
       const b = el("button", { class: "remove", "aria-label": own ? "Give up your seat" : `Remove ${p.name}` },
         own ? "Give up my seat" : "Remove");
-      b.addEventListener("click", async () => { S.leaving = own; if (!await act("remove", { player: p.index })) S.leaving = false; });
+      b.addEventListener("click", async () => {
+        const code = S.session.code;
+        S.leaving = own;
+        // the name too: a page that had not yet seen a seat before this one go would remove the wrong one
+        if (await act("remove", { player: p.index, name: p.name }) && own) localStorage.removeItem(`tie-${code}`);
+        S.leaving = false;
+      });
       li.append(" ", b);
     }
     return li;
   }));
   $("lobby-host").hidden = !isHost();
   $("lobby-wait").hidden = isHost();
+  $("lobby-wait").textContent = st.you === null ? "Watching: you have no seat in this room. Waiting for the host to start."
+    : "Waiting for the host to start.";
   $("lobby-add-ai").hidden = st.mode === "caller";
   $("lobby-add-person").hidden = st.mode !== "caller";
 }
@@ -379,6 +397,8 @@ async function renderGame() {
   }
   opts.onClick = onCellClick;
   drawBoard($("board"), layout, board, opts);
+  $("board").toggleAttribute("hidden", !mine);  // (an svg has no .hidden) an onlooker has no board: the players' boards are below, once they may be seen
+  $("game").classList.toggle("watching", !mine);
   renderHintBar(key);
   const drawHadFocus = document.activeElement === $("draw-btn");
   $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
@@ -490,6 +510,9 @@ async function renderGame() {
     drawBoard(svg, layout, p.board, { scoring: (p.lines || []).filter(scores) });
     fig.append(svg, el("figcaption", {}, `${p.name}${p.score !== undefined ? ` — ${p.score}` : ""}`));
     others.appendChild(fig);
+  }
+  if (!mine && !others.children.length) {  // an onlooker, with a caller: the boards are private until the end
+    others.appendChild(el("p", { class: "muted" }, "The players' boards are shown when the round ends."));
   }
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
@@ -792,6 +815,9 @@ function speakNewCall(st) {
   // a call taken back is not news: only more calls (or a new round's) are read
   const fresh = S.spoken !== null && (S.spoken.round !== mark.round || S.spoken.calls < mark.calls)
     && (st.call || []).length > 0;
+  if (S.spoken !== null && S.spoken.round === mark.round && S.spoken.calls > mark.calls && canSpeak()) {
+    window.speechSynthesis.cancel();  // a call taken back: stop saying it
+  }
   S.spoken = mark;  // a page opened or ticked mid-round reads only the calls that come after
   if (!fresh || !$("speak-calls").checked || !canSpeak()) return;
   // "5-7-4" is read as "5, 7, 4" (not "five minus seven"); wildcards are called by name already
@@ -804,13 +830,16 @@ function renderCaller() {
   const st = S.state;
   const cur = $("caller-current");
   cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
-  $("caller-say").textContent = (st.call || []).join("   ");  // the server's words: wildcards by name
+  cur.classList.toggle("several", (st.current || []).length > 1);  // two tiles side by side fit a phone too
+  // the server's words (wildcards by name), each tile's kept on one line
+  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", {}, words)));
+  $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
   speakNewCall(st);
   $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}` +
     (st.status === "round_over" && !isHost() ? ` — waiting for ${st.players[st.host].name} to start the next` : "");
   $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
   const host = isHost();
-  $("call-btn").hidden = !host;
+  $("call-btn").hidden = !host || st.status === "finished";
   $("call-btn").disabled = st.status !== "playing" || st.left === 0;
   // a second tap the table was not ready for: the same tile comes again with the next call
   $("uncall-btn").hidden = !host || st.status !== "playing" || !(st.drawn || []).length
@@ -846,7 +875,7 @@ function renderCaller() {
   const keep = pick.value;
   pick.replaceChildren(...st.players.filter((p) => host || p.index === st.you).map((p) => el("option", { value: p.index }, p.name)));
   if (keep) pick.value = keep;
-  $("entry-form").hidden = st.status !== "playing";
+  $("entry-form").hidden = st.status !== "playing" || st.you === null;  // an onlooker enters nothing
   if (st.status === "playing") renderEntryLayout(st);
   renderAnalysis($("caller-analysis-bar"), $("caller-analysis-info"), $("caller-analysis"));
 }
@@ -854,6 +883,10 @@ function renderCaller() {
 // What the table does now: call, enter the boards, end the round, or who won.
 function callerStatus(st, host) {
   if (st.status === "finished") return gameOverText();
+  if (st.you === null) {  // an onlooker
+    return st.status === "round_over" ? `Watching: round ${st.round + 1} of ${st.rounds} over`
+      : `Watching: ${(st.drawn || []).length} of ${st.tiles_per_round} called`;
+  }
   if (st.status === "round_over") {
     return `Round ${st.round + 1} of ${st.rounds} over — ${host ? "start the next when the table is ready"
       : `waiting for ${st.players[st.host].name} to start the next`}`;
@@ -988,7 +1021,8 @@ function enterRoom(joined) {
 function seatGone() {
   const code = S.session.code;
   localStorage.removeItem(`tie-${code}`);
-  toast(S.leaving ? `You gave up your seat in room ${code}` : `The host removed you from room ${code}`);
+  toast(S.leaving ? `You gave up your seat in room ${code}`
+    : `You no longer have a seat in room ${code}: the host removed it, or it was given up on another tab`, "info");
   S.leaving = false;
   leave();
 }
@@ -1028,7 +1062,7 @@ async function loadMyRooms() {
     if (S.session || st.status === "finished") continue;
     const li = el("li");
     const b = el("button", { class: "primary" }, "Back to it");
-    b.addEventListener("click", () => join(st.code));
+    b.addEventListener("click", () => resume(st.code));
     const what = { lobby: "in the lobby", playing: `round ${st.round + 1} under way`, round_over: `round ${st.round + 1} over` }[st.status] || st.status;
     li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? "caller" : st.preset || "custom"} · ${what}`), b);
     items.push(li);
@@ -1095,6 +1129,14 @@ async function playAgainNow() {
 }
 
 function join(code) { return entering(() => joinNow(code)); }
+
+// "Back to it": the seat this browser has, or (given up on another tab meanwhile) a word and a fresh list, never
+// a new seat taken quietly.
+function resume(code) {
+  if (localStorage.getItem(`tie-${code}`)) return join(code);
+  toast(`You no longer have a seat in room ${code}`, "info");
+  loadMyRooms();
+}
 
 // Watching a room without a seat: every board and the scores, as the room shows them to anyone, live.
 function watch(code) { return entering(() => watchNow(code)); }
@@ -1218,10 +1260,11 @@ function addressedRoom() {
 async function openFromAddress() {
   const code = addressedRoom();
   if (!code) { if (S.session) leave(); return; }  // Back from a room: home (the seat is kept)
-  if (S.session && S.session.code === code) return;
+  const watching = new URLSearchParams(location.hash.slice(1)).has("watch");  // before leave() rewrites the address
+  if (S.session && S.session.code === code && !S.session.token === watching) return;
   if (S.session) leave();
   $("join-code").value = code;
-  if (new URLSearchParams(location.hash.slice(1)).has("watch")) { await watch(code); return; }
+  if (watching) { await watch(code); return; }
   if (localStorage.getItem(`tie-${code}`)) await join(code);
   else { render(); $("name").focus(); }
 }
@@ -1265,7 +1308,7 @@ async function init() {
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
   $("call-btn").addEventListener("click", () => act("call"));
   $("lobby-copy").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("lobby-link").href); toast("link copied"); }
+    try { await navigator.clipboard.writeText($("lobby-link").href); toast("link copied", "info"); }
     catch { toast("the browser did not allow copying: select the link instead"); }
   });
   $("name").addEventListener("keydown", (e) => {  // Enter: join the room whose code is typed in, else play solo

@@ -377,8 +377,38 @@ async function renderGame() {
   const mine = st.you !== null && st.you !== undefined ? myPlayer() : null;
   if (m && m.phase === "place" && (!S.selected || !m.pending.includes(S.selected))) S.selected = m.pending[0];
   if (m && S.moving && !m.movable.includes(S.moving)) S.moving = null;
-  let board = mine && mine.board ? mine.board.slice() : Array(st.board_size).fill(null);
-  const opts = { numbers: false };
+  const board = mine && mine.board ? mine.board.slice() : Array(st.board_size).fill(null);
+  const key = hintKey();
+  if (S.hint && S.hint.key !== key) S.hint = null;  // placed, moved or switched tile: the hint is stale
+  drawBoard($("board"), layout, board, boardOptions(st, m, mine, board));
+  $("board").toggleAttribute("hidden", !mine);  // (an svg has no .hidden) an onlooker has no board: the players' boards are below, once they may be seen
+  $("game").classList.toggle("watching", !mine);
+  renderHintBar(key);
+  const drawHadFocus = document.activeElement === $("draw-btn");
+  $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
+  keyboardFocus(st, m, drawHadFocus);
+  $("status").textContent = statusText();
+  renderCurrentTiles(st, m);
+  renderAnnounce(m);
+  $("settle").hidden = !(m && m.phase === "settle");
+  renderStandin(st, m);
+  renderPlayersTable(st);
+  $("drawn-count").textContent = `${(st.drawn || []).length} / ${st.tiles_per_round}`;
+  $("history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
+  const result = $("result");
+  result.hidden = !(mine && mine.lines);
+  if (!result.hidden) renderResult(st, mine, layout);
+  renderOthers(st, mine, layout);
+  $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
+  $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
+  $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
+  if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
+}
+
+// What the player's board shows and lets them do now: legal cells and the tile's ghost, tiles that may move, the
+// holding area's end moves (``board`` is changed to show them), scoring lines, hints.
+function boardOptions(st, m, mine, board) {
+  const opts = { numbers: false, onClick: onCellClick };
   if (m && m.phase === "place" && !S.moving) { opts.legal = m.legal[S.selected] || []; opts.ghost = S.selected; }
   if (m && m.movable && m.movable.length && st.status === "playing" && m.phase !== "settle") {  // settling moves only held tiles
     opts.movable = board.map((t, i) => (m.movable.includes(t) ? i : -1)).filter((i) => i >= 0);
@@ -390,22 +420,14 @@ async function renderGame() {
     opts.pickable = st.holding.filter((c) => board[c] && (m.release[board[c]] || []).length);
   }
   if (mine && mine.lines) opts.scoring = mine.lines.filter(scores);
-  const key = hintKey();
-  if (S.hint && S.hint.key !== key) S.hint = null;  // placed, moved or switched tile: the hint is stale
   if (S.hint && S.hint.status === "ready" && !S.hint.announce) {
     opts.hints = S.hint.hints.filter((h) => (opts.legal || []).includes(h.cell));
   }
-  opts.onClick = onCellClick;
-  drawBoard($("board"), layout, board, opts);
-  $("board").toggleAttribute("hidden", !mine);  // (an svg has no .hidden) an onlooker has no board: the players' boards are below, once they may be seen
-  $("game").classList.toggle("watching", !mine);
-  renderHintBar(key);
-  const drawHadFocus = document.activeElement === $("draw-btn");
-  $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
-  keyboardFocus(st, m, drawHadFocus);
+  return opts;
+}
 
-  $("status").textContent = statusText();
-  // current tiles
+// The drawn tiles above the board: the ones to place (a choice when two are drawn), or the one just placed.
+function renderCurrentTiles(st, m) {
   const cur = $("current");
   cur.replaceChildren();
   // settling: the last drawn tile is already on the board, showing it big looked like one more to place
@@ -428,29 +450,32 @@ async function renderGame() {
     cur.appendChild(el("span", { class: "placed-note muted" }, `placed on your board${who ? ` — ${who}` : ""}`));
   }
   cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)
-  // announcing (no caller)
+}
+
+// No caller: the tiles the player may announce, each with its hint once asked for.
+function renderAnnounce(m) {
   const ann = $("announce");
   ann.hidden = !(m && m.phase === "announce");
-  if (!ann.hidden) {
-    // with an announce hint: each tile's expected final score for this board, the best one marked
-    const ready = S.hint && S.hint.status === "ready" && S.hint.announce ? S.hint : null;
-    // against other players each tile shows its margin over their mean, as that is what it is ranked by
-    const expected = new Map((ready ? ready.hints : []).map((h) => [h.tile, h.margin === undefined ? h.expected : h.margin]));
-    const top = ready && ready.hints.length ? ready.hints[0].tile : null;
-    ann.replaceChildren(...announceable().map((token) => {
-      const icon = tileIcon(token);
-      pressable(icon, `announce ${tileName(token)}`, () => act("announce", { tile: token }));
-      if (!expected.has(token)) return icon;
-      const shown = ready.hints[0].margin === undefined ? expected.get(token).toFixed(1) : signed(expected.get(token));
-      const label = el("small", { class: "ann-hint" }, shown);
-      const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
-      box.append(icon, label);
-      return box;
-    }));
-  }
-  $("settle").hidden = !(m && m.phase === "settle");
-  renderStandin(st, m);
-  // players
+  if (ann.hidden) return;
+  // with an announce hint: each tile's expected final score for this board, the best one marked
+  const ready = S.hint && S.hint.status === "ready" && S.hint.announce ? S.hint : null;
+  // against other players each tile shows its margin over their mean, as that is what it is ranked by
+  const expected = new Map((ready ? ready.hints : []).map((h) => [h.tile, h.margin === undefined ? h.expected : h.margin]));
+  const top = ready && ready.hints.length ? ready.hints[0].tile : null;
+  ann.replaceChildren(...announceable().map((token) => {
+    const icon = tileIcon(token);
+    pressable(icon, `announce ${tileName(token)}`, () => act("announce", { tile: token }));
+    if (!expected.has(token)) return icon;
+    const shown = ready.hints[0].margin === undefined ? expected.get(token).toFixed(1) : signed(expected.get(token));
+    const label = el("small", { class: "ann-hint" }, shown);
+    const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
+    box.append(icon, label);
+    return box;
+  }));
+}
+
+// Everyone at the table: what they are doing, tiles placed, the round's score once over, the totals.
+function renderPlayersTable(st) {
   const over = st.status !== "playing";
   const head = el("tr");
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
@@ -471,36 +496,35 @@ async function renderGame() {
     return tr;
   });
   $("players").replaceChildren(head, ...rows);
-  // history
-  $("drawn-count").textContent = `${(st.drawn || []).length} / ${st.tiles_per_round}`;
-  $("history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
-  // result
-  const result = $("result");
-  result.hidden = !(mine && mine.lines);
-  if (!result.hidden) {
-    $("final-score").textContent = mine.round_score;
-    $("new-best").hidden = !noteRound(st, mine);
-    const rt = [el("tr", {}, "")];
-    rt[0].replaceChildren(el("th", {}, "player"), el("th", { class: "num" }, "board"), el("th", { class: "num" }, "bonus"), el("th", { class: "num" }, "round"));
-    for (const p of st.players) {
-      const tr = el("tr", { class: p.index === st.you ? "me" : "" });
-      tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score), el("td", { class: "num" }, p.bonus), el("td", { class: "num" }, p.round_score));
-      rt.push(tr);
-    }
-    $("result-table").replaceChildren(...rt);
-    const lt = [el("tr")];
-    lt[0].append(el("th", {}, "line"), el("th", {}, "cells"), el("th", {}, "status"), el("th", { class: "num" }, "points"));
-    for (const l of mine.lines) {
-      const tr = el("tr", { class: scores(l) ? "scoring" : "" });
-      tr.append(el("td", { class: "word" }, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
-        el("td", {}, lineStatus(l, mine.board)),
-        el("td", { class: "num" }, l.points + l.bonus));
-      lt.push(tr);
-    }
-    $("lines-table").replaceChildren(...lt);
-    $("board-text").textContent = mine.board.slice(0, layout.cells.length).map((t) => t || ".").join(" ");
+}
+
+// The round just over, for the player: their score (and a new personal best), everyone's, and their lines.
+function renderResult(st, mine, layout) {
+  $("final-score").textContent = mine.round_score;
+  $("new-best").hidden = !noteRound(st, mine);
+  const rt = [el("tr", {}, "")];
+  rt[0].replaceChildren(el("th", {}, "player"), el("th", { class: "num" }, "board"), el("th", { class: "num" }, "bonus"), el("th", { class: "num" }, "round"));
+  for (const p of st.players) {
+    const tr = el("tr", { class: p.index === st.you ? "me" : "" });
+    tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score), el("td", { class: "num" }, p.bonus), el("td", { class: "num" }, p.round_score));
+    rt.push(tr);
   }
-  // other boards (visible with no caller, or after the round)
+  $("result-table").replaceChildren(...rt);
+  const lt = [el("tr")];
+  lt[0].append(el("th", {}, "line"), el("th", {}, "cells"), el("th", {}, "status"), el("th", { class: "num" }, "points"));
+  for (const l of mine.lines) {
+    const tr = el("tr", { class: scores(l) ? "scoring" : "" });
+    tr.append(el("td", { class: "word" }, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
+      el("td", {}, lineStatus(l, mine.board)),
+      el("td", { class: "num" }, l.points + l.bonus));
+    lt.push(tr);
+  }
+  $("lines-table").replaceChildren(...lt);
+  $("board-text").textContent = mine.board.slice(0, layout.cells.length).map((t) => t || ".").join(" ");
+}
+
+// The other players' boards: visible with no caller, or once the round is over.
+function renderOthers(st, mine, layout) {
   const others = $("others");
   others.replaceChildren();
   for (const p of st.players) {
@@ -514,10 +538,6 @@ async function renderGame() {
   if (!mine && !others.children.length) {  // an onlooker, with a caller: the boards are private until the end
     others.appendChild(el("p", { class: "muted" }, "The players' boards are shown when the round ends."));
   }
-  $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
-  $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
-  $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
-  if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
 }
 
 // The keyboard's way through a game: after a placement (or a move) the focus goes to what continues the game,

@@ -84,15 +84,15 @@ def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool =
 
 
 def order_rule(rules: Ruleset, stamen_kept: bool = False) -> str | None:
-    """The rule, in words ("placement adjacent"), under which the order the tiles come limits the boards and
+    """The rule, in words ("adjacent placement"), under which the order the tiles come limits the boards and
     which the order-free solver does not apply; None if there is none.  ``stamen_kept``: the solver keeps the
     stamen rule as solve_round does, exactly when tiles come one at a time or the rule is the holding one."""
     options = rules.options
     if options.placement != "free":
-        return f"placement {options.placement}"
+        return f"{options.placement} placement"
     if options.stamen == "free" or (stamen_kept and (options.draw == 1 or options.stamen == "holding")):
         return None
-    return f"stamen {options.stamen}" + (f" with draws of {options.draw}" if stamen_kept else "")
+    return f"the stamen-{options.stamen} rule" + (f" with draws of {options.draw}" if stamen_kept else "")
 
 
 def in_order_record(rules: Ruleset, drawn: list[int]) -> dict:

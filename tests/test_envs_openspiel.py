@@ -442,3 +442,48 @@ def test_an_options_parameter_that_is_not_a_json_object_is_an_input_error(option
     with pytest.raises(InputError, match="'options' parameter must be a JSON object") as refused:
         pyspiel.load_game("take_it_easy", {"options": options})
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("spec", ["take_it_easy_terminal", "take_it_easy_terminal(players=2,placement=adjacent)",
+                                  'take_it_easy_terminal(players=2,options={"caller": false})'])
+def test_the_terminal_reward_game_passes_the_random_simulation_test(spec):
+    game = pyspiel.load_game(spec)
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_terminal_reward_game_scores_only_at_the_end_and_as_take_it_easy_does():
+    """take_it_easy rewards every placement (RewardModel.REWARDS), which OpenSpiel's MCTS and AlphaZero refuse
+    ("Game must have terminal rewards"); take_it_easy_terminal is the same game with the score at the end."""
+    a = pyspiel.load_game("take_it_easy(players=2)").new_initial_state()
+    b = pyspiel.load_game("take_it_easy_terminal(players=2)").new_initial_state()
+    rng = np.random.default_rng(3)
+    while not a.is_terminal():
+        if a.is_chance_node():
+            tiles, probabilities = zip(*a.chance_outcomes())
+            action = int(rng.choice(tiles, p=probabilities))
+        else:
+            action = int(rng.choice(a.legal_actions()))
+        assert b.legal_actions() == a.legal_actions()
+        a.apply_action(action)
+        b.apply_action(action)
+        if not b.is_terminal():
+            assert b.rewards() == [0.0, 0.0] and b.returns() == [0.0, 0.0]
+    assert b.is_terminal() and b.returns() == b.rewards() == a.returns()
+
+
+def test_openspiels_mcts_plays_the_terminal_reward_game_through_the_chance_nodes():
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("take_it_easy_terminal")
+    bot = mcts.MCTSBot(game, uct_c=50.0, max_simulations=20, random_state=np.random.RandomState(0),
+                       evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)))
+    state, rng = game.new_initial_state(), np.random.default_rng(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            tiles, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(tiles, p=probabilities)))
+        else:
+            state.apply_action(bot.step(state))
+    rules = game.rules
+    assert state.returns() == [float(rules.score(state.boards[0]))]

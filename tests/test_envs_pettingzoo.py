@@ -349,3 +349,26 @@ def test_reset_seeds_and_options_are_checked(make):
             env.reset(options=options)
     with pytest.warns(UserWarning, match="unknown 'bogus'; known: deal"):  # PettingZoo's checkers pass options too
         env.reset(seed=1, options={"bogus": 1})
+
+
+def test_the_parallel_env_refuses_an_action_for_an_agent_not_in_the_round():
+    """An unknown agent's action was dropped in silence (the AEC form refused the name)."""
+    env = parallel_env(2)
+    env.reset(seed=0)
+    before = [board.copy() for board in env.round.game.boards]
+    with pytest.raises(InputError, match="no agent 'player_9' in this round; agents: player_0, player_1"):
+        env.step({"player_0": 3, "player_1": 3, "player_9": 1})
+    assert all((a == b).all() for a, b in zip(before, env.round.game.boards))  # nothing was played
+
+
+def test_rulebook_004_while_the_chooser_announces_the_others_actions_are_ignored():
+    """No caller: the agents waiting for the announcement have a mask of zeros; a generic loop that sends an
+    action for every live agent goes on (the waiting agents' actions are ignored)."""
+    env = parallel_env(2, caller=False)
+    observations, infos = env.reset(seed=0)
+    assert [infos[a]["phase"] for a in env.agents] == ["announce", "wait"]
+    assert not observations["player_1"]["action_mask"].any()
+    chooser = int(np.flatnonzero(observations["player_0"]["action_mask"])[0])
+    observations, _, _, _, infos = env.step({"player_0": chooser, "player_1": 5})
+    assert [infos[a]["phase"] for a in env.agents] == ["place", "place"]  # everyone places the announced tile
+    assert all(observations[a]["action_mask"].any() for a in env.agents)

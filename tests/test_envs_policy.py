@@ -155,3 +155,30 @@ def test_a_policy_for_an_unknown_agent_is_refused():
     policy = AgentPolicy("fast", env.rules)
     with pytest.raises(InputError, match="agent 'player_9'; expected one of player_0, player_1"):
         policy(env, "player_9")
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"placement": "adjacent"}, {"draw": 2},
+                                    {"board": "daffodil", "stamen": "first"}])
+def test_the_policy_gives_the_batched_env_one_action_per_sub_environment(kwargs):
+    """policy(envs) on the batched env was refused ("expected a Gymnasium ... environment"): expert actions for
+    imitation are wanted there most.  Each sub-environment gets what the policy plays in the single environment
+    of the same seed, and the rounds end with the same scores."""
+    import gymnasium as gym
+
+    from takeiteasy.envs import TakeItEasyEnv
+
+    n, seed = 3, 40
+    envs = gym.make_vec("TakeItEasy-v0", num_envs=n, **kwargs)
+    policy = AgentPolicy("fast", envs.unwrapped.rules)  # deterministic (greedy breaks ties at random)
+    singles = [TakeItEasyEnv(**kwargs) for _ in range(n)]
+    envs.reset(seed=seed)
+    for i, env in enumerate(singles):
+        env.reset(seed=seed + i)
+    for _ in range(envs.unwrapped.tiles_per_round):
+        actions = policy(envs)
+        assert list(actions) == [policy(env) for env in singles]
+        _, _, terminated, _, info = envs.step(actions)
+        for env, action in zip(singles, actions):
+            env.step(int(action))
+    assert terminated.all() and list(info["score"]) == [env.game.scores()[0] for env in singles]
+    assert list(policy(envs)) == [0] * n  # rounds over: the next step resets them and ignores the actions

@@ -280,3 +280,44 @@ def test_reset_seeds_and_options_are_checked(keywords, message):
     with pytest.raises(InputError, match=message) as refused:
         envs.reset(**keywords)
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_max_episode_steps_truncates_as_gym_make_does_for_the_single_env(mode):
+    """make_vec(..., max_episode_steps=5) was dropped in silence (the round went on to 19), while gym.make's
+    TimeLimit truncates the single env: each sub-environment is now truncated after that many steps."""
+    envs = gym.make_vec("TakeItEasy-v0", num_envs=2, max_episode_steps=5, autoreset_mode=mode)
+    single = gym.make("TakeItEasy-v0", max_episode_steps=5)
+    obs, info = envs.reset(seed=3)
+    _, single_info = single.reset(seed=3)
+    for step in range(5):
+        cells = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+        obs, rewards, terminated, truncated, info = envs.step(cells)
+        _, _, single_terminated, single_truncated, single_info = single.step(cells[0])
+        assert (bool(truncated[0]), bool(terminated[0])) == (single_truncated, single_terminated) == (step == 4, False)
+    assert truncated.all() and not terminated.any()
+    if mode == "same_step":  # reset at once, the cut-off round in final_obs
+        assert (info["turn"] == 0).all() and info["_final_obs"].all()
+        assert (info["final_info"]["turn"] == 5).all()
+    else:  # the next step resets
+        obs, rewards, terminated, truncated, info = envs.step([0, 0])
+        assert (info["turn"] == 0).all() and not truncated.any() and (rewards == 0).all()
+    with pytest.raises(InputError, match="max_episode_steps"):
+        TakeItEasyVectorEnv(2, max_episode_steps=0)
+
+
+def test_a_seed_per_sub_environment_makes_the_later_deals_repeat_too():
+    """reset(seed=[5, 6, 7]) dealt the first rounds from those seeds but left the generator as it was, so the
+    rounds after an autoreset differed from run to run (an int seed was repeatable)."""
+    def tiles_seen(seed):
+        envs = gym.make_vec("TakeItEasy-v0", num_envs=3)
+        obs, info = envs.reset(seed=seed)
+        seen = []
+        for _ in range(45):  # past the first round's end: the autoreset deals come from the generator
+            obs, *_, info = envs.step([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in info["action_mask"]])
+            seen.append(obs["tile"].copy())
+        return np.array(seen)
+
+    assert np.array_equal(tiles_seen([5, 6, 7]), tiles_seen([5, 6, 7]))
+    assert not np.array_equal(tiles_seen([5, 6, 7]), tiles_seen([5, 6, 8]))
+    assert np.array_equal(tiles_seen([-5, 6, 7]), tiles_seen([-5, 6, 7]))

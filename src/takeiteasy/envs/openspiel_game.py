@@ -60,6 +60,8 @@ from ..core.tiles import TOKENS
 from . import _common
 
 GAME_NAME = "take_it_easy"
+# the same game scored only at the end (RewardModel.TERMINAL), for the tools that ask for it: MCTS, AlphaZero
+TERMINAL_GAME_NAME = "take_it_easy_terminal"
 MAX_PLAYERS = _common.MAX_PLAYERS
 # Every Options field but wildcards (true, false or unset: only in the JSON) is a parameter of its own, so that
 # the game string, which cannot carry a comma inside a value, names any ruleset (serialize_game_and_state).
@@ -68,15 +70,15 @@ FIELD_PARAMETERS = {f.name: "" if f.default is None or isinstance(f.default, str
 DEFAULT_PARAMETERS = {"players": 1, "preset": "", **FIELD_PARAMETERS, "options": ""}
 
 
-def _game_type(information) -> pyspiel.GameType:
+def _game_type(information, terminal: bool = False) -> pyspiel.GameType:
     return pyspiel.GameType(
-        short_name=GAME_NAME,
+        short_name=TERMINAL_GAME_NAME if terminal else GAME_NAME,
         long_name="Take It Easy!",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=information,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL if terminal else pyspiel.GameType.RewardModel.REWARDS,
         max_num_players=MAX_PLAYERS,
         min_num_players=1,
         provides_information_state_string=True,
@@ -119,6 +121,9 @@ def canonical_parameters(players: int, options: Options) -> dict:
 class TakeItEasyGame(pyspiel.Game):
     """One round of Take It Easy! for ``players`` players under one ruleset."""
 
+    #: scored only at the end (``take_it_easy_terminal``): ``rewards()`` are 0 until the last placement
+    terminal_rewards = False
+
     def __init__(self, params=None):
         params = {**DEFAULT_PARAMETERS, **(params or {})}
         self.num_seats = int(params["players"])
@@ -143,7 +148,8 @@ class TakeItEasyGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=(self.num_seats + self.announces) * self.rules.tiles_per_round,
         )
-        super().__init__(_game_type(information), info, canonical_parameters(self.num_seats, options))
+        super().__init__(_game_type(information, self.terminal_rewards), info,
+                         canonical_parameters(self.num_seats, options))
 
     def new_initial_state(self):
         return TakeItEasyState(self)
@@ -306,10 +312,16 @@ class TakeItEasyState(pyspiel.State):
         return f"cell {action}"
 
     def rewards(self):
-        """Points gained by the last placement; a draw passes them on, so each decision node sees them once."""
+        """Points gained by the last placement; a draw passes them on, so each decision node sees them once.
+        In ``take_it_easy_terminal``: nothing until the end, then the final scores."""
+        if self.get_game().terminal_rewards:
+            return self.returns()
         return list(self._rewards)
 
     def returns(self):
+        """The scores so far (in ``take_it_easy_terminal``: 0 until the end, as the rewards so far)."""
+        if self.get_game().terminal_rewards and not self.is_terminal():
+            return [0.0] * self._seats
         return [float(s) for s in self.scores]
 
     def __str__(self):
@@ -414,5 +426,14 @@ class TakeItEasyInfoStateObserver:
         return " | ".join(parts)
 
 
+class TakeItEasyTerminalGame(TakeItEasyGame):
+    """``take_it_easy_terminal``: the same game, its rewards all at the end (OpenSpiel's MCTS and AlphaZero ask
+    for terminal rewards)."""
+
+    terminal_rewards = True
+
+
 if GAME_NAME not in {game_type.short_name for game_type in pyspiel.registered_games()}:  # once per process
     pyspiel.register_game(_game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION), TakeItEasyGame)
+    pyspiel.register_game(_game_type(pyspiel.GameType.Information.IMPERFECT_INFORMATION, terminal=True),
+                          TakeItEasyTerminalGame)

@@ -261,7 +261,12 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
     def step(self, actions: dict):
         if not self.agents:
             raise InputError("the round is over: call reset() first")
-        if self.round.announcing:  # no caller: only the chooser acts
+        if not isinstance(actions, dict):
+            raise InputError(f"step: expected a dict of actions by agent, not {type(actions).__name__}")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:  # a typo would otherwise leave the agent meant "missing" or, announcing, go unnoticed
+            raise InputError(f"step: no agent {unknown[0]!r} in this round; agents: {', '.join(self.agents)}")
+        if self.round.announcing:  # no caller: only the chooser acts; the others' actions (masks all 0) are ignored
             chooser = self.possible_agents[self.round.game.chooser]
             if chooser not in actions:
                 raise InputError(f"step: {chooser} must announce a tile")

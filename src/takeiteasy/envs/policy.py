@@ -10,7 +10,9 @@ some placement rules need):
 * Gymnasium -- ``policy(env)``: the action for the single player;
 * PettingZoo -- ``policy(env)`` gives the selected agent's action (AEC), or
   ``policy(env, "player_1")`` a given agent's (parallel: one per live agent);
-* OpenSpiel -- ``policy(state)``: the action of ``state.current_player()``.
+* OpenSpiel -- ``policy(state)``: the action of ``state.current_player()``;
+* the batched Gymnasium environment -- ``policy(envs)``: an array of one action per sub-environment (0 where a
+  round is over: the next step resets it and ignores the action).
 
 >>> import gymnasium as gym
 >>> import takeiteasy.envs
@@ -26,9 +28,11 @@ True
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..ai import make_agent
 from ..core.errors import InputError
-from ..core.game import Game, View
+from ..core.game import Game, View, group_sizes
 from ..core.rules import Ruleset
 from . import _common
 
@@ -55,10 +59,29 @@ class AgentPolicy:
             if env.round.game is None:
                 raise InputError("policy: call the environment's reset() first")
             return self.act(env.round.game, env.possible_agents.index(name))
+        if hasattr(env, "deals") and hasattr(env, "num_envs"):  # the batched Gymnasium environment
+            return self.vector_actions(env)
         if getattr(env, "game", None) is None:
             raise InputError("policy: expected a Gymnasium or PettingZoo environment after reset(), or an "
                              "OpenSpiel state")
         return self.act(env.game, 0)
+
+    def vector_actions(self, envs) -> np.ndarray:
+        """One action per sub-environment of a :class:`TakeItEasyVectorEnv` (0 where its round is over)."""
+        actions = np.zeros(envs.num_envs, dtype=np.int64)
+        ends = np.cumsum(group_sizes(envs.tiles_per_round, self.rules.options.draw))
+        for i in range(envs.num_envs):
+            turn = int(envs.turns[i])
+            if envs.done[i] or turn >= envs.tiles_per_round:
+                continue
+            end = int(ends[np.searchsorted(ends, turn, side="right")])  # the current draw's tiles still to place
+            drawn = set(int(t) for t in envs.deals[i, :end])  # the whole draw is turned over
+            previous, previous_cell = envs._previous(i)
+            view = View(self.rules, envs.boards[i].copy(), int(envs.deals[i, turn]),
+                        tuple(t for t in self.rules.tile_set if t not in drawn), previous, turn, previous_cell,
+                        tuple(int(t) for t in envs.deals[i, turn:end]))
+            actions[i] = int(self.agent.choose(view))
+        return actions
 
     def _check_rules(self, rules) -> None:
         """Refuse an environment of other rules: the agent would pick cells its mask forbids."""

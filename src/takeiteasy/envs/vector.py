@@ -51,9 +51,11 @@ class TakeItEasyVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 1, render_mode: str | None = None, invalid_action: str = "end",
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP, fast: bool = True, rules=None,
-                 options=None, **rule_options):
-        rule_options.pop("max_episode_steps", None)  # make_vec may pass the spec's value; rounds end by themselves
+                 options=None, max_episode_steps: int | None = None, **rule_options):
         num_envs = _common.whole_number(num_envs, "num_envs", 1, MAX_ENVS)
+        # as gym.make's TimeLimit does for the single env: an episode cut after this many steps is truncated
+        self.max_episode_steps = (None if max_episode_steps is None
+                                  else _common.whole_number(max_episode_steps, "max_episode_steps", 1, 10**9))
         if not isinstance(fast, (bool, np.bool_)):  # "no" is truthy: a string here is a mistake
             raise InputError(f"fast={fast!r}: expected True or False")
         self.rules = _common.rules_from(rules, options, **rule_options)
@@ -175,6 +177,9 @@ class TakeItEasyVectorEnv(VectorEnv):
         seeds = self._seed_list(seed) if seed is not None else None  # checked before the generator is reseeded
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed))
+        elif seeds is not None:  # one seed per sub-environment: the later deals repeat too
+            entropy = [s % (1 << 64) for s in seeds]  # a seed may be negative
+            super().reset(seed=int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint64)[0] >> 1))
         which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
         if which.shape != (self.num_envs,):
             raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
@@ -266,18 +271,22 @@ class TakeItEasyVectorEnv(VectorEnv):
                 self.scores[i] = score
                 self._refresh_mask(int(i))
         finished = active & (self.turns == self.tiles_per_round)
-        self.done |= finished
         terminated = finished | invalid
+        if self.max_episode_steps is not None:
+            truncated = active & ~terminated & (self.turns >= self.max_episode_steps)
+            self.masks[truncated] = 0
+        self.done |= finished | truncated
         observations, infos = self._observations(), self._infos()
         if invalid.any():
             infos["invalid_action"], infos["_invalid_action"] = invalid, invalid.copy()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+        ended = terminated | truncated
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
             infos["final_obs"] = {key: value.copy() for key, value in observations.items()}
-            infos["_final_obs"] = terminated.copy()
+            infos["_final_obs"] = ended.copy()
             infos["final_info"] = {key: value.copy() for key, value in infos.items() if not key.startswith("final")}
-            infos["_final_info"] = terminated.copy()
+            infos["_final_info"] = ended.copy()
             seeds = self._seed_list(None)
-            for i in np.flatnonzero(terminated):
+            for i in np.flatnonzero(ended):
                 self._start(int(i), _common.deal_for(self.rules, seeds[i]))
             observations = self._observations()
             infos.update(self._infos())

@@ -321,3 +321,16 @@ def test_a_seed_per_sub_environment_makes_the_later_deals_repeat_too():
     assert np.array_equal(tiles_seen([5, 6, 7]), tiles_seen([5, 6, 7]))
     assert not np.array_equal(tiles_seen([5, 6, 7]), tiles_seen([5, 6, 8]))
     assert np.array_equal(tiles_seen([-5, 6, 7]), tiles_seen([-5, 6, 7]))
+
+
+def test_info_has_the_phase_of_each_sub_environment_as_the_single_env():
+    """The single env's info (and the sync vector env's) has "phase"; the batched env's had not."""
+    envs = gym.make_vec("TakeItEasy-v0", num_envs=2, autoreset_mode="same_step")
+    single = TakeItEasyEnv()
+    _, info = envs.reset(seed=0)
+    _, single_info = single.reset(seed=0)
+    assert list(info["phase"]) == ["place", "place"] == [single_info["phase"]] * 2
+    for _ in range(19):
+        _, _, terminated, _, info = envs.step(info["action_mask"].argmax(1))
+        _, _, _, _, single_info = single.step(int(single_info["action_mask"].argmax()))
+    assert terminated.all() and list(info["final_info"]["phase"]) == ["over", "over"] == [single_info["phase"]] * 2

@@ -166,7 +166,9 @@ class TakeItEasyVectorEnv(VectorEnv):
         return {"action_mask": self.masks.copy(), "_action_mask": every,
                 "score": self.scores.copy(), "_score": every.copy(),
                 "tile": tile.astype(np.int64), "_tile": every.copy(),
-                "turn": self.turns.astype(np.int64), "_turn": every.copy()}
+                "turn": self.turns.astype(np.int64), "_turn": every.copy(),
+                # as the single env's (and the sync vector env's): "place", or "over" once the round has ended
+                "phase": np.where(tile >= 0, "place", "over"), "_phase": every.copy()}
 
     # -- the VectorEnv API ---------------------------------------------------
     def reset(self, *, seed=None, options: dict | None = None):

@@ -2,7 +2,8 @@
 
 Run from the repository root:
     NUMBA_CACHE_DIR=/tmp/numba_envs PYTHONPATH=src python scripts/bench_envs.py
-Resets are included (each deal is a pure-Python SplitMix64 shuffle, a large share of the time).
+Resets are included (the single environment deals with the pure-Python SplitMix64 shuffle; the batched one, since
+2026-11-26, with the compiled bulk deal of takeiteasy.fast.deals, the same deals about 30 times faster).
 """
 
 import statistics

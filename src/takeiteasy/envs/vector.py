@@ -32,6 +32,7 @@ from ..core.errors import InputError
 from ..core.game import IllegalMove
 from ..core.notation import format_board, format_tile
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
+from ..fast.deals import deals as seeded_deals
 from . import _batch, _common
 from .gym_env import check_invalid_action_mode, observation_space
 
@@ -103,6 +104,22 @@ class TakeItEasyVectorEnv(VectorEnv):
         self.scores[i] = 0
         self.done[i] = False
         self._refresh_mask(i)
+
+    def _start_seeded(self, which: np.ndarray, seeds: list[int]) -> None:
+        """Start a new round in the sub-environments ``which``, each dealt from its seed in ``seeds`` (indexed by
+        sub-environment) by the compiled deal: a reset in bulk was mostly the Python shuffle."""
+        which = np.asarray(which, dtype=np.int64)
+        if not which.size:
+            return
+        rows = seeded_deals([seeds[i] for i in which], self.rules.tile_set, self.tiles_per_round)
+        self.boards[which] = -1
+        self.deals[which] = rows
+        self.turns[which] = 0
+        self.scores[which] = 0
+        self.done[which] = False
+        empty = self.rules.empty_board()
+        for tile in np.unique(rows[:, 0]):  # on an empty board the mask depends on the tile alone
+            self.masks[which[rows[:, 0] == tile]] = self.rules.legal_mask(empty, int(tile), -1, -1)
 
     def _tile(self, i: int) -> int:
         t = self.turns[i]
@@ -189,9 +206,10 @@ class TakeItEasyVectorEnv(VectorEnv):
         deals = options.get("deals")
         if deals is not None and len(deals) != self.num_envs:
             raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments")
-        for i in np.flatnonzero(which):
-            deal = _common.checked_deal(self.rules, deals[i]) if deals is not None else _common.deal_for(self.rules, seeds[i])
-            self._start(int(i), deal)
+        if deals is None:
+            self._start_seeded(np.flatnonzero(which), seeds)
+        for i in np.flatnonzero(which) if deals is not None else ():
+            self._start(int(i), _common.checked_deal(self.rules, deals[i]))
         return self._observations(), self._infos()
 
     def _action_array(self, actions) -> tuple[np.ndarray, dict[int, object]]:
@@ -236,9 +254,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         truncated = np.zeros(n, dtype=bool)
         active = ~self.done
         if not active.all():  # next_step autoreset (or a step before the first reset)
-            seeds = self._seed_list(None)
-            for i in np.flatnonzero(~active):
-                self._start(int(i), _common.deal_for(self.rules, seeds[i]))
+            self._start_seeded(np.flatnonzero(~active), self._seed_list(None))
         in_range = (actions >= 0) & (actions < self.num_cells)
         legal = in_range & (self.masks[np.arange(n), np.where(in_range, actions, 0)] == 1)
         invalid = active & ~legal
@@ -287,9 +303,7 @@ class TakeItEasyVectorEnv(VectorEnv):
             infos["_final_obs"] = ended.copy()
             infos["final_info"] = {key: value.copy() for key, value in infos.items() if not key.startswith("final")}
             infos["_final_info"] = ended.copy()
-            seeds = self._seed_list(None)
-            for i in np.flatnonzero(ended):
-                self._start(int(i), _common.deal_for(self.rules, seeds[i]))
+            self._start_seeded(np.flatnonzero(ended), self._seed_list(None))
             observations = self._observations()
             infos.update(self._infos())
         return observations, rewards, terminated, truncated, infos

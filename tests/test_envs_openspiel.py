@@ -487,3 +487,26 @@ def test_openspiels_mcts_plays_the_terminal_reward_game_through_the_chance_nodes
             state.apply_action(bot.step(state))
     rules = game.rules
     assert state.returns() == [float(rules.score(state.boards[0]))]
+
+
+@pytest.mark.parametrize("options", [{}, {"scoring": "sunrays"}, {"scoring": "best-sunray"}, {"board": "daffodil"},
+                                     {"board": "daffodil", "scoring": "sunrays"}])
+def test_max_utility_is_a_bound_no_board_beats_and_not_three_times_too_high(options):
+    """max_utility was 1,032 on the standard board (true maximum 307), which hurts the algorithms that normalise
+    by it: it is now what every line scoring its direction's best value (and the variants' bonuses) can make."""
+    from takeiteasy.core.deal import deal
+
+    game = pyspiel.load_game("take_it_easy", {"options": json.dumps(options)})
+    rules = game.rules
+    bound = game.max_utility()
+    if not options:
+        assert bound == 456 >= 307  # 19 cells x (9 + 7 + 8), the best value in each direction
+    from takeiteasy.solve import solve
+
+    boards = []
+    for seed in range(300):  # random full boards, and the solver's best boards of a few deals
+        board = rules.empty_board()
+        board[: rules.layout.num_cells] = deal(seed, rules.tile_set, rules.layout.num_cells)
+        boards.append(board)
+    boards += [solve(rules, deal(seed, rules.tile_set, rules.layout.num_cells)).board for seed in range(3)]
+    assert max(rules.score(b) + max(rules.round_bonuses([b])) for b in boards) <= bound

@@ -372,3 +372,43 @@ def test_rulebook_004_while_the_chooser_announces_the_others_actions_are_ignored
     observations, _, _, _, infos = env.step({"player_0": chooser, "player_1": 5})
     assert [infos[a]["phase"] for a in env.agents] == ["place", "place"]  # everyone places the announced tile
     assert all(observations[a]["action_mask"].any() for a in env.agents)
+
+
+@pytest.mark.parametrize("make", [parallel_env, aec_env], ids=["parallel", "aec"])
+@pytest.mark.parametrize("kwargs", [{}, {"caller": False}, {"draw": 2}, {"board": "daffodil", "stamen": "holding"}])
+def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs):
+    """state() was not implemented: centralised critics (MAPPO, QMIX) want the whole table.  It is every board as
+    it is, each seat's tiles to place and the tiles not turned over, inside state_space, through a whole round."""
+    from pettingzoo.test.state_test import test_state_space
+
+    env = make(3, **kwargs)
+    test_state_space(env)
+    with pytest.raises(InputError, match="reset"):
+        env.state()
+    env.reset(seed=4)
+    game, k, cells = env.round.game, _num_ids(env), env.rules.board_size
+    rng = np.random.default_rng(0)
+    while True:
+        state = env.state()
+        assert env.state_space.contains(state)
+        for seat, board in enumerate(game.boards):
+            assert list(state[seat * cells:(seat + 1) * cells]) == [t + 1 if t >= 0 else 0 for t in board]
+            hand = state[3 * cells + seat * k: 3 * cells + (seat + 1) * k]
+            assert set(np.flatnonzero(hand)) == set(game.pending[seat])
+        bag = set(np.flatnonzero(state[3 * cells + 3 * k:]))
+        assert bag == set(env.rules.tile_set) - set(game.drawn) - set(game.announced)
+        if make is parallel_env:
+            if not env.agents:
+                break
+            env.step({a: int(rng.choice(np.flatnonzero(env.round.mask(p)))) if env.round.mask(p).any() else 0
+                      for p, a in enumerate(env.agents)})
+        else:
+            if all(env.terminations.values()):
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.round.mask(env.possible_agents.index(env.agent_selection))))))
+
+
+def _num_ids(env) -> int:
+    from takeiteasy.envs import _common
+
+    return _common.num_tile_ids(env.rules)

@@ -70,6 +70,11 @@ class _Round:
                             "action_mask": spaces.MultiBinary(actions)})
             for a in self.agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.agents}
+        # the global state, for centralised critics: every board as it is, each seat's tiles to place (K flags
+        # each), the tiles not turned over (K)
+        self.state_space = spaces.Box(0, np.concatenate([np.full(self.num_players * cells, k),
+                                                         np.ones((self.num_players + 1) * k, dtype=np.int64)]),
+                                      dtype=np.int64)
         self.set_flags = _common.set_flags(self.rules)
         self.rng = np.random.default_rng()
         self.game: Game | None = None
@@ -130,6 +135,15 @@ class _Round:
         flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag, *hand,
                                *[self.public[o] for o in others]]).astype(np.int64)
         return {"observation": flat, "action_mask": self.mask(seat)}
+
+    def state(self) -> np.ndarray:
+        """The whole table as no player sees it (``state_space``): boards, tiles to place, tiles not drawn."""
+        if self.game is None:
+            raise InputError("state: call reset() first")
+        k = _common.num_tile_ids(self.rules)
+        return np.concatenate([*(_common.encode_board(b) for b in self.game.boards),
+                               *(_common.tile_flags(k, pending) for pending in self.game.pending),
+                               _common.bag(self.set_flags, self.game)]).astype(np.int64)
 
     def info(self, seat: int) -> dict[str, Any]:
         return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat),
@@ -242,6 +256,10 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
         self.possible_agents = list(self.round.agents)
         self.agents: list[str] = []
         self.render_mode = _check_render_mode(render_mode)
+        self.state_space = self.round.state_space
+
+    def state(self) -> np.ndarray:
+        return self.round.state()
 
     def observation_space(self, agent):
         return self.round.observation_spaces[agent]
@@ -309,12 +327,16 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         self.possible_agents = list(self.round.agents)
         self.agents = []
         self.render_mode = _check_render_mode(render_mode)
+        self.state_space = self.round.state_space
 
     def observation_space(self, agent):
         return self.round.observation_spaces[agent]
 
     def action_space(self, agent):
         return self.round.action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        return self.round.state()
 
     def _seat(self, agent: str) -> int:
         if agent not in self.possible_agents:

@@ -1408,3 +1408,37 @@ def test_a_seat_given_up_on_another_tab_is_not_taken_anew_by_back_to_it(server, 
     assert other.is_visible("#home") and other.get_attribute("#toast", "class") == "info"
     host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 1")
     assert not errors
+
+
+def test_rulebook_001_a_hint_for_the_tile_just_placed_while_it_may_still_move(server, browser):
+    """Rulebook 001: until the next draw the tile just placed may move.  A hint asked for with the tile picked up
+    (confirm mode) gave nothing; it now ranks the empty cells for that tile, as if lifted off the board, and
+    says what the cell it is on is worth."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Mover")
+    start_confirmed_solo(page)
+    for turn in range(3):
+        place(page, 4 * turn)
+        page.keyboard.press("Enter")  # the next tile
+        page.wait_for_selector("#board .legal")
+    place(page, 2)
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    tokens = board_tokens(page)
+    tile = page.evaluate("S.state.me.movable[0]")
+    here = tokens.index(tile)
+    page.click("#board g.movable")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    lifted = [t if t != tile else "." for t in tokens]
+    previous = page.evaluate("S.state.me.before_movable")
+    expected = hint(Ruleset.from_options(), parse_board(" ".join(lifted)), parse_tile(tile),
+                    previous_tile=parse_tile(previous["tile"]), previous_cell=previous["cell"])
+    empty = {c for c, t in enumerate(tokens) if t == "."}
+    assert shown_hints(page) == {h.cell: h.to_json()["expected"] for h in expected if h.cell in empty}
+    stay = next(h.to_json()["expected"] for h in expected if h.cell == here)
+    shown_stay = page.evaluate(f"({stay}).toFixed(1)")  # as JavaScript rounds it
+    assert f"where it is (cell {here}): {shown_stay}" in page.text_content("#hint-info")
+    page.locator("#board .hint-best").click()  # moved to the best empty cell: the hint is dropped
+    page.wait_for_function(f"S.state.players[0].board[{here}] === null")
+    assert page.locator("#board .hint-num").count() == 0
+    assert not errors

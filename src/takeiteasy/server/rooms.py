@@ -946,6 +946,11 @@ class Room:
         previous_tile, previous_cell = game.previous_tile(viewer), game.previous_cell(viewer)
         # the player's own last placement: what a hint needs for placement rules that look back
         me["previous"] = {"tile": TOKENS[previous_tile], "cell": int(previous_cell)} if previous_tile >= 0 else None
+        if me["movable"]:  # the placement before the tiles that may still move: a hint for moving one starts there
+            moves = game.moves[viewer]
+            first = len(moves) - len(game.movable[viewer])
+            me["before_movable"] = {"tile": TOKENS[moves[first - 1][0]], "cell": int(moves[first - 1][1])} \
+                if first else None
         if stood_in:
             me["phase"] = "standin"
         elif game.pending[viewer]:

@@ -421,7 +421,8 @@ function boardOptions(st, m, mine, board) {
   }
   if (mine && mine.lines) opts.scoring = mine.lines.filter(scores);
   if (S.hint && S.hint.status === "ready" && !S.hint.announce) {
-    opts.hints = S.hint.hints.filter((h) => (opts.legal || []).includes(h.cell));
+    const open = S.hint.moving ? opts.targets || [] : opts.legal || [];  // moving: the empty cells it may go to
+    opts.hints = S.hint.hints.filter((h) => open.includes(h.cell));
   }
   return opts;
 }
@@ -739,8 +740,15 @@ function hintKey() {
   if (m.phase === "announce") {
     return `${st.code}|${st.round}|${board}|announce|${(st.announced || []).join(" ")}|${otherBoards().join("|")}`;
   }
-  if (m.phase !== "place" || S.moving || !S.selected) return null;
+  if (S.moving) return `${st.code}|${st.round}|${board}|move|${S.moving}`;  // a tile just placed, picked up
+  if (m.phase !== "place" || !S.selected) return null;
   return `${st.code}|${st.round}|${board}|${S.selected}|${m.pending.join(" ")}`;
+}
+
+// The board a hint for moving ``tile`` is asked on: the tiles placed since the draw lifted off (they may all
+// still move; the others of them count as in hand), and the placement before them as the previous one.
+function liftedBoard(m, board) {
+  return board.map((t) => (t && m.movable.includes(t) ? null : t));
 }
 
 // announcing with others at the table: their boards (shown to everyone) weigh in, as they do for the AI players
@@ -764,6 +772,12 @@ function renderHintBar(key) {
   if (h.status === "loading") info.textContent = "thinking…";
   else if (h.status === "error") info.textContent = `no hint: ${h.error}`;
   else if (!h.hints.length) info.textContent = "no hint for this tile";
+  else if (h.moving) {  // where the tile is now, against the best cell for it
+    const here = myPlayer().board.indexOf(h.moving);
+    const stay = h.hints.find((x) => x.cell === here);
+    info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`
+      + (stay ? `; where it is (cell ${here}): ${stay.expected.toFixed(1)}` : "");
+  }
   else if (h.announce) {
     const top = h.hints[0];
     info.textContent = `best to announce: ${tileName(top.tile)} (for cell ${top.cell}), expected final score `
@@ -777,21 +791,27 @@ async function requestHint() {
   if (!key || (S.hint && S.hint.key === key && S.hint.status !== "error")) return;
   const st = S.state, m = me();
   const announce = m.phase === "announce";
-  const body = { board: myPlayer().board.map((t) => t || ".").join(" "), options: st.options };
+  const moving = S.moving;
+  const board = moving ? liftedBoard(m, myPlayer().board) : myPlayer().board;
+  const body = { board: board.map((t) => t || ".").join(" "), options: st.options };
   if (announce) { body.announce = true; body.others = otherBoards(); }
-  else {
+  else if (moving) {
+    body.tile = moving;
+    body.in_hand = m.movable.filter((t) => t !== moving);  // placed with it since the draw: lifted too
+  } else {
     body.tile = S.selected;
     body.in_hand = m.pending.filter((t) => t !== S.selected);  // drawn with it: certain to come
   }
-  if (m.previous) { body.previous_tile = m.previous.tile; body.previous_cell = m.previous.cell; }
-  S.hint = { key, status: "loading", announce };
+  const previous = moving ? m.before_movable : m.previous;
+  if (previous) { body.previous_tile = previous.tile; body.previous_cell = previous.cell; }
+  S.hint = { key, status: "loading", announce, moving };
   render();
   let next;
   try {
     const data = await api("POST", "/api/hint", body);
     const open = new Set(announce ? announceable() : []);  // already announced for this group: not a choice
-    next = { key, status: "ready", announce, hints: announce ? data.hints.filter((h) => open.has(h.tile)) : data.hints };
-  } catch (e) { next = { key, status: "error", announce, error: e.message }; }
+    next = { key, status: "ready", announce, moving, hints: announce ? data.hints.filter((h) => open.has(h.tile)) : data.hints };
+  } catch (e) { next = { key, status: "error", announce, moving, error: e.message }; }
   if (S.hint && S.hint.key === key) { S.hint = next; render(); }  // else the board moved on meanwhile
 }
 

@@ -230,7 +230,7 @@ def test_play_answers_a_question_mark_with_the_hint_and_ends_with_the_best_possi
     first = hint(rules, rules.empty_board(), tiles[0])
     shown = ", ".join(f"cell {h.cell} -> {h.expected:.1f}" for h in first[:5])
     assert status == 0 and shown in " ".join(out.split())  # rich wraps long lines
-    assert "'? z': type '?'" in out
+    assert "'? z': only one tile is here; type '?'" in out
     assert f"Best possible with these tiles: {solve(rules, tiles).score}" in out
     assert "(move by move: play with --save, then takeiteasy analyse)" in " ".join(out.split())
 
@@ -932,3 +932,45 @@ def test_rulebook_001_play_answers_a_question_mark_for_the_tile_that_may_still_m
     text = " ".join(out.split())  # rich wraps long lines
     assert status == 0 and shown in text and "with the tile lifted off the board" in text
     assert "type a cell number" not in text
+
+
+def test_rulebook_004_announcing_a_tile_that_has_come_says_so(capsys, monkeypatch):
+    """No caller: announcing a tile already announced blamed the tile set ("wildcard tiles belong to the daffodil
+    tile set")."""
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--preset", "no-caller", "--no-record",
+                             stdin="123\n0\n\n123\nq\n", monkeypatch=monkeypatch)
+    assert status == 1 and "123 has come already; announce one of your remaining tiles" in out
+    assert "wildcard" not in out
+
+
+def test_rulebook_004_easier_game_a_number_moves_the_tile_placed_last_and_a_letter_hints_either(capsys, monkeypatch):
+    """Two tiles at a time: at "move the tile you just placed" a number moved the tile placed first, and '?'
+    hinted the other one; '? a' was refused.  A number now moves the tile placed last; '? a' / '? b' name the
+    first or second placed, as 'a 12' / 'b 12' do."""
+    from takeiteasy.core.notation import format_tile
+
+    # b on 5, then a on 6; '1' moves a (placed last) from 6 to 1; '? a' hints b (placed first)
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--preset", "easier", "--no-record",
+                             stdin="b 5\n6\n1\n? a\nq\n", monkeypatch=monkeypatch)
+    first, second = deal(3, range(27), 2, index=0)
+    assert status == 1 and f"{format_tile(second)}: cell" in " ".join(out.split())
+    last_board = out.rsplit("cell 1 ->", 1)[0].rsplit("Enter:", 2)[-2]  # the board shown before the hint
+    assert "(6)" in last_board and "(1)" not in last_board and "(5)" not in last_board
+
+
+def test_no_takeback_goes_straight_to_the_next_tile(capsys, monkeypatch):
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-takeback", "--no-record", stdin="0\n5\nq\n",
+                             monkeypatch=monkeypatch)
+    assert status == 1 and "move the tile you just placed" not in out and out.count("cell> ") == 3
+
+
+def test_vs_takes_a_comma_list_as_players_does(capsys, monkeypatch):
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--vs", "fast,greedy", "--players", "", "--no-record",
+                             stdin="", monkeypatch=monkeypatch)
+    assert status == 0 and "fast (AI)" in out and "greedy (AI)" in out
+
+
+def test_unusable_input_gets_one_short_line_and_a_letter_with_one_tile_is_named(capsys, monkeypatch):
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", stdin="x\n? b\nq\n", monkeypatch=monkeypatch)
+    assert "'x': type a cell number, e.g. 7; '?' for a hint, 'q' to quit" in out
+    assert "'? b': only one tile is here; type '?'" in out

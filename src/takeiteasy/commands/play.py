@@ -43,7 +43,7 @@ def register(sub) -> None:
     parser.add_argument("--players", default="you",
                         help="comma-separated names of the people at this terminal, each different")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
-                        help="add an AI opponent by agent name (repeatable), e.g. --vs greedy")
+                        help="add AI opponents by agent name (repeatable, or a comma list), e.g. --vs greedy")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a fresh random one)")
     parser.add_argument("--db", default=None, metavar="PATH",
                         help="score database (default: $TAKEITEASY_DB or the user data directory)")
@@ -66,6 +66,7 @@ def run(args) -> int:
     if args.save is not None:
         _check_writable(args.save)
     humans = [name.strip() for name in args.players.split(",") if name.strip()]
+    args.vs = [name.strip() for given in args.vs for name in given.split(",") if name.strip()]  # as --players
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
     if args.seed is None:
@@ -206,7 +207,10 @@ def _human_announce(console: Console, game: Game, player: int) -> list[int]:
             _show_announce_hint(console, game, player)
             continue
         try:
-            tiles = game.announce(parse_tile(answer, allowed=remaining))
+            tile = parse_tile(answer, allowed=game.rules.tile_set)
+            if tile not in remaining:  # parse_tile's refusal would blame the tile set (wildcards)
+                raise IllegalMove(f"{format_tile(tile)} has come already; announce one of your remaining tiles")
+            tiles = game.announce(tile)
         except (IllegalMove, InputError) as exc:
             console.print(f"[red]{exc}[/]")
             continue
@@ -267,19 +271,24 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
         except (IllegalMove, ValueError) as exc:
             console.print(f"[red]{exc}[/]")
             continue
-    if args.quick:
+    if args.quick or not rules.options.takeback:  # nothing may move: straight on
         return
+    onward = "next tile" if not game.all_drawn else "finish the round"
     while True:
         console.print(board_text(game.boards[player], rules.layout, args.palette,
                                  highlight={c for t, c in game.moves[player] if t in game.movable[player]}))
-        answer = _ask(console, "Enter: next tile  |  a cell number: move the tile you just placed  |  '?' hint> ")
+        movable = game.movable[player]
+        which = "  ('a 12' / 'b 12': the first or second placed)" if len(movable) > 1 else ""
+        answer = _ask(console, f"Enter: {onward}  |  a cell number: move the tile you just placed{which}"
+                               "  |  '?' hint> ")
         if not answer:
             return
-        if answer == "?":
-            _show_move_hint(console, game, player)
+        if answer.split()[:1] == ["?"]:
+            _show_move_hint(console, game, player, answer)
             continue
         try:
-            tile, cell = _parse_answer(answer, game.movable[player])
+            # a plain number moves the tile placed last; 'a'/'b' name them in the order placed
+            tile, cell = _parse_answer(answer, movable, default=movable[-1])
             game.move(player, cell, tile)
         except (IllegalMove, ValueError) as exc:
             console.print(f"[red]{exc}[/]")
@@ -290,12 +299,9 @@ def _show_hint(console: Console, game: Game, player: int, answer: str) -> None:
     from ..ai.hints import hint
 
     pending = game.pending[player]
-    parts = answer.split()
-    index = ord(parts[1].lower()) - 97 if len(parts) == 2 and len(parts[1]) == 1 and parts[1].isalpha() else 0
-    if len(parts) > 2 or not 0 <= index < len(pending):
-        console.print(f"[red]{answer!r}: type '?' (or '? b' for the second tile)[/]")
+    tile = _hinted_tile(console, answer, pending, default=pending[0])
+    if tile is None:
         return
-    tile = pending[index]
     view = game.view(player, tile)
     hints = hint(game.rules, view.board, tile, view.remaining, view.previous_tile, view.previous_cell,
                  in_hand=[t for t in pending if t != tile])
@@ -304,18 +310,21 @@ def _show_hint(console: Console, game: Game, player: int, answer: str) -> None:
                   + "  (expected final score, best AI)")
 
 
-def _show_move_hint(console: Console, game: Game, player: int) -> None:
+def _show_move_hint(console: Console, game: Game, player: int, answer: str = "?") -> None:
     """'?' while the tile just placed may still move: the best cells for it, as if it were lifted off the board
-    (any other tile placed since the draw lifted too, and counted as still in hand)."""
+    (any other tile placed since the draw lifted too, and counted as still in hand); '? a' / '? b' for the
+    first or second tile placed since the draw."""
     from ..ai.hints import hint
 
     moves, movable = game.moves[player], game.movable[player]
+    tile = _hinted_tile(console, answer, movable, default=movable[-1])
+    if tile is None:
+        return
     first = len(moves) - len(movable)
     board = game.boards[player].copy()
     for _, cell in moves[first:]:
         board[cell] = -1
     previous = moves[first - 1] if first else (-1, -1)
-    tile = moves[-1][0]
     hints = hint(game.rules, board, tile, game.remaining(), previous[0], previous[1],
                  in_hand=[t for t in movable if t != tile])
     console.print(f"{format_tile(tile)}: " + ",  ".join(f"cell {h.cell} -> {h.expected:.1f}"
@@ -338,8 +347,23 @@ def _show_announce_hint(console: Console, game: Game, player: int) -> None:
     console.print(shown + "  (your expected final score, best AI)")
 
 
-def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
-    """'12' -> (first tile, 12); 'b 12' -> (second tile, 12)."""
+def _hinted_tile(console: Console, answer: str, tiles: list[int], default: int) -> int | None:
+    """The tile '?' (``default``), '? a' or '? b' asks about; None, said why, for anything else."""
+    parts = answer.split()
+    if len(parts) == 1:
+        return default
+    letter = parts[1].lower() if len(parts) == 2 and len(parts[1]) == 1 and parts[1].isalpha() else ""
+    if len(tiles) == 1 and letter:
+        console.print(f"[red]{answer!r}: only one tile is here; type '?'[/]")
+    elif letter and 0 <= ord(letter) - 97 < len(tiles):
+        return tiles[ord(letter) - 97]
+    else:
+        console.print(f"[red]{answer!r}: type '?'" + (", '? a' or '? b'" if len(tiles) > 1 else "") + "[/]")
+    return None
+
+
+def _parse_answer(answer: str, tiles: list[int], default: int | None = None) -> tuple[int, int]:
+    """'12' -> (``default``, else the first tile, 12); 'b 12' -> (second tile, 12)."""
     parts = answer.split()
     if len(parts) == 2 and len(parts[0]) == 1 and parts[0].isalpha():
         index = ord(parts[0].lower()) - 97
@@ -347,9 +371,10 @@ def _parse_answer(answer: str, tiles: list[int]) -> tuple[int, int]:
             raise ValueError(f"no tile {parts[0]!r} is waiting")
         tile, parts = tiles[index], parts[1:]
     else:
-        tile = tiles[-1] if len(tiles) == 1 else tiles[0]
+        tile = default if default is not None else tiles[0]
     if len(parts) != 1 or not parts[0].isdecimal():  # isdigit() takes '³', which int() refuses
-        raise ValueError(f"{answer!r}: type a cell number, e.g. 7 ({HELP})")
+        pick = ", 'a 12' or 'b 12' to pick the tile" if len(tiles) > 1 else ""
+        raise ValueError(f"{answer!r}: type a cell number, e.g. 7{pick}; '?' for a hint, 'q' to quit")
     return tile, _cell_number(parts[0])
 
 

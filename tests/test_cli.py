@@ -974,3 +974,19 @@ def test_unusable_input_gets_one_short_line_and_a_letter_with_one_tile_is_named(
     status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", stdin="x\n? b\nq\n", monkeypatch=monkeypatch)
     assert "'x': type a cell number, e.g. 7; '?' for a hint, 'q' to quit" in out
     assert "'? b': only one tile is here; type '?'" in out
+
+
+@pytest.mark.parametrize("seed", [3, 7])  # 3: no move scores more; 7: two moves onto the stamen do
+def test_rulebook_003_variant_4_a_question_mark_at_the_end_moves_gives_the_best_ones(capsys, monkeypatch, seed):
+    """The holding area's end moves had no hint ('?' was refused as a move): it now names the best moves onto
+    the stamen and what they make, against finishing now (what the round then scores)."""
+    import re
+
+    cells = "\n".join(str(c) for c in range(25))  # refused cells are asked again: every tile finds a place
+    status, out, _ = run_cli(capsys, "play", "--seed", str(seed), "--preset", "daffodil-holding", "--no-record",
+                             "--quick", stdin=f"{cells}\n{cells}\n?\n\n", monkeypatch=monkeypatch)
+    said = re.search(r"best: (?:finish now \((\d+)\)|.* then finish: (\d+) \(finishing now: (\d+)\))", out)
+    assert status == 0 and said, out[-2000:]
+    now = int(said.group(1) or said.group(3))
+    assert said.group(2) is None or int(said.group(2)) > now
+    assert re.search(rf"│ you\s+│\s+{now} │", out)  # finished at once: the round scores what the hint said

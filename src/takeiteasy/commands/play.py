@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -230,10 +232,13 @@ def _human_settle(console: Console, game: Game, player: int, args) -> None:
         console.print(board_text(board, rules.layout, args.palette))
         console.print(f"{game.players[player]}, holding area: " + " ".join(format_tile(t) for t in held)
                       + f"  (empty stamen cells: {' '.join(str(c) for c in rules.layout.stamen_cells if board[c] < 0)})")
-        answer = _ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish> ")
+        answer = _ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish ('?' for the best moves)> ")
         if not answer:
             game.settle(player)
             return
+        if answer == "?":
+            _show_settle_hint(console, game, player)
+            continue
         try:
             parts = answer.split()
             if len(parts) != 2 or not parts[1].isdecimal():
@@ -330,6 +335,22 @@ def _show_move_hint(console: Console, game: Game, player: int, answer: str = "?"
     console.print(f"{format_tile(tile)}: " + ",  ".join(f"cell {h.cell} -> {h.expected:.1f}"
                                                         for h in hints[:HINTS_SHOWN])
                   + "  (expected final score, best AI, with the tile lifted off the board)")
+
+
+def _show_settle_hint(console: Console, game: Game, player: int) -> None:
+    """'?' at the end moves (daffodil variant 4): the held tiles' best moves onto the stamen and what they make,
+    against finishing now (the end moves are exact: a few held tiles, a few stamen cells)."""
+    rules, board = game.rules, game.boards[player]
+    moves = rules.best_release(board)
+    best = board.copy()
+    for tile, cell in moves:
+        best[np.flatnonzero(best == tile)[0]], best[cell] = -1, tile
+    now = rules.score(board)
+    if not moves:
+        console.print(f"best: finish now ({now}): no move onto the stamen scores more")
+        return
+    console.print("best: " + ", ".join(f"{format_tile(t)} to {c}" for t, c in moves)
+                  + f", then finish: {rules.score(best)} (finishing now: {now})")
 
 
 def _show_announce_hint(console: Console, game: Game, player: int) -> None:

@@ -990,3 +990,15 @@ def test_rulebook_003_variant_4_a_question_mark_at_the_end_moves_gives_the_best_
     now = int(said.group(1) or said.group(3))
     assert said.group(2) is None or int(said.group(2)) > now
     assert re.search(rf"│ you\s+│\s+{now} │", out)  # finished at once: the round scores what the hint said
+
+
+def test_a_match_says_each_round_and_a_best_of_table_names_its_boards_won(capsys, monkeypatch):
+    """Rulebook 001: a match of several rounds began each round at "Tile 1/19" with nothing saying which round;
+    a best-of table headed the boards won "total"; equal winners read "Winner: a, b"."""
+    status, out, _ = run_cli(capsys, "play", "--seed", "3", "--vs", "fast", "--vs", "fast", "--players", "",
+                             "--preset", "best-of-3", "--no-record", stdin="", monkeypatch=monkeypatch)
+    assert status == 0
+    assert all(f"Round {k} of 3" in out for k in (1, 2, 3)) and "boards won" in out
+    # the same agent twice plays the same boards: every board tied, so deciding rounds, then a shared win
+    assert "Round 4: deciding round 1 of at most 3" in out and "of 3 (" not in out.replace("of 3 (best of)", "")
+    assert "Round 4 of 3" not in out and "Tie: fast 1 (AI), fast 2 (AI)" in out

@@ -94,6 +94,8 @@ def run(args) -> int:
     try:
         while not match.finished:
             game = match.new_round()
+            if match.rounds > 1:  # each round starts at tile 1 again: say which round it is
+                console.rule(f"[bold]{_round_title(match, len(match.results) + 1)}[/]")
             _play_round(console, game, bots, args)
             match.record(game)
             _show_results(console, match, game, humans, records, ruleset_key, saving=bool(args.save))
@@ -406,14 +408,22 @@ def _cell_number(text: str) -> int:
     return int(text)
 
 
+def _round_title(match: Match, number: int) -> str:
+    """'Round 2 of 3', or past the rounds of a best-of match, its deciding rounds (rulebook 001: at most as many
+    again, between the tied leaders)."""
+    if number <= match.rounds:
+        return f"Round {number} of {match.rounds}"
+    return f"Round {number}: deciding round {number - match.rounds} of at most {match.rounds}"
+
+
 def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str,
                   saving: bool = False) -> None:
     scores = game.scores()
-    table = Table(title=f"Round {len(match.results)} of {match.rounds}"
-                  + (" (best of: boards won in the total column)" if match.format == "best-of" else ""))
+    best_of = match.format == "best-of"  # boards won decide, not a running total
+    table = Table(title=_round_title(match, len(match.results)) + (" (best of)" if best_of else ""))
     table.add_column("player")
     table.add_column("round", justify="right")
-    table.add_column("total", justify="right")
+    table.add_column("boards won" if best_of else "total", justify="right")
     table.add_column("personal best", justify="right")
     for player, name in enumerate(game.players):
         best_note = ""
@@ -435,7 +445,8 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
         console.print(f"Best possible with these tiles: {_best_text(best)}"
                       + ("" if saving else "  (move by move: play with --save, then takeiteasy analyse)"))
     if match.finished and len(game.players) > 1:
-        console.print("Winner: " + ", ".join(game.players[p] for p in match.winners))
+        winners = [game.players[p] for p in match.winners]
+        console.print(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners))
 
 
 def _best_possible(game: Game) -> dict | None:

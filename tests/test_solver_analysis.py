@@ -254,3 +254,41 @@ def test_with_no_board_found_and_none_given_an_agent_lays_one(monkeypatch):
     board = parse_board(best["board"])
     assert best["reachable"] is False and _lays_in_order(rules, board, deal)
     assert rules.score(board) == best["score"] < best["upper_bound"] <= best["unconstrained"]
+
+
+def test_rulebook_003_variant_4_the_analysis_sets_the_end_moves_against_the_best_ones(tmp_path, capsys):
+    """Rulebook 003, Daffodil variant 4: a player who made poor end moves (none here) saw every move at a small
+    loss and nothing about the end moves, which can cost most; the analysis now gives the best end moves from
+    the board the placements left, and what they make, beside the player's score."""
+    import numpy as np
+
+    from takeiteasy.core.presets import preset
+    from takeiteasy.core.tiles import TOKENS
+    from takeiteasy.solve.analysis import analyse_game
+
+    rules = Ruleset.from_options(preset("daffodil-holding"))
+    game = Game(rules, ["ann"], seed=7)
+    agent = make_agent("greedy", rules, 1)
+    while not game.all_drawn or game.waiting:
+        if game.all_drawn:
+            game.settle(0)  # no end moves at all
+            break
+        game.draw()
+        for tile in list(game.pending[0]):
+            game.place(0, agent.choose(game.view(0, tile)), tile)
+    record = game.to_json()
+    player = analyse_game(record)["players"][0]
+    placed = rules.empty_board()
+    for move in record["players"][0]["moves"]:
+        placed[move["cell"]] = TOKENS.index(move["tile"])
+    best = rules.best_release(placed)
+    after = placed.copy()
+    for tile, cell in best:
+        after[np.flatnonzero(after == tile)[0]], after[cell] = -1, tile
+    assert player["releases"] == [] and player["best_releases"] == {
+        "score": rules.score(after), "releases": [{"tile": TOKENS[t], "cell": c} for t, c in best]}
+    assert player["best_releases"]["score"] >= player["score"] == rules.score(placed)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["analyse", str(path)]) == 0
+    assert f"would have made {rules.score(after)}" in " ".join(capsys.readouterr().out.split())

@@ -185,4 +185,10 @@ def run(args) -> int:
         worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, {_loss(m['loss'], '-')})"
                           for m in player["worst_moves"])
         console.print(f"  worst moves: {worst}")
+        best_end = player.get("best_releases")
+        if best_end is not None:  # daffodil variant 4: the end moves count too, and the moves above leave them out
+            yours = ", ".join(f"{r['tile']} to {r['cell']}" for r in player["releases"]) or "none"
+            best = ", ".join(f"{r['tile']} to {r['cell']}" for r in best_end["releases"]) or "none"
+            console.print(f"  end moves onto the stamen: yours ({yours}) made {player['score']}; the best ({best}) "
+                          f"would have made {best_end['score']}")
     return 0

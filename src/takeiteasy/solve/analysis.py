@@ -302,6 +302,14 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         placed.add(tile)
     score = rules.score(final_board)
     worst = sorted(records, key=lambda r: (-(r["loss"] or 0.0), r["move"]))[:3]
+    extra = {}
+    if rules.holding_cells and len(moves) == len(deal):  # daffodil variant 4: the end moves, against the best ones
+        best_releases = rules.best_release(board)
+        after = board.copy()
+        for tile, cell in best_releases:
+            after[np.flatnonzero(after == tile)[0]], after[cell] = -1, tile
+        extra["best_releases"] = {"score": int(rules.score(after)),
+                                  "releases": [{"tile": TOKENS[t], "cell": int(c)} for t, c in best_releases]}
     return {
         "name": name,
         "score": int(score),
@@ -311,4 +319,5 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         "moves": records,
         "releases": [{"tile": TOKENS[t], "cell": int(c)} for t, c in releases],
         "worst_moves": [{k: r[k] for k in ("move", "tile", "cell", "best_cell", "loss")} for r in worst],
+        **extra,
     }

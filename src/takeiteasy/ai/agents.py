@@ -236,10 +236,7 @@ class _Estimating(Agent):
         remaining = tuple(t for t in view.remaining if t != view.tile)
         in_hand = tuple(t for t in view.pending if t != view.tile)
         if placed >= self.rules.tiles_per_round or not (remaining or in_hand):
-            released = after.copy()
-            for tile, cell in self.rules.best_release(after):
-                released[released == tile], released[cell] = -1, tile
-            value = float(self.rules.score(released))
+            value = float(self.rules.score(self.rules.released(after, self.rules.best_release(after))))
         else:  # the next tile: one already in hand, else any tile still to come, equally likely
             following = in_hand[:1] or remaining
             value = float(np.mean([np.nanmax(self.evaluate(View(

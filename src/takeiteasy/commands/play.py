@@ -13,8 +13,6 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -344,9 +342,7 @@ def _show_settle_hint(console: Console, game: Game, player: int) -> None:
     against finishing now (the end moves are exact: a few held tiles, a few stamen cells)."""
     rules, board = game.rules, game.boards[player]
     moves = rules.best_release(board)
-    best = board.copy()
-    for tile, cell in moves:
-        best[np.flatnonzero(best == tile)[0]], best[cell] = -1, tile
+    best = rules.released(board, moves)
     now = rules.score(board)
     if not moves:
         console.print(f"best: finish now ({now}): no move onto the stamen scores more")

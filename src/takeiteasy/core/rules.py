@@ -556,6 +556,14 @@ class Ruleset:
         mask = kernels.release_mask(self._full(board), shape.num_cells, shape.stamen, tile, NUM_STANDARD)
         return [int(c) for c in np.flatnonzero(mask)]
 
+    def released(self, board: np.ndarray, releases) -> np.ndarray:
+        """A copy of ``board`` with the held tiles of ``releases`` ((tile, stamen cell) pairs, daffodil variant 4)
+        moved onto the stamen: the board that scores."""
+        board = self._full(board).copy()
+        for tile, cell in releases:
+            board[board == tile], board[cell] = -1, tile
+        return board
+
     def best_release(self, board: np.ndarray) -> list[tuple[int, int]]:
         """The (tile, stamen cell) moves from the holding area that score most; fewest moves on a tie."""
         board = self._full(board).copy()

@@ -154,11 +154,7 @@ def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
     """``board`` after its best end moves from the holding area (itself when there is none)."""
     if not rules.holding_cells:
         return board
-    board = board.copy()
-    for tile, cell in rules.best_release(board):
-        board[board == tile] = -1
-        board[cell] = tile
-    return board
+    return rules.released(board, rules.best_release(board))
 
 
 def action_number(action) -> int:

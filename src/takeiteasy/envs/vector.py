@@ -97,21 +97,17 @@ class TakeItEasyVectorEnv(VectorEnv):
             DIRECTION_BEST, shape.neighbours, shape.stamen, np.asarray(self.rules.symbols, dtype=np.int64), codes[3])
 
     # -- per sub-environment -------------------------------------------------
-    def _start(self, i: int, deal: list[int]) -> None:
-        self.boards[i] = -1
-        self.deals[i] = deal
-        self.turns[i] = 0
-        self.scores[i] = 0
-        self.done[i] = False
-        self._refresh_mask(i)
-
     def _start_seeded(self, which: np.ndarray, seeds: list[int]) -> None:
         """Start a new round in the sub-environments ``which``, each dealt from its seed in ``seeds`` (indexed by
         sub-environment) by the compiled deal: a reset in bulk was mostly the Python shuffle."""
         which = np.asarray(which, dtype=np.int64)
-        if not which.size:
+        self._start(which, seeded_deals([seeds[i] for i in which], self.rules.tile_set, self.tiles_per_round))
+
+    def _start(self, which: np.ndarray, rows) -> None:
+        """Start a new round in the sub-environments ``which`` with the deals ``rows`` (one each)."""
+        if not len(which):
             return
-        rows = seeded_deals([seeds[i] for i in which], self.rules.tile_set, self.tiles_per_round)
+        rows = np.asarray(rows, dtype=np.int64)
         self.boards[which] = -1
         self.deals[which] = rows
         self.turns[which] = 0
@@ -206,10 +202,11 @@ class TakeItEasyVectorEnv(VectorEnv):
         deals = options.get("deals")
         if deals is not None and len(deals) != self.num_envs:
             raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments")
+        chosen = np.flatnonzero(which)
         if deals is None:
-            self._start_seeded(np.flatnonzero(which), seeds)
-        for i in np.flatnonzero(which) if deals is not None else ():
-            self._start(int(i), _common.checked_deal(self.rules, deals[i]))
+            self._start_seeded(chosen, seeds)
+        else:
+            self._start(chosen, [_common.checked_deal(self.rules, deals[i]) for i in chosen])
         return self._observations(), self._infos()
 
     def _action_array(self, actions) -> tuple[np.ndarray, dict[int, object]]:

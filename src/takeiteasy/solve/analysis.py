@@ -305,10 +305,7 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
     extra = {}
     if rules.holding_cells and len(moves) == len(deal):  # daffodil variant 4: the end moves, against the best ones
         best_releases = rules.best_release(board)
-        after = board.copy()
-        for tile, cell in best_releases:
-            after[np.flatnonzero(after == tile)[0]], after[cell] = -1, tile
-        extra["best_releases"] = {"score": int(rules.score(after)),
+        extra["best_releases"] = {"score": int(rules.score(rules.released(board, best_releases))),
                                   "releases": [{"tile": TOKENS[t], "cell": int(c)} for t, c in best_releases]}
     return {
         "name": name,

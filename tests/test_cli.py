@@ -695,6 +695,14 @@ def test_play_refuses_two_players_of_one_name(capsys, monkeypatch, argv):
     assert "is given twice; give each player a different name" in err
 
 
+@pytest.mark.parametrize("players", ["ann,", "ann,,bob", ","])
+def test_play_refuses_an_empty_name_between_commas(capsys, monkeypatch, players):
+    """'ann,' was taken as one player: a name left out (or a stray comma) is said, not guessed."""
+    status, out, err = run_cli(capsys, "play", "--no-record", "--players", players, stdin="", monkeypatch=monkeypatch)
+    assert status == 2 and out == ""
+    assert err == f"takeiteasy play: error: --players: {players!r} has an empty name; give each name between commas\n"
+
+
 def test_play_numbers_an_ai_opponent_that_plays_twice(capsys, monkeypatch):
     status, out, _ = run_cli(capsys, "play", "--players", "", "--vs", "random", "--vs", "greedy", "--vs", "random",
                              "--seed", "1", "--no-record", stdin="", monkeypatch=monkeypatch)
@@ -759,7 +767,7 @@ def test_ctrl_c_while_the_commands_load_is_a_quiet_exit(capsys, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "build_parser", interrupted)
-    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\n"
+    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\ntakeiteasy: interrupted\n"
 
 
 def test_the_package_still_offers_the_engine_by_name():
@@ -1002,3 +1010,23 @@ def test_a_match_says_each_round_and_a_best_of_table_names_its_boards_won(capsys
     # the same agent twice plays the same boards: every board tied, so deciding rounds, then a shared win
     assert "Round 4: deciding round 1 of at most 3" in out and "of 3 (" not in out.replace("of 3 (best of)", "")
     assert "Round 4 of 3" not in out and "Tie: fast 1 (AI), fast 2 (AI)" in out
+
+
+def test_rulebook_000_play_marks_each_tiles_sun_or_moon_where_the_rules_use_them(capsys, monkeypatch):
+    """Rulebook 000, Sunrays and Moonbeams: a player needs each tile's symbol on the board, not only in the
+    header of the tile being placed.  The standard game has no marks (its symbols do not count)."""
+    from takeiteasy.core.game import Match
+    from takeiteasy.core.presets import preset as preset_options
+    from takeiteasy.core.tiles import TILE_VALUES
+    from takeiteasy.terminal import SYMBOL_MARKS
+
+    for preset, marked in (("sunrays", True), ("standard", False)):
+        status, out, _ = run_cli(capsys, "play", "--no-record", "--quick", "--seed", "4", "--preset", preset,
+                                 stdin="1\nq\n", monkeypatch=monkeypatch)
+        rules = Ruleset.from_options(preset_options(preset))
+        tile = Match(rules, ["you"], seed=4).new_round().draw()[0]
+        mark = SYMBOL_MARKS[rules.symbol_name(tile)]
+        placed = " ".join(str(v) for v in TILE_VALUES[tile])
+        assert status == 1 and f"[{placed}]" in out
+        assert (f"[{placed}]{mark}" in out) is marked and ("☀ sun  ☾ moon" in out) is marked
+        assert (f"({rules.symbol_name(tile)})" in out) is marked

@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: while the commands load, or while one runs
-        print(file=sys.stderr)
+        print("\ntakeiteasy: interrupted", file=sys.stderr)  # the shell's convention for SIGINT: 128 + 2
         return 130
 
 

@@ -29,9 +29,21 @@ def tile_text(tile: int, palette: str = "classic") -> Text:
     return text
 
 
+SYMBOL_MARKS = {"sun": "\u2600", "moon": "\u263e"}  # one column wide, like the other characters of a cell
+
+
+def symbol_legend() -> Text:
+    """What the marks of :func:`board_text` mean, for a line under the board."""
+    return Text("  ".join(f"{mark} {name}" for name, mark in SYMBOL_MARKS.items()), style="dim")
+
+
 def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highlight: set[int] = frozenset(),
-               legal: set[int] | None = None) -> Text:
-    """The whole board: tiles in colour, empty cells by number (dimmed where not legal)."""
+               legal: set[int] | None = None, symbols: dict[int, str] | None = None) -> Text:
+    """The whole board: tiles in colour, empty cells by number (dimmed where not legal).
+
+    With ``symbols`` (tile id -> ``'sun'`` or ``'moon'``, for the rules where they matter) each tile is followed
+    by its mark.
+    """
     rows = [2 * r + q for q, r in shape.cells]
     columns = [q for q, _ in shape.cells]
     top, left = min(rows), min(columns)
@@ -43,6 +55,8 @@ def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highl
             body = Text("[") + tile_text(tile, palette) + Text("]")
             if cell in highlight:
                 body.stylize("underline")
+            if symbols is not None:  # a space before balances the mark after: the tile stays centred
+                body = Text(" ") + body + Text(SYMBOL_MARKS[symbols[tile]], style="bold")
         else:
             label = f"({cell})"
             style = "dim" if legal is not None and cell not in legal else "bold"

@@ -162,7 +162,9 @@ def run(args) -> int:
 
     def draw(board: str, highlight=frozenset()) -> None:
         cells = " ".join(board.split()[:rules.layout.num_cells])  # without the holding area's slots, if any
-        console.print(board_text(parse_board(cells, rules.layout, rules.tile_set), rules.layout, highlight=highlight))
+        symbols = rules.symbol_names() if rules.uses_symbols else None  # mark suns and moons where they count
+        console.print(board_text(parse_board(cells, rules.layout, rules.tile_set), rules.layout, highlight=highlight,
+                                 symbols=symbols))
 
     best = report["best_possible"]
     agent = report["agent"]

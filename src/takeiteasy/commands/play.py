@@ -22,7 +22,7 @@ from ..core.game import Game, IllegalMove, Match, check_players
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records
-from ..terminal import board_text, tile_text
+from ..terminal import board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, rules_from_args
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
@@ -66,6 +66,8 @@ def run(args) -> int:
     if args.save is not None:
         _check_writable(args.save)
     humans = [name.strip() for name in args.players.split(",") if name.strip()]
+    if "," in args.players and len(humans) < args.players.count(",") + 1:  # 'ann,' or 'ann,,bob': a name left out?
+        raise InputError(f"--players: {args.players!r} has an empty name; give each name between commas")
     args.vs = [name.strip() for given in args.vs for name in given.split(",") if name.strip()]  # as --players
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
@@ -89,6 +91,8 @@ def run(args) -> int:
     console = Console(highlight=False)
     match = Match(rules, names, seed=args.seed)  # rounds and format come from the rules (--rounds, --match)
     console.print(f"[bold]Take It Easy![/] {rules.layout.name} board, seed {args.seed}.  {HELP}")
+    if rules.uses_symbols:  # the boards mark each tile's sun or moon
+        console.print(symbol_legend())
     try:
         while not match.finished:
             game = match.new_round()
@@ -96,7 +100,8 @@ def run(args) -> int:
                 console.rule(f"[bold]{_round_title(match, len(match.results) + 1)}[/]")
             _play_round(console, game, bots, args)
             match.record(game)
-            _show_results(console, match, game, humans, records, ruleset_key, saving=bool(args.save))
+            _show_results(console, match, game, humans, records, ruleset_key, saving=bool(args.save),
+                          palette=args.palette)
             if args.save:
                 path = _save_path(args.save, len(match.results))
                 _write_game(path, game)
@@ -161,11 +166,11 @@ def _play_round(console: Console, game: Game, bots: dict, args) -> None:
     while not game.all_drawn:
         chooser = game.chooser
         if chooser is not None and chooser not in bots:
-            tiles = _human_announce(console, game, chooser)
+            tiles = _human_announce(console, game, chooser, args.palette)
         else:
             tiles = game.draw_next(agents)
         number = len(game.drawn)
-        shown = "  ".join(f"{call_words(t)} ({rules.symbol_name(t)})" for t in tiles)
+        shown = "  ".join(call_words(t) + (f" ({rules.symbol_name(t)})" if rules.uses_symbols else "") for t in tiles)
         who = f" announced by {game.players[chooser]}" if chooser is not None else ""
         console.rule(f"Tile {number}/{rules.tiles_per_round}{who}: {shown}")
         for player, name in enumerate(game.players):
@@ -191,7 +196,7 @@ def _holding_line(game: Game, player: int) -> str:
     return "holding area: " + " ".join(slots)
 
 
-def _human_announce(console: Console, game: Game, player: int) -> list[int]:
+def _human_announce(console: Console, game: Game, player: int, palette: str) -> list[int]:
     """No caller (rulebook 004): the player whose turn it is names the tile(s) everyone places."""
     from ..core.notation import parse_tile
 
@@ -200,7 +205,7 @@ def _human_announce(console: Console, game: Game, player: int) -> list[int]:
                   + " ".join(format_tile(t) for t in remaining))
     for p, board in enumerate(game.boards):
         console.print(f"[bold]{game.players[p]}[/]")
-        console.print(board_text(board, game.rules.layout))
+        _print_board(console, game.rules, board, palette)
     while True:
         answer = _ask(console, "announce> ")
         if not answer:  # Enter alone: ask again, as at the cell prompt
@@ -229,7 +234,7 @@ def _human_settle(console: Console, game: Game, player: int, args) -> None:
     while True:
         board = game.boards[player]
         held = [int(board[c]) for c in rules.holding_cells if board[c] >= 0]
-        console.print(board_text(board, rules.layout, args.palette))
+        _print_board(console, rules, board, args.palette)
         console.print(f"{game.players[player]}, holding area: " + " ".join(format_tile(t) for t in held)
                       + f"  (empty stamen cells: {' '.join(str(c) for c in rules.layout.stamen_cells if board[c] < 0)})")
         answer = _ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish ('?' for the best moves)> ")
@@ -254,7 +259,7 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
     while game.pending[player]:
         pending = game.pending[player]
         legal = set(game.view(player).legal_cells())
-        console.print(board_text(game.boards[player], rules.layout, args.palette, legal=legal))
+        _print_board(console, rules, game.boards[player], args.palette, legal=legal)
         if rules.holding_cells:
             console.print(_holding_line(game, player))
         line = Text(f"{name}, place " if len(game.players) > 1 else "Place ")
@@ -280,8 +285,8 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
         return
     onward = "next tile" if not game.all_drawn else "finish the round"
     while True:
-        console.print(board_text(game.boards[player], rules.layout, args.palette,
-                                 highlight={c for t, c in game.moves[player] if t in game.movable[player]}))
+        _print_board(console, rules, game.boards[player], args.palette,
+                     highlight={c for t, c in game.moves[player] if t in game.movable[player]})
         movable = game.movable[player]
         which = "  ('a 12' / 'b 12': the first or second placed)" if len(movable) > 1 else ""
         answer = _ask(console, f"Enter: {onward}  |  a cell number: move the tile you just placed{which}"
@@ -404,6 +409,12 @@ def _cell_number(text: str) -> int:
     return int(text)
 
 
+def _print_board(console: Console, rules, board, palette: str, **marks) -> None:
+    """A board as the players see it: in their palette, with each tile's sun or moon where the rules use them."""
+    symbols = rules.symbol_names() if rules.uses_symbols else None
+    console.print(board_text(board, rules.layout, palette, symbols=symbols, **marks))
+
+
 def _round_title(match: Match, number: int) -> str:
     """'Round 2 of 3', or past the rounds of a best-of match, its deciding rounds (rulebook 001: at most as many
     again, between the tied leaders)."""
@@ -413,7 +424,7 @@ def _round_title(match: Match, number: int) -> str:
 
 
 def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str,
-                  saving: bool = False) -> None:
+                  saving: bool = False, palette: str = "classic") -> None:
     scores = game.scores()
     best_of = match.format == "best-of"  # boards won decide, not a running total
     table = Table(title=_round_title(match, len(match.results)) + (" (best of)" if best_of else ""))
@@ -433,7 +444,7 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
         table.add_row(name, str(scores[player]), str(match.standings[player]), best_note)
     for player, name in enumerate(game.players):
         console.print(f"[bold]{name}[/]")
-        console.print(board_text(game.boards[player], game.rules.layout))
+        _print_board(console, game.rules, game.boards[player], palette)
     console.print(table)
     best = _best_possible(game)
     if best is not None:

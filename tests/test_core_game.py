@@ -1,5 +1,7 @@
 """Game flow: deals, drawing, placing, moving the last tile, the end of a round, matches, saved games."""
 
+import copy
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -172,3 +174,33 @@ def test_numpy_integer_seeds_deal_as_python_ints(seed):
             continue
         assert Game(rules, ["a"], seed=kind(seed)).deal == Game(rules, ["a"], seed=seed).deal
         assert deal(kind(seed), index=kind(2)) == deal(seed, index=2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["adjacent", "sunmoon", "free"]), st.sampled_from([1, 2]), st.integers(0, 2**32),
+       st.randoms(use_true_random=False))
+def test_rulebook_001_move_targets_are_exactly_the_cells_a_move_takes_the_tile_to(placement, draw, seed, rng):
+    """Rulebook 001, How to Place (a tile moves until the next draw), under rulebook 000's placement variants:
+    ``move_targets`` lists the cells where ``move`` succeeds, no more (the web page offered every empty cell,
+    which adjacent and sun/moon placement refuse) and no fewer."""
+    rules = Ruleset.from_options(Options(placement=placement, draw=draw))
+    game = Game(rules, ["a"], seed=seed)
+    checked = 0
+    while not game.all_drawn and checked < 6:
+        game.draw()
+        while game.pending[0]:
+            tile = game.pending[0][0]
+            game.place(0, rng.choice(list(game.view(0).legal_cells(tile))), tile)
+        for tile in game.movable[0]:
+            targets = game.move_targets(0, tile)
+            for cell in range(rules.board_size):
+                trial = copy.deepcopy(game)
+                try:
+                    trial.move(0, cell, tile)
+                    moved = True
+                except IllegalMove:
+                    moved = False
+                assert moved == (cell in targets), (cell, targets)
+            checked += 1
+    assert checked
+    assert Game(rules, ["a"], seed=seed).move_targets(0) == []  # nothing placed: nothing moves

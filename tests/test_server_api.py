@@ -186,6 +186,31 @@ def test_rulebook_001_solo_with_confirm_lets_the_last_tile_move_until_the_player
         assert st["status"] == "finished" and len(st["drawn"]) == 19
 
 
+def test_rulebook_000_adjacent_placement_the_state_names_where_a_placed_tile_may_move(client):
+    """Rulebook 000, adjacent placement, with rulebook 001's moving of the tile just placed: the page offered
+    every empty cell, and the server refused most of them.  ``me.move_targets`` is what a move is allowed."""
+    joined = create(client, mode="solo", confirm=True, options={"placement": "adjacent"})
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    while len(st["drawn"]) < 3:  # from the second tile on, a move must stay next to a placed tile
+        st = place_first_legal(client, code, token, st)
+        assert st["awaiting_draw"]
+        tile = st["me"]["movable"][0]
+        targets = st["me"]["move_targets"][tile]
+        if len(st["drawn"]) == 1:
+            assert len(targets) == 18  # the first tile goes anywhere
+        else:
+            board = st["players"][0]["board"]
+            empty = [c for c, t in enumerate(board) if t is None]
+            assert targets and set(targets) < set(empty)
+            outside = next(c for c in empty if c not in targets)
+            assert "adjacent placement" in refused(post(client, code, "move", token=token, cell=outside, tile=tile))
+            r = post(client, code, "move", token=token, cell=targets[-1], tile=tile)
+            assert r.status_code == 200, r.text
+            assert r.json()["state"]["players"][0]["board"][targets[-1]] == tile
+        st = post(client, code, "draw", token=token).json()["state"]
+        assert "move_targets" not in st["me"]  # the draw fixed it
+
+
 def test_confirm_is_refused_outside_solo_or_without_moving_tiles(client):
     assert "solo" in refused(client.post("/api/rooms", json={"name": "ann", "mode": "room", "confirm": True}))
     body = {"name": "ann", "mode": "solo", "confirm": True, "options": {"takeback": False}}

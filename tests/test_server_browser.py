@@ -310,6 +310,32 @@ def test_rulebook_001_solo_with_confirm_moves_the_last_tile_then_draws_on_enter(
     assert not errors
 
 
+def test_rulebook_000_adjacent_placement_a_picked_up_tile_is_offered_only_the_cells_it_may_move_to(server, browser):
+    """Rulebook 000, adjacent placement, and rulebook 001's moving of the tile just placed: picking the second
+    tile up offered every empty cell, and most of them were refused.  Now only cells next to the first tile."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Neighbour")
+    page.select_option("#preset", "adjacent")
+    start_confirmed_solo(page)
+    place(page)
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    page.keyboard.press("Enter")  # the second tile
+    page.wait_for_selector("#draw-bar[hidden]", state="attached")
+    place(page)
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    page.click("#board g.movable")
+    page.wait_for_selector("#board g.target")
+    tokens = board_tokens(page)
+    first = next(c for c, t in enumerate(tokens) if t != "." and not page.locator(
+        f"#board g.movable[data-cell='{c}']").count())
+    targets = [int(c) for c in page.eval_on_selector_all("#board g.target", "gs => gs.map(g => g.dataset.cell)")]
+    neighbours = set(Ruleset.from_options(Options(placement="adjacent")).layout.neighbours[first]) - {-1}
+    assert targets and set(targets) <= neighbours and len(targets) < tokens.count(".")
+    page.locator("#board g.target").last.click()
+    page.wait_for_function(f"document.querySelector('#board g[data-cell=\"{targets[-1]}\"]').dataset.tile")
+    assert not errors
+
+
 def test_two_players_in_a_room_see_the_same_tiles_and_not_each_others_boards(server, browser):
     """Rulebook 001 (with a caller): every player places the called tile on their own board; the boards stay
     private until the round ends (the app shows other boards only with no caller or after the round)."""

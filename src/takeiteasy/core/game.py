@@ -402,6 +402,28 @@ class Game:
             raise IllegalMove(f"cell {cell!r}: a cell is a whole number")
         if 0 <= cell < len(self.boards[player]) and self.boards[player][cell] == tile:
             raise IllegalMove(f"tile {_tile_name(tile)} is on cell {cell} already")
+        board, replay, reason = self._moved(player, tile, cell)
+        if reason:
+            raise IllegalMove(reason)
+        self.boards[player] = board
+        self.moves[player][len(self.moves[player]) - len(replay):] = replay
+
+    def move_targets(self, player: int, tile: int | None = None) -> list[int]:
+        """The empty cells :meth:`move` would take ``tile`` (default: the tile placed last) to now; none when
+        nothing may move."""
+        self._check_player(player)
+        if (not self.rules.options.takeback or not self.movable[player]
+                or (self.rules.holding_cells and self.all_drawn and (self.releases[player] or self.settled[player]))):
+            return []
+        tile = self.movable[player][-1] if tile is None else tile
+        if tile not in self.movable[player]:
+            return []
+        board = self.boards[player]
+        return [cell for cell in range(len(board)) if board[cell] < 0 and self._moved(player, tile, cell)[2] is None]
+
+    def _moved(self, player: int, tile: int, cell: int) -> tuple[np.ndarray, list[tuple[int, int]], str | None]:
+        """The board and placements after moving ``tile`` to ``cell``, replaying the tiles placed since the last
+        draw in their order, and why that is refused (``None``: it stands)."""
         moves = self.moves[player]
         first = len(moves) - len(self.movable[player])
         replay = [(t, cell if t == tile else c) for t, c in moves[first:]]
@@ -414,11 +436,10 @@ class Game:
             if reason:
                 if t != tile:
                     reason = f"moving {format_tile(tile)} there would make {format_tile(t)} illegal ({reason})"
-                raise IllegalMove(reason)
+                return board, replay, reason
             board[c] = t
             previous = (t, c)
-        self.boards[player] = board
-        moves[first:] = replay
+        return board, replay, None
 
     def release(self, player: int, tile: int, cell: int) -> None:
         """Daffodil variant 4, end of round: move a held tile onto an empty stamen cell."""

@@ -946,6 +946,8 @@ class Room:
         previous_tile, previous_cell = game.previous_tile(viewer), game.previous_cell(viewer)
         # the player's own last placement: what a hint needs for placement rules that look back
         me["previous"] = {"tile": TOKENS[previous_tile], "cell": int(previous_cell)} if previous_tile >= 0 else None
+        if me["movable"]:  # where each may go: under a placement rule not every empty cell
+            me["move_targets"] = {TOKENS[t]: game.move_targets(viewer, t) for t in game.movable[viewer]}
         if me["movable"]:  # the placement before the tiles that may still move: a hint for moving one starts there
             moves = game.moves[viewer]
             first = len(moves) - len(game.movable[viewer])

@@ -413,7 +413,7 @@ function boardOptions(st, m, mine, board) {
   if (m && m.movable && m.movable.length && st.status === "playing" && m.phase !== "settle") {  // settling moves only held tiles
     opts.movable = board.map((t, i) => (m.movable.includes(t) ? i : -1)).filter((i) => i >= 0);
   }
-  if (S.moving) opts.targets = board.map((t, i) => (t ? -1 : i)).filter((i) => i >= 0);
+  if (S.moving) opts.targets = (m && m.move_targets && m.move_targets[S.moving]) || [];  // the engine's, per rule
   if (m && m.phase === "settle") {
     for (const [tile, cell] of S.releases) { const from = board.indexOf(tile); board[from] = null; board[cell] = tile; }
     if (S.holdPick) opts.legal = (m.release[S.holdPick] || []).filter((c) => !board[c]);
@@ -421,7 +421,7 @@ function boardOptions(st, m, mine, board) {
   }
   if (mine && mine.lines) opts.scoring = mine.lines.filter(scores);
   if (S.hint && S.hint.status === "ready" && !S.hint.announce) {
-    const open = S.hint.moving ? opts.targets || [] : opts.legal || [];  // moving: the empty cells it may go to
+    const open = S.hint.moving ? opts.targets || [] : opts.legal || [];  // moving: the cells it may go to
     opts.hints = S.hint.hints.filter((h) => open.includes(h.cell));
   }
   return opts;

@@ -1,12 +1,14 @@
 """Game flow: deals, drawing, placing, moving the last tile, the end of a round, matches, saved games."""
 
 import copy
+import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from takeiteasy.core import Game, IllegalMove, Match, Options, Ruleset, ScriptedPlayer, deal
+from takeiteasy.core.errors import InputError
 from takeiteasy.core.deal import SplitMix64
 
 RULES = Ruleset.from_options()
@@ -204,3 +206,65 @@ def test_rulebook_001_move_targets_are_exactly_the_cells_a_move_takes_the_tile_t
             checked += 1
     assert checked
     assert Game(rules, ["a"], seed=seed).move_targets(0) == []  # nothing placed: nothing moves
+
+
+def test_play_refuses_an_agent_of_other_rules_or_a_name_before_anything_is_drawn():
+    """``make_agent`` defaults to the standard rules: such an agent in an adjacent-placement game failed at
+    some tile with a placement error, and on the daffodil board with a board-size error."""
+    from takeiteasy.ai import make_agent
+
+    for options in (Options(placement="adjacent"), Options(board="daffodil")):
+        game = Game(Ruleset.from_options(options), ["ann"], seed=3)
+        with pytest.raises(InputError, match="the agent for 'ann' was made for other rules"):
+            game.play([make_agent("greedy")])
+        assert game.drawn == []
+    game = Game(RULES, ["ann"], seed=3)
+    with pytest.raises(InputError, match=r"'fast', not a player .*make_agent\('fast', rules\)"):
+        game.play(["fast"])
+    assert game.play([make_agent("greedy", RULES)])[0] > 0
+
+
+class _Answers:
+    """An agent giving fixed answers, for the checks of what agents return."""
+
+    name = "answers"
+
+    def __init__(self, cell, tile=None):
+        self.cell, self.tile = cell, tile
+
+    def choose(self, view):
+        return self.cell
+
+    def announce(self, view):
+        return self.tile
+
+
+@pytest.mark.parametrize("cell", [3.7, "3", None])
+def test_an_agents_cell_must_be_a_whole_number(cell):
+    """``int()`` put an agent's 3.7 on cell 3 and took '3', where ``place`` refuses both."""
+    game = Game(RULES, ["ann"], seed=3)
+    with pytest.raises(IllegalMove, match=f"ann: the agent answered {re.escape(repr(cell))} for a cell"):
+        game.play([_Answers(cell)])
+    assert game.moves[0] == []
+    game.play_one(0, _Answers(np.int64(4)))  # numpy's whole numbers are whole numbers
+    assert game.moves[0] == [(game.drawn[0], 4)]
+
+
+def test_an_agents_illegal_cell_names_the_player_and_the_tile():
+    game = Game(RULES, ["ann", "bob"], seed=3)
+    game.draw()
+    game.place(0, 0)
+    game.place(1, 0)
+    game.draw()
+    with pytest.raises(IllegalMove, match=r"^bob, tile 2: cell 0 is already taken"):
+        game.play_one(1, _Answers(0))
+    assert game.pending[1] == game.drawn[1:]
+
+
+def test_an_announced_token_is_refused_as_a_token_not_taken_as_a_tile_id():
+    """No caller (rulebook 004): an agent announcing '574' (the token) had it read as tile id 574, and the
+    message said 574 was not in the remaining set."""
+    game = Game(Ruleset.from_options(Options(caller=False)), ["ann"], seed=3)
+    with pytest.raises(IllegalMove, match="ann: the agent answered '574' for a tile: .*parse_tile"):
+        game.draw_next([_Answers(0, "574")])
+    assert game.drawn == []

@@ -481,6 +481,7 @@ class Game:
         """Play the round to the end with one agent per player; returns the scores."""
         if len(agents) != len(self.players):
             raise InputError(f"one agent per player: {len(agents)} agents for {len(self.players)} players")
+        self._check_agents(agents)
         while not self.all_drawn:
             self.draw_next(agents)
             for p, agent in enumerate(agents):
@@ -490,6 +491,28 @@ class Game:
             if not self.settled[p]:
                 self.settle_with(p, agent)
         return self.scores()
+
+    def _check_agents(self, agents: list[Player]) -> None:
+        """Refuse what cannot play this round, before anything is drawn: a name instead of an agent, or an agent
+        made for other rules (it would pick cells these rules forbid, or index another board)."""
+        for player, agent in zip(self.players, agents):
+            if not callable(getattr(agent, "choose", None)):
+                raise InputError(f"the agent for {player!r} is {agent!r}, not a player with a choose(view) method"
+                                 + (f"; make one with make_agent({agent!r}, rules)" if isinstance(agent, str) else ""))
+            own = getattr(agent, "rules", None)
+            if isinstance(own, Ruleset) and own.options != self.rules.options:
+                raise InputError(f"the agent for {player!r} was made for other rules ({own.options}); make it with "
+                                 "this game's rules (game.rules)")
+
+    def _agents_number(self, player: int, value, what: str) -> int:
+        """An agent's answer as a whole number, or :class:`IllegalMove` naming the player: ``int()`` would take
+        3.7 as cell 3 and a token '574' as tile id 574."""
+        try:
+            return operator.index(value)
+        except TypeError:
+            hint = "; a tile is its id (parse_tile turns a token into one)" if what == "tile" else ""
+            raise IllegalMove(f"{self.players[player]}: the agent answered {value!r} for a {what}: "
+                              f"a {what} is a whole number{hint}") from None
 
     def draw_next(self, agents: list[Player] | None = None) -> list[int]:
         """Draw the next tiles; with no caller, the chooser's ``announce`` hook picks them (default: at random),
@@ -505,7 +528,7 @@ class Game:
                 view = self.view(chooser)
                 view = View(view.rules, view.board, -1, tuple(left), view.previous_tile, view.turn,
                             view.previous_cell, (), view.others, "announce")
-                tile = int(agent.announce(view))
+                tile = self._agents_number(chooser, agent.announce(view), "tile")
             else:
                 tile = left[self._rng.below(len(left))]
             tiles.append(tile)
@@ -516,9 +539,14 @@ class Game:
         view = self.view(player)
         if hasattr(agent, "choose_move") and len(view.pending) > 1:
             tile, cell = agent.choose_move(view)
-            self.place(player, int(cell), int(tile))
+            tile = self._agents_number(player, tile, "tile")
         else:
-            self.place(player, int(agent.choose(view)))
+            cell, tile = agent.choose(view), None
+        cell = self._agents_number(player, cell, "cell")
+        try:
+            self.place(player, cell, tile)
+        except IllegalMove as exc:  # an agent's mistake: say whose, and at which tile
+            raise IllegalMove(f"{self.players[player]}, tile {len(self.drawn)}: {exc}") from None
 
     def settle_with(self, player: int, agent: Player) -> None:
         """Daffodil variant 4: the agent's ``settle`` hook, or else the best-scoring moves onto the stamen."""

@@ -242,6 +242,8 @@ EMPTY = [-1] * 19
     (lambda: hint(STANDARD, [27] + [-1] * 18, 5), "board: *** is not a tile of this game's set"),
     (lambda: hint(STANDARD, EMPTY, 5, in_hand=[True]), "in hand: True is not a tile"),
     (lambda: hint(STANDARD, EMPTY, True), "tile True is not in this game's tile set"),
+    (lambda: hint(STANDARD, EMPTY, "123"), "tile '123' is not in this game's tile set (tiles are given by id: "
+                                           "parse_tile reads a token such as 574)"),
     (lambda: hint(STANDARD, EMPTY, 5, in_hand=None), "in hand: expected a list of tile ids"),
     (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), [5.5] * 19), "a board is a sequence"),
     (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), EMPTY, others=5), "others: expected a list"),

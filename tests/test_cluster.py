@@ -209,3 +209,21 @@ def test_a_second_ctrl_c_while_the_workers_are_being_stopped_does_not_leave_them
                           text=True, timeout=120, start_new_session=True)
     assert done.stdout.strip() == "interrupted"
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_script_that_starts_workers_without_the_main_guard_is_told_about_the_guard(tmp_path):
+    """Spawned workers run the script again: without `if __name__ == "__main__":` each dies starting workers of
+    its own, and the error blamed only a killed process or memory."""
+    import subprocess
+
+    script = tmp_path / "no_guard.py"
+    script.write_text("from takeiteasy.cluster import spread\nprint(spread(abs, [(-1,), (-2,)]))\n")
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path)
+    assert result.returncode != 0
+    assert 'start workers under `if __name__ == "__main__":`' in result.stderr.splitlines()[-1]
+    script.write_text("from takeiteasy.cluster import spread\nif __name__ == '__main__':\n"
+                      "    print(spread(abs, [(-1,), (-2,)]))\n")
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == "[1, 2]"

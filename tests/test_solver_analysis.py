@@ -46,10 +46,40 @@ def test_analysis_moves_and_worst_three(report):
     player = report["players"][0]
     assert len(player["moves"]) == 19
     assert all(move["loss"] >= 0 for move in player["moves"])
+    # the loss of the numbers shown: 161.52 - 161.42 read 0.09 when the loss came from the unrounded values
+    assert all(move["loss"] == round(move["expected_best"] - move["expected"], 2) for move in player["moves"])
     worst = player["worst_moves"]
     assert len(worst) == 3
     losses = sorted((m["loss"] for m in player["moves"]), reverse=True)
     assert [m["loss"] for m in worst] == losses[:3]
+
+
+def test_worst_moves_are_only_moves_that_lost_points(monkeypatch):
+    """A game with one costly move listed it with two moves of loss 0.0 as its 'worst moves'."""
+    import numpy as np
+
+    import takeiteasy.solve.analysis as analysis
+    from takeiteasy.core import ScriptedPlayer
+
+    class OneMistake:
+        """Values the lowest empty cell best, except at the sixth tile, where cell 18 beats it by 2.5 points."""
+
+        def evaluate(self, view):
+            values = np.full(view.rules.board_size, np.nan)
+            legal = view.legal_cells()
+            values[legal] = [100.0 - cell for cell in legal]
+            if view.turn == 5:
+                values[18] = values[min(legal)] + 2.5
+            return values
+
+    monkeypatch.setattr(analysis, "_evaluator", lambda rules: (OneMistake(), "one-mistake"))
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=5)
+    game.play([ScriptedPlayer("ann", list(range(19)))])  # each tile on the lowest empty cell
+    player = analysis.analyse_game(game.to_json(), agent_game=False)["players"][0]
+    assert [m["loss"] for m in player["moves"]] == [0.0] * 5 + [2.5] + [0.0] * 13
+    assert player["worst_moves"] == [{"move": 6, "tile": player["moves"][5]["tile"], "cell": 5, "best_cell": 18,
+                                      "loss": 2.5}]
 
 
 def test_analyse_command(saved_game, tmp_path, capsys):

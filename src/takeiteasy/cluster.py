@@ -182,7 +182,9 @@ class Workers:
 
         def broken():
             self.close()
-            return WorkerError("a worker process stopped before it answered (killed, or out of memory?)")
+            # a script without the guard: each spawned worker runs the script again and dies starting its own
+            return WorkerError("a worker process stopped before it answered (killed, or out of memory?  From a "
+                               "script, start workers under `if __name__ == \"__main__\":`)")
 
         try:
             with _without_ctrl_c():  # processes start as work is handed out

@@ -156,7 +156,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         board = np.concatenate([board, np.full(rules.board_size - board.size, -1, dtype=np.int64)])
     check_board_tiles(rules, board)
     if isinstance(tile, (bool, np.bool_)) or not isinstance(tile, (int, np.integer)) or tile not in rules.tile_set:
-        raise InputError(f"tile {_name(tile)} is not in this game's tile set")
+        token = isinstance(tile, str) and " (tiles are given by id: parse_tile reads a token such as 574)"
+        raise InputError(f"tile {_name(tile)} is not in this game's tile set{token or ''}")
     tile = int(tile)
     if not isinstance(previous_cell, (int, np.integer)) or not -1 <= previous_cell < rules.board_size:
         raise InputError(f"previous cell {previous_cell!r}: not a cell of this board")

@@ -186,7 +186,7 @@ def run(args) -> int:
                           f"best cell {move['best_cell']:2d}   loss {_loss(move['loss'])}")
         worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, {_loss(m['loss'], '-')})"
                           for m in player["worst_moves"])
-        console.print(f"  worst moves: {worst}")
+        console.print(f"  worst moves: {worst or 'none (no move lost points)'}")
         best_end = player.get("best_releases")
         if best_end is not None:  # daffodil variant 4: the end moves count too, and the moves above leave them out
             yours = ", ".join(f"{r['tile']} to {r['cell']}" for r in player["releases"]) or "none"

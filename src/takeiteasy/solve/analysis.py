@@ -12,7 +12,7 @@
 * the score of the strongest registered agent playing the same deal;
 * move by move, the evaluator's expected final score of the chosen cell and
   of the best legal cell, their difference (the move's *loss*), and the three
-  moves that lost most.
+  moves that lost most (fewer when fewer lost anything).
 
 The evaluator is the ``best`` agent's ``evaluate(view)`` when that agent is
 registered in :data:`takeiteasy.ai.AGENTS`.  Without it, a clearly labelled
@@ -291,17 +291,18 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         values = np.asarray(every_cell_estimates(evaluator, view), dtype=float)
         legal = view.legal_cells()
         best_cell = max(legal, key=lambda c: (values[c], -c))
-        loss = values[best_cell] - values[cell]
+        expected, expected_best = _number(values[cell]), _number(values[best_cell])
+        # the loss of the rounded values, so that the three numbers shown agree (161.52 - 161.42 read 0.09)
+        loss = None if expected is None or expected_best is None else round(max(0.0, expected_best - expected), 2)
         records.append({
             "move": number, "tile": TOKENS[tile], "cell": int(cell), "best_cell": int(best_cell),
-            "expected": _number(values[cell]), "expected_best": _number(values[best_cell]),
-            "loss": _number(max(0.0, loss)),
+            "expected": expected, "expected_best": expected_best, "loss": loss,
         })
         board[cell] = tile
         previous, previous_cell = tile, cell
         placed.add(tile)
     score = rules.score(final_board)
-    worst = sorted(records, key=lambda r: (-(r["loss"] or 0.0), r["move"]))[:3]
+    worst = sorted((r for r in records if r["loss"]), key=lambda r: (-r["loss"], r["move"]))[:3]  # moves that cost
     extra = {}
     if rules.holding_cells and len(moves) == len(deal):  # daffodil variant 4: the end moves, against the best ones
         best_releases = rules.best_release(board)

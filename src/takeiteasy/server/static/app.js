@@ -667,7 +667,7 @@ async function renderAnalysis(bar, info, box) {
   if (mine && mine.moves.length) {
     const same = mine.moves.filter((m) => m.cell === m.best_cell).length;
     parts.push(el("p", {}, `${same} of your ${mine.moves.length} moves went where the ${report.evaluator} search would put them. ` +
-      "Your costliest moves, in expected final points:"));
+      (mine.worst_moves.length ? "Your costliest moves, in expected final points:" : "No move cost you points.")));
     const rows = [el("tr")];
     rows[0].append(el("th", { class: "num" }, "move"), el("th", {}, "tile"), el("th", { class: "num" }, "your cell"),
       el("th", { class: "num" }, "best cell"), el("th", { class: "num" }, "cost"));
@@ -677,8 +677,10 @@ async function renderAnalysis(bar, info, box) {
         el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(1)));
       rows.push(tr);
     }
-    parts.push(el("table", { class: "table worst-moves" }));
-    parts[parts.length - 1].append(...rows);
+    if (mine.worst_moves.length) {
+      parts.push(el("table", { class: "table worst-moves" }));
+      parts[parts.length - 1].append(...rows);
+    }
     parts.push(stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator, mine.releases || []));
   } else {  // a table game: no moves, only the boards or scores typed in
     const rows = [el("tr")];

@@ -156,11 +156,12 @@ def test_viewers_filling_a_room_do_not_shut_its_players_out():
             for _ in range(2):
                 assert stack.enter_context(client.websocket_connect(viewer)).receive_json()["type"] == "state"
             third = stack.enter_context(client.websocket_connect(viewer)).receive_json()
-            assert third["type"] == "error" and "viewers' live connections" in third["error"]
+            assert third["type"] == "error" and "has 2 live connections of onlookers already" in third["error"]
             for _ in range(LISTENERS_PER_SEAT):
                 assert stack.enter_context(client.websocket_connect(player)).receive_json()["type"] == "state"
             refused = stack.enter_context(client.websocket_connect(player)).receive_json()
             assert refused["type"] == "error" and "poll" in refused["error"]
+            assert f"has {LISTENERS_PER_SEAT} live connections of ann already" in refused["error"]
         assert app.state.hub.count(code) == 0
 
 

@@ -142,3 +142,24 @@ def test_two_servers_on_one_sqlite_file_play_one_room(servers, tmp_path):
     kill(b_proc)
     kill(c_proc)
     assert integrity(db) == "ok"
+
+
+def test_the_server_closes_a_live_connection_sent_a_message_longer_than_a_ping_needs(servers, tmp_path):
+    """uvicorn reads WebSocket messages of up to 16 MiB by default, where the only message is 'ping': `serve`
+    holds them to a few kilobytes (close code 1009, message too big); a ping is answered."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from takeiteasy.server.app import WS_MAX_SIZE
+
+    _, client = servers(tmp_path / "rooms.db")
+    joined = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+    url = str(client.base_url).replace("http", "ws", 1) + f"/api/rooms/{joined['code']}/ws?token={joined['token']}"
+    with connect(url) as socket:
+        assert '"state"' in socket.recv(timeout=30)
+        socket.send("ping")
+        assert '"pong"' in socket.recv(timeout=30)
+        socket.send("x" * (WS_MAX_SIZE + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=30)
+        assert closed.value.rcvd.code == 1009

@@ -730,6 +730,37 @@ def test_two_servers_on_one_database_see_each_others_changes(open_store):
         assert views[0] == views[1] and views[0]["players"][0]["placed"] == 6
 
 
+def test_a_guest_giving_up_their_seat_while_another_server_removes_one_before_it_leaves_only_them(tmp_path):
+    """Two servers on one database.  Carol (seat 2) gives up her seat on A just as the host removes Bob (seat 1)
+    on B.  A found Carol's seat number before it replayed the room as stored, where Bob's removal had moved Dave
+    up to seat 2: Dave was removed and Carol kept a seat.  The seat is now found from the token inside the action."""
+    db = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as a, \
+            TestClient(create_app(SQLiteStore(db), rate_limits=UNLIMITED)) as b:
+        joined = a.post("/api/rooms", json={"mode": "room", "name": "host"}).json()
+        code, host = joined["code"], joined["token"]
+        tokens = {name: a.post(f"/api/rooms/{code}/join", json={"name": name}).json()["token"]
+                  for name in ("bob", "carol", "dave")}
+        master = a.app.state.master
+        act = master.act
+
+        def host_removes_bob_on_b_first(*args, **kwargs):
+            master.act = act  # once
+            r = b.post(f"/api/rooms/{code}/remove", json={"token": host, "player": 1, "name": "bob"})
+            assert r.status_code == 200, r.text
+            return act(*args, **kwargs)
+
+        master.act = host_removes_bob_on_b_first
+        r = a.post(f"/api/rooms/{code}/remove", json={"token": tokens["carol"], "player": 2})
+        assert "only the host" in r.json()["error"] and r.status_code == 403  # seat 2 is Dave's now, not hers
+        for client in (a, b):
+            assert [p["name"] for p in client.get(f"/api/rooms/{code}").json()["state"]["players"]] == \
+                ["host", "carol", "dave"]
+        r = a.post(f"/api/rooms/{code}/remove", json={"token": tokens["carol"], "player": 1})
+        assert r.status_code == 200, r.text
+        assert [p["name"] for p in b.get(f"/api/rooms/{code}").json()["state"]["players"]] == ["host", "dave"]
+
+
 WATCH = 0.05  # seconds between a server's looks at its watched rooms' versions (1 s by default)
 
 
@@ -996,6 +1027,32 @@ def test_websocket_answers_any_other_message_with_an_error_and_stays_open(tmp_pa
             socket.send_text("ping")
             assert socket.receive_json() == {"type": "pong", "version": version}
         assert client.get(f"/api/rooms/{code}").json()["version"] == version  # nothing changed
+
+
+def test_a_live_connection_flooding_pings_is_closed_and_the_others_go_on(tmp_path):
+    """Each ping reads the room's version from storage: 10 connections of 3,000 pings were all answered.  A
+    connection may send a few at once, then one a second; beyond, it is told so and closed (4429)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from takeiteasy.server.app import SOCKET_MESSAGES
+
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), rate_limits=UNLIMITED)) as client:
+        joined = client.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        url = f"/api/rooms/{joined['code']}/ws?token={joined['token']}"
+        with client.websocket_connect(url) as flood, client.websocket_connect(url) as calm:
+            flood.receive_json()
+            calm.receive_json()
+            answers = []
+            for _ in range(SOCKET_MESSAGES.burst + 1):
+                flood.send_text("ping")
+                answers.append(flood.receive_json())
+            assert [a["type"] for a in answers] == ["pong"] * SOCKET_MESSAGES.burst + ["error"]
+            assert "ping at most once a second" in answers[-1]["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                flood.receive_json()
+            assert closed.value.code == 4429
+            calm.send_text("ping")
+            assert calm.receive_json()["type"] == "pong"
 
 
 def test_a_live_connection_that_stops_reading_cannot_hold_up_the_room(tmp_path):

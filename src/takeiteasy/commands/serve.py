@@ -109,6 +109,7 @@ def run(args) -> int:
     import uvicorn
 
     from ..server import create_app
+    from ..server.app import WS_MAX_SIZE
     from ..server.store_postgres import is_postgres_url
 
     if not 0 < args.port < 65536:
@@ -133,7 +134,8 @@ def run(args) -> int:
         print(f"takeiteasy: serving on {url(args.host, args.port)} (rooms in {where})", flush=True)
         # the same name after a restart: leases the crashed server held are this one's at once
         owner = f"{socket.gethostname()}:{args.port}"
-        config = uvicorn.Config(create_app(store, **settings, ai_owner=owner), log_level="warning")
+        config = uvicorn.Config(create_app(store, **settings, ai_owner=owner), log_level="warning",
+                                ws_max_size=WS_MAX_SIZE)  # clients only ping: no 16 MiB messages to read
         with sock:
             uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -46,9 +46,9 @@ from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, SYMBOLS, TOKENS
 from ..solve.analysis import analyse_called_round, analyse_game
 from . import protocol as msg
-from .limits import Buckets, RateLimits
+from .limits import Buckets, Limit, RateLimits
 from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError, RoomMaster,
-                    server_options)
+                    hash_token, server_options)
 from .store import MemoryStore, Store
 
 MAX_BODY = 16 * 1024
@@ -56,6 +56,8 @@ MAX_SCORES = 50  # entries of a best-scores list
 LISTENERS_PER_ROOM = 64  # live connections per room of viewers without a token; beyond, they poll
 # live connections of one player (tabs, devices): counted apart, so viewers filling a room never shut its players out
 LISTENERS_PER_SEAT = 4
+SOCKET_MESSAGES = Limit(rate=1, burst=10)  # what a client may send on a live connection (pings), per connection
+WS_MAX_SIZE = 4096  # bytes of one message on a live connection (uvicorn's default is 16 MiB; a ping is 4)
 # AI players thinking at once, in worker threads of their own: requests keep the default pool (40 threads), so
 # however many AIs think, a person's move in any room still gets a thread at once
 AI_THREADS = 40
@@ -332,6 +334,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     limits = rate_limits if rate_limits is not None else RateLimits()
     buckets = {kind: Buckets(limit) for kind in ("requests", "rooms", "hints")
                if (limit := getattr(limits, kind)) is not None}
+    socket_messages = Buckets(SOCKET_MESSAGES)  # by connection, whatever the limits per address
     hub = Hub()
     ai_jobs: dict[str, asyncio.Task] = {}  # room code -> the job letting its AI seats act (at most one per room)
     ai_threads = CapacityLimiter(AI_THREADS)
@@ -767,11 +770,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     async def action(code: str, token: str, name: str, *args):
         def act():
-            room = master.get(code)
-            seat = room.authenticate(token)
-            who = room.seats[seat].token_hash
-            room, _, _ = master.act(code, name, seat, *args)
-            return room.seat_with(who)  # None once a player left; the host's index never moves
+            room, _, _ = master.act(code, name, *args, token=token)  # the seat is found inside, on the room as it is
+            return room.seat_with(hash_token(token))  # None once a player left; the host's index never moves
 
         return {"ok": True, "state": (await changed(code, act))[2]}
 
@@ -844,12 +844,13 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         who = None if seat is None else room.seats[seat].token_hash
         most = listeners_per_room if seat is None else LISTENERS_PER_SEAT
         if hub.count_of(room.code, who) >= most:
-            whose = "viewers'" if seat is None else f"{room.seats[seat].name}'s"
-            await socket.send_json({"type": "error", "error": f"room {room.code} has {most} of its {whose} live "
-                                                              "connections already; poll GET /api/rooms/CODE instead"})
+            whose = "onlookers" if seat is None else room.seats[seat].name
+            await socket.send_json({"type": "error", "error": f"room {room.code} has {most} live connections of "
+                                                              f"{whose} already; poll GET /api/rooms/CODE instead"})
             await socket.close(code=4429)
             return
         hub.add(room.code, socket, who)
+        connection = secrets.token_hex(8)  # its bucket of messages (an id() comes back for a later socket)
         try:
             async with room_lock(code):
                 room = await room_of(code)
@@ -860,6 +861,11 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             while True:  # clients only ping; actions go over HTTP
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
+                    break
+                if socket_messages.take(connection):  # each ping reads storage: a flood is closed
+                    await socket.send_json({"type": "error", "error": f"more than {SOCKET_MESSAGES.burst} messages "
+                                                                      "at once; ping at most once a second"})
+                    await socket.close(code=4429)
                     break
                 if message.get("text") == "ping":
                     await socket.send_json({"type": "pong", "version": (await room_of(code)).version})

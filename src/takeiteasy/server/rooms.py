@@ -1157,8 +1157,12 @@ class RoomMaster:
         if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:
             raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
 
-    def act(self, code, action, *args, **kwargs) -> tuple[Room, list[dict], object]:
+    def act(self, code, action, *args, token: str | None = None, **kwargs) -> tuple[Room, list[dict], object]:
         """Run ``room.<action>(*args)``; persist its events before returning (room, events, result).
+
+        With ``token``, the action is a player's: their seat, found from the token on the room as it is when the
+        action runs (each try), comes first in ``args``.  A seat number found before could name someone else by
+        then: a removal in the lobby moves the seats after it up.
 
         One action at a time per room; other rooms act meanwhile.  If another server on the same database
         stored events first (the append finds the version moved), the action is tried once more on the room
@@ -1169,7 +1173,8 @@ class RoomMaster:
                 room = self.get(code)  # as it is now that nobody else acts on it
                 before, playing = room.version, room.status == "playing"
                 try:
-                    result = getattr(room, action)(*args, **kwargs)
+                    seat = () if token is None else (room.authenticate(token),)
+                    result = getattr(room, action)(*seat, *args, **kwargs)
                 except BaseException:
                     if room.version != before:  # something changed before the refusal: rebuild from storage
                         self._forget(room.code)

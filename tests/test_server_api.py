@@ -421,6 +421,23 @@ def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
     assert create(client, mode="solo", options={"draw": 2}, agents=["greedy"])["state"]["status"] == "playing"
 
 
+def test_joining_and_leaving_a_lobby_again_and_again_is_limited(client):
+    """A guest joining and giving up the seat over and over stored 3,000 events in 5 s: the removals a room
+    takes are bounded, and so its joins (a room has at most 8 seats)."""
+    from takeiteasy.server.rooms import MAX_REMOVALS
+
+    host = create(client, mode="room")
+    code, ann = host["code"], host["token"]
+    for k in range(MAX_REMOVALS):
+        guest = client.post(f"/api/rooms/{code}/join", json={"name": "gus"}).json()["token"]
+        assert post(client, code, "remove", token=guest if k % 2 else ann, player=1).status_code == 200
+    guest = client.post(f"/api/rooms/{code}/join", json={"name": "gus"}).json()["token"]
+    version = state(client, code)["version"]
+    assert f"at most {MAX_REMOVALS} seats" in refused(post(client, code, "remove", token=guest, player=1), 409)
+    assert state(client, code)["version"] == version
+    assert post(client, code, "start", token=ann).status_code == 200  # the room itself goes on
+
+
 def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(client):
     """Every event is stored and replayed when the room is loaded: moving one tile back and forth (or entering a
     score again and again) grew a room without end (20 000 moves took 1.7 s to load, with the server waiting)."""

@@ -76,6 +76,8 @@ MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard m
 # moves of one player between two draws, and score entries for one player by one person between two calls: every
 # event is stored and replayed on loading, so one client must not grow a room without end
 MAX_REPEATS = 20
+# seats taken out of one room's lobby: with at most MAX_PLAYERS seats, this bounds its joins too
+MAX_REMOVALS = 40
 # a room waits for every player: a seat the game has waited for this long with no sign of its player (no action,
 # no state read with its token) may be handed to an AI by another player, so one who went away holds nobody up
 STANDIN_GRACE_SECONDS = 60.0
@@ -490,6 +492,8 @@ class Room:
             raise RoomError("the host cannot leave the lobby; a room nobody starts simply lapses")
         if seat != 0 and target != seat:
             raise Forbidden(f"only the host ({self.seats[0].name}) may remove another player")
+        if sum(event["t"] == "remove" for event in self.events) >= MAX_REMOVALS:
+            raise Conflict(f"at most {MAX_REMOVALS} seats are taken out of a room; start it, or make a new room")
         out: list[dict] = []
         self._emit(out, {"t": "remove", "p": target})
         self._seen = {p - (p > target): t for p, t in self._seen.items() if p != target}

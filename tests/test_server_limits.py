@@ -65,6 +65,35 @@ def test_idle_rooms_stop_counting_as_open_but_can_be_resumed(tmp_path, monkeypat
         assert create(client, mode="room").status_code == 503  # two open rooms again
 
 
+def test_one_address_holds_a_few_open_rooms_not_the_servers_whole_limit(tmp_path, monkeypatch):
+    """At the creation rate alone one address filled the server's open rooms in 40 minutes and everyone was turned
+    away.  An address at its limit of open rooms is refused (429); a room of its that finishes, or was made
+    longer ago than the idle hours, no longer counts; other addresses are not held back."""
+    clock = Clock()
+    monkeypatch.setattr(time, "time", clock)
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=3)
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), idle_hours=1, rate_limits=limits)) as client, \
+            TestClient(create_app(SQLiteStore(tmp_path / "other.db"), idle_hours=1, rate_limits=limits),
+                       client=("10.0.0.2", 5000)) as other:
+        made = [create(client, mode="room").json() for _ in range(3)]
+        refused = create(client, mode="solo")
+        assert refused.status_code == 429 and refused.json()["error"].startswith("testclient has 3 open rooms already")
+        assert create(other, mode="room").status_code == 201  # another address
+        solo = made[0]  # the first room is started as a solo game would be played: here, played to its end
+        code, token = solo["code"], solo["token"]
+        assert client.post(f"/api/rooms/{code}/start", json={"token": token}).status_code == 200
+        st = client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+        while st["status"] == "playing":
+            tile = st["me"]["pending"][0]
+            st = client.post(f"/api/rooms/{code}/place",
+                             json={"token": token, "cell": st["me"]["legal"][tile][0]}).json()["state"]
+        assert st["status"] == "finished"
+        assert create(client, mode="room").status_code == 201  # the finished room freed a place
+        assert create(client, mode="room").status_code == 429
+        clock.now += 2 * 3600  # made longer ago than the idle hours: they count no more
+        assert create(client, mode="room").status_code == 201
+
+
 def test_rooms_leave_memory_and_come_back_from_storage(tmp_path):
     app = create_app(SQLiteStore(tmp_path / "rooms.db"), rooms_in_memory=2, rate_limits=RateLimits.off())
     with TestClient(app) as client:

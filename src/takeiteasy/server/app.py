@@ -46,7 +46,7 @@ from ..core.rules import Ruleset
 from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAMES, SYMBOLS, TOKENS
 from ..solve.analysis import analyse_called_round, analyse_game
 from . import protocol as msg
-from .limits import Buckets, Limit, RateLimits
+from .limits import Buckets, Limit, OpenRooms, RateLimits
 from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError, RoomMaster,
                     hash_token, server_options)
 from .store import MemoryStore, Store
@@ -84,6 +84,11 @@ SEND_SECONDS = 5.0  # a live connection taking longer than this for an update is
 WATCH_SECONDS = 1.0
 STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
+
+
+def client_address(request: Request) -> str:
+    """The address the per-client limits count by (behind a proxy on this machine, X-Forwarded-For's)."""
+    return request.client.host if request.client else "unknown"
 
 
 def _error(status: int, text: str) -> JSONResponse:
@@ -335,6 +340,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     buckets = {kind: Buckets(limit) for kind in ("requests", "rooms", "hints")
                if (limit := getattr(limits, kind)) is not None}
     socket_messages = Buckets(SOCKET_MESSAGES)  # by connection, whatever the limits per address
+    open_rooms = None if limits.open_rooms is None else OpenRooms(limits.open_rooms, master.idle_seconds)
+
+    def room_is_open(code: str) -> bool:
+        """Whether a room still counts towards its maker's open rooms (see ``RoomMaster``: open and in use)."""
+        try:
+            return master.counts_as_open(code)
+        except RoomError:  # gone from storage, say
+            return False
     hub = Hub()
     ai_jobs: dict[str, asyncio.Task] = {}  # room code -> the job letting its AI seats act (at most one per room)
     ai_threads = CapacityLimiter(AI_THREADS)
@@ -410,7 +423,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                 kinds.append("rooms")
             elif (request.method == "POST" and path.rstrip("/") == "/api/hint") or path.endswith("/analysis"):
                 kinds.append("hints")
-            client = request.client.host if request.client else "unknown"
+            client = client_address(request)
             for kind in kinds:
                 wait = buckets[kind].take(client) if kind in buckets else 0.0
                 if wait > 0:
@@ -704,9 +717,15 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         return {"preset": preset, "scores": await run_in_threadpool(master.best_scores, preset, limit)}
 
     @app.post("/api/rooms", status_code=201)
-    async def create_room(body: msg.CreateRoom):
+    async def create_room(body: msg.CreateRoom, request: Request):
+        client = client_address(request)
+        if open_rooms is not None and not await run_in_threadpool(open_rooms.allows, client, room_is_open):
+            return _error(429, f"{client} has {open_rooms.most} open rooms already; finish or leave one (a room "
+                               f"untouched for {master.idle_seconds / 3600:g} hours stops counting)")
         room, token = await run_in_threadpool(master.create, body.mode, body.name, body.preset, body.options,
                                               body.agents, body.public, body.confirm)
+        if open_rooms is not None:
+            open_rooms.add(client, room.code)
         async with room_lock(room.code):
             wake_ais(room)  # the AI players' first moves follow the answer
             return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()

@@ -37,16 +37,57 @@ class RateLimits:
     * ``rooms`` -- creating a room (``POST /api/rooms``): the open-room limit is
       shared by everyone, so one address should not take it all;
     * ``hints`` -- ``POST /api/hint``, which runs a search (tens of milliseconds), and
-      ``GET /api/rooms/{code}/analysis`` (a search per move of a finished round).
+      ``GET /api/rooms/{code}/analysis`` (a search per move of a finished round);
+    * ``open_rooms`` -- rooms one address made that are still open: at the creation rate alone, one address
+      filled the server's 500 open rooms in 40 minutes, and everyone else was turned away for a day.
     """
 
     requests: Limit | None = field(default_factory=lambda: Limit(rate=20, burst=100))
     rooms: Limit | None = field(default_factory=lambda: Limit(rate=0.2, burst=20))
     hints: Limit | None = field(default_factory=lambda: Limit(rate=5, burst=30))
+    open_rooms: int | None = 50
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(requests=None, rooms=None, hints=None)
+        return cls(requests=None, rooms=None, hints=None, open_rooms=None)
+
+
+class OpenRooms:
+    """The rooms each client address made in the last ``window`` seconds, to hold it to ``most`` open ones.
+
+    Kept in memory, like the buckets.  Whether a room is still open is asked (``is_open``, which may read
+    storage) only of an address at its limit, so other creations cost nothing.
+    """
+
+    def __init__(self, most: int, window: float, clock=None):
+        self.most, self.window = most, window
+        self.clock = clock or (lambda: time.time())  # looked up at each call, as the store's stamps are
+        self._made: dict[str, list[tuple[float, str]]] = {}  # client -> (when, code), oldest first
+        self._lock = threading.Lock()
+
+    def allows(self, client: str, is_open) -> bool:
+        """Whether ``client`` may make one more room: fewer than ``most`` of its recent rooms are open."""
+        since = self.clock() - self.window
+        with self._lock:
+            made = [(when, code) for when, code in self._made.pop(client, []) if when >= since]
+            if made:
+                self._made[client] = made
+        if len(made) < self.most:
+            return True
+        closed = {code for _, code in made if not is_open(code)}  # outside the lock: it may read storage
+        with self._lock:
+            made = self._made[client] = [(when, code) for when, code in self._made.get(client, [])
+                                         if code not in closed]
+        return len(made) < self.most
+
+    def add(self, client: str, code: str) -> None:
+        with self._lock:
+            self._made.setdefault(client, []).append((self.clock(), code))
+            if len(self._made) > MAX_CLIENTS:  # forget the addresses whose last room is oldest
+                oldest = sorted(self._made, key=lambda c: self._made[c][-1][0] if self._made[c] else 0.0)
+                oldest = oldest[:len(self._made) - MAX_CLIENTS]
+                for client_made in oldest:
+                    del self._made[client_made]
 
 
 class Buckets:

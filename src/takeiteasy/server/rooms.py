@@ -1157,6 +1157,10 @@ class RoomMaster:
                 break
         return code
 
+    def counts_as_open(self, code: str) -> bool:
+        """Whether room ``code`` is open (lobby, playing, or between rounds)."""
+        return self.get(code).status in ACTIVE
+
     def _check_room_limit(self) -> None:
         if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:
             raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")

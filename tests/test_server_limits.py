@@ -220,3 +220,41 @@ def test_a_slow_database_read_does_not_stop_the_other_requests():
         finally:
             release.set()
             slow.join(30)
+
+
+def test_one_address_has_a_few_hints_searched_at_once_and_the_others_are_not_held_up(monkeypatch):
+    """The search threads are everyone's: six announce hints of one client (seconds each) made a quick hint of
+    anyone wait 12 s.  An address with ``searches`` hints waiting or running is answered 429 for one more."""
+    import threading
+
+    import takeiteasy.server.app as server_app
+
+    release, started = threading.Event(), threading.Semaphore(0)
+    real_hint = server_app.ai_hint
+
+    def slow_hint(*args, **kwargs):
+        started.release()
+        release.wait(30)
+        return real_hint(*args, **kwargs)
+
+    monkeypatch.setattr(server_app, "ai_hint", slow_hint)
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=None, searches=2)
+    app = create_app(MemoryStore(), rate_limits=limits)
+    body = {"board": " ".join(["."] * 19), "tile": "574", "agent": "heuristic"}
+    with TestClient(app) as client, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        answers = []
+        waiting = [threading.Thread(target=lambda: answers.append(client.post("/api/hint", json=body)))
+                   for _ in range(2)]
+        for thread in waiting:
+            thread.start()
+        for _ in range(2):
+            assert started.acquire(timeout=30)
+        refused = client.post("/api/hint", json=body)
+        assert refused.status_code == 429 and refused.json()["error"] == (
+            "testclient has 2 hints being searched already; ask again when one has answered")
+        release.set()
+        assert other.post("/api/hint", json=body).status_code == 200  # another address
+        for thread in waiting:
+            thread.join(30)
+        assert [a.status_code for a in answers] == [200, 200]
+        assert client.post("/api/hint", json=body).status_code == 200  # answered: the address may ask again

@@ -13,6 +13,7 @@ docs/WEB.md.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -672,8 +673,24 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         return score_record(rules, body.board)
 
+    searching: collections.Counter[str] = collections.Counter()  # hint searches waiting or running, by address
+
     @app.post("/api/hint")
-    async def hint(body: msg.HintRequest):
+    async def hint(body: msg.HintRequest, request: Request):
+        client = client_address(request)
+        if limits.searches is not None and searching[client] >= limits.searches:
+            # the search threads are shared by everyone: one address queueing many held up every other hint
+            return _error(429, f"{client} has {limits.searches} hints being searched already; ask again when "
+                               "one has answered")
+        searching[client] += 1
+        try:
+            return await _hint(body)
+        finally:
+            searching[client] -= 1
+            if not searching[client]:
+                del searching[client]
+
+    async def _hint(body: msg.HintRequest) -> dict:
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         board = hint_board(rules, body.board)
         previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1

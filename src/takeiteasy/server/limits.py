@@ -39,17 +39,20 @@ class RateLimits:
     * ``hints`` -- ``POST /api/hint``, which runs a search (tens of milliseconds), and
       ``GET /api/rooms/{code}/analysis`` (a search per move of a finished round);
     * ``open_rooms`` -- rooms one address made that are still open: at the creation rate alone, one address
-      filled the server's 500 open rooms in 40 minutes, and everyone else was turned away for a day.
+      filled the server's 500 open rooms in 40 minutes, and everyone else was turned away for a day;
+    * ``searches`` -- hints of one address being searched or waiting for a search thread at once: the threads
+      are everyone's, and six announce hints of one client (seconds each) held up a quick hint for 12 s.
     """
 
     requests: Limit | None = field(default_factory=lambda: Limit(rate=20, burst=100))
     rooms: Limit | None = field(default_factory=lambda: Limit(rate=0.2, burst=20))
     hints: Limit | None = field(default_factory=lambda: Limit(rate=5, burst=30))
     open_rooms: int | None = 50
+    searches: int | None = 4
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(requests=None, rooms=None, hints=None, open_rooms=None)
+        return cls(requests=None, rooms=None, hints=None, open_rooms=None, searches=None)
 
 
 class OpenRooms:

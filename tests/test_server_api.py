@@ -868,6 +868,21 @@ def test_a_name_in_full_width_letters_is_the_name_already_taken(client):
     assert post(client, code, "join", name="Bobby").status_code == 201
 
 
+def test_a_look_alike_of_a_name_taken_is_the_same_name_and_names_must_show_something(client):
+    """"Alice" with an invisible variation selector, or with a Cyrillic А, looked like Alice and was let in beside
+    her (and could be let an AI play for in her place); a name of accents alone showed nothing; a family emoji
+    (people joined by zero-width joiners) was refused as a control character."""
+    code = create(client, mode="room", name="Alice")["code"]
+    for twin in ("Alice\ufe0f", "\u0410lice", "A\u0301lice", "ALİCE"):
+        assert "is taken" in refused(post(client, code, "join", name=twin), 409), twin
+    assert "nothing visible" in refused(post(client, code, "join", name="\u0301\u0301\u0301"), 400)
+    assert "control" in refused(post(client, code, "join", name="a\u200db"), 400)  # a joiner between letters
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    joined = post(client, code, "join", name=family)
+    assert joined.status_code == 201 and joined.json()["state"]["players"][1]["name"] == family
+    assert post(client, code, "join", name="Алиса").status_code == 201  # a Cyrillic name is a name
+
+
 def test_hint_board_may_carry_the_holding_slots(client):
     """Daffodil rulebook, holding area: a tile in a holding slot is on the board (and cannot be the tile in hand)."""
     options = preset("daffodil-holding").to_json()

@@ -123,13 +123,31 @@ def hash_token(token: str) -> str:
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+# Cyrillic and Greek capitals and small letters drawn like Latin ones: in a name key they are the Latin letter, so
+# that "Аlice" with a Cyrillic А cannot sit beside "Alice" (and be let an AI play for in her place)
+LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsIJSABEZHIKMNOPTYXo")
+ZERO_WIDTH_JOINER = "\u200d"
+
+
 def name_key(name: str) -> str:
-    """What two names must not share in one room: "Bob", "BOB" and full-width "ＢＯＢ" are one name."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What two names must not share in one room: "Bob", "BOB", full-width "ＢＯＢ", "Bob" with a variation
+    selector or an accent, and "Вob" with a Cyrillic В are one name."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", name)
+                   if not unicodedata.category(ch).startswith("M") and ch != ZERO_WIDTH_JOINER)
+    return unicodedata.normalize("NFKC", bare.translate(LOOK_ALIKES)).casefold()
+
+
+def _allowed_format_character(name: str, index: int) -> bool:
+    """A zero-width joiner inside an emoji sequence (a family, a flag with a sign): the only format character a
+    name may hold."""
+    if name[index] != ZERO_WIDTH_JOINER or not 0 < index < len(name) - 1:
+        return False
+    return unicodedata.category(name[index - 1]) in ("So", "Sk", "Mn") and unicodedata.category(name[index + 1]) == "So"
 
 
 def clean_name(name: str) -> str:
-    """A player name: 1..24 printable characters, spaces collapsed."""
+    """A player name: 1..24 printable characters, spaces collapsed, at least one of them a letter, digit, symbol
+    or punctuation mark (not only accents or blank letters)."""
     if not isinstance(name, str):
         raise RoomError("name: expected text")
     name = " ".join(name.split())
@@ -137,9 +155,10 @@ def clean_name(name: str) -> str:
         raise RoomError("name: empty; give a name of 1 to 24 characters")
     if len(name) > MAX_NAME:
         raise RoomError(f"name: {len(name)} characters; at most {MAX_NAME}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and not _allowed_format_character(name, i)
+           for i, ch in enumerate(name)):
         raise RoomError("name: control or unassigned characters are not allowed")
-    if all(ch in BLANK_LETTERS or ch.isspace() for ch in name):
+    if not any(unicodedata.category(ch)[0] in "LNSP" and ch not in BLANK_LETTERS for ch in name):
         raise RoomError("name: nothing visible; give a name of 1 to 24 characters")
     return name
 

@@ -85,3 +85,23 @@ def test_score_stream_matches_an_independent_scorer(capsys, monkeypatch, argv, c
     assert main(argv) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["score"] for r in records] == [ref.score(b, cells, sunrays) for b in boards]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--preset", "daffodil", "--placement", "adjacent", "--preset", "four-rounds"],
+     "--preset: given twice (daffodil, then four-rounds); give one preset and add the other rules as options"),
+    (["--placement", "adjacent", "--placement", "sunmoon"], "--placement: given twice (adjacent, then sunmoon)"),
+    (["--caller", "--no-caller"], "--caller: given twice (--caller, then --no-caller); give it once"),
+    (["--rounds", "2", "--rounds", "3"], "--rounds: given twice (2, then 3)"),
+])
+def test_rulebook_003_variants_combine_as_options_and_a_rule_given_twice_is_refused(capsys, argv, message):
+    """Rulebook 003: the daffodil variants combine with the others.  A second --preset silently replaced the
+    first (the daffodil board was dropped for four-rounds' standard one); any rule given twice is now refused."""
+    with pytest.raises(SystemExit) as refused:  # a usage error, as argparse reports them
+        main(["bench", "--games", "1", "--json", *argv])
+    assert refused.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"takeiteasy bench: error: {message}")
+    assert main(["bench", "--games", "1", "--json", "--preset", "daffodil", "--placement", "adjacent", "--rounds",
+                 "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["board"] == "daffodil"

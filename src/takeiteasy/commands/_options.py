@@ -33,8 +33,41 @@ def _positive(text: str) -> int:
     return value
 
 
+def _refuse_a_second(parser, namespace, action, value, option_string) -> None:
+    """A rule given twice is a mistake, not a change of mind: argparse kept the last, so '--preset daffodil
+    --placement adjacent --preset four-rounds' silently dropped the daffodil board."""
+    before = getattr(namespace, action.dest, None)
+    if before is None:
+        return
+    name = next(o for o in action.option_strings if not o.startswith("--no-"))
+    if isinstance(before, bool):  # a flag: name the two spellings given
+        before, value = (f"--{'' if flag else 'no-'}{name[2:]}" for flag in (before, value))
+    hint = ("; give one preset and add the other rules as options, e.g. --preset daffodil --rounds 4"
+            if action.dest == "preset" else "; give it once")
+    parser.error(f"{name}: given twice ({before}, then {value}){hint}")
+
+
+class _StoreOnce(argparse._StoreAction):
+    def __call__(self, parser, namespace, values, option_string=None):
+        _refuse_a_second(parser, namespace, self, values, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _FlagOnce(argparse.BooleanOptionalAction):
+    def __call__(self, parser, namespace, values, option_string=None):
+        _refuse_a_second(parser, namespace, self, not option_string.startswith("--no-"), option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("rules (see takeiteasy variants and docs/RULES.md)")
+    add_argument = group.add_argument
+
+    def once(*names, **settings):  # every rule at most once (see _refuse_a_second)
+        flag = settings.get("action") is argparse.BooleanOptionalAction
+        add_argument(*names, **{**settings, "action": _FlagOnce if flag else _StoreOnce})
+
+    group.add_argument = once
     group.add_argument("--preset", metavar="NAME",
                        help=f"start from a named preset: {', '.join(presets())} (default: standard)")
     group.add_argument("--options", dest="options_json", metavar="JSON|FILE.json",

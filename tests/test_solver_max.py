@@ -79,3 +79,21 @@ def test_what_the_sixteen_boards_have_in_common():
         assert len(boards) == 8
         assert len({min(tuple(b), tuple(b[rotation])) for b in boards}) == 4
         assert len({frozenset(b.tolist()) for b in boards}) == 2
+
+
+def test_rulebook_003_variant_4_the_maximum_has_no_wildcard_on_the_stamen():
+    """Rulebook 003, variant 4 (holding area): a wildcard never moves onto the stamen.  `solve --max --all`
+    counted 16 best boards, 8 of them with *2* on a stamen cell; the 8 others are the variant's.  Variants 2 and
+    3 put the first or last tiles drawn on the stamen: in some order any tile can be, so all 16 stand there."""
+    from takeiteasy.core.presets import preset
+    from takeiteasy.core.tiles import NUM_STANDARD
+
+    holding = Ruleset.from_options(preset("daffodil-holding"))
+    free = maximum(Ruleset.from_options(preset("daffodil")), all=True)
+    best = maximum(holding, all=True)
+    assert best.score == free.score == 374
+    stamen = holding.layout.stamen_cells
+    assert len(best.boards) == 8 and all(board[c] < NUM_STANDARD for board in best.boards for c in stamen)
+    assert {format_board(b) for b in best.boards} == {format_board(b) for b in free.boards
+                                                     if all(b[c] < NUM_STANDARD for c in stamen)}
+    assert len(maximum(Ruleset.from_options(preset("daffodil-stamen-first")), all=True).boards) == len(free.boards)

@@ -160,6 +160,11 @@ class StamenRule:
         The solver's best board in hindsight keeps to it (``takeiteasy.solve.solve_round``)."""
         return None
 
+    def stamen_tiles_in_any_order(self, tiles: Sequence[int]) -> tuple[int, ...] | None:
+        """The tiles that can end on the stamen cells in some order of drawing ``tiles`` (None: any of them): the
+        best board of a tile set whatever the deal (``takeiteasy.solve.maximum``) keeps to it."""
+        return None
+
     @staticmethod
     def _stamen_list(shape: Layout) -> str:
         return ", ".join(map(str, shape.stamen_cells))
@@ -211,6 +216,9 @@ class StamenHolding(StamenRule):
 
     def stamen_tiles(self, shape, drawn):
         return tuple(t for t in drawn if t < NUM_STANDARD)  # any tile can be held, but a wildcard never moves on
+
+    def stamen_tiles_in_any_order(self, tiles):
+        return self.stamen_tiles(None, tiles)  # the order never lets a wildcard on
 
     def refusal(self, board, shape, cell):
         slots = ", ".join(str(shape.num_cells + k) for k in range(self.holding_slots(shape)))

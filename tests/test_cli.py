@@ -1030,3 +1030,34 @@ def test_rulebook_000_play_marks_each_tiles_sun_or_moon_where_the_rules_use_them
         assert status == 1 and f"[{placed}]" in out
         assert (f"[{placed}]{mark}" in out) is marked and ("☀ sun  ☾ moon" in out) is marked
         assert (f"({rules.symbol_name(tile)})" in out) is marked
+
+
+def test_rulebook_000_best_sunray_the_results_show_each_players_rays_and_awards(capsys, monkeypatch):
+    """Rulebook 000, Best Sunray / Best Moonbeam: 60 points to the best ray of suns, and of moons, over all the
+    boards.  The terminal showed a round of 261 beside a board of 141 and never said where 120 came from."""
+    from takeiteasy.ai import make_agent
+    from takeiteasy.core import ScriptedPlayer
+    from takeiteasy.core.game import Match
+    from takeiteasy.core.presets import preset as preset_options
+
+    rules = Ruleset.from_options(preset_options("best-sunray"))
+    game = Match(rules, ["you", "heuristic (AI)"], seed=1).new_round()
+    game.play([ScriptedPlayer("you", list(range(19))), make_agent("heuristic", rules, seed=1)])  # as play seeds it
+    status, out, _ = run_cli(capsys, "play", "--preset", "best-sunray", "--vs", "heuristic", "--seed", "1",
+                             "--quick", "--no-record", stdin="\n".join(map(str, range(19))) + "\n",
+                             monkeypatch=monkeypatch)
+    assert status == 0
+    row = next(line for line in out.splitlines() if line.startswith("│ heuristic"))
+    board, bonus = game.board_scores()[1], game.round_bonuses()[1]
+    round_score = str(board + bonus)  # one round: the total is the round
+    assert [c.strip() for c in row.strip("│").split("│")][1:5] == [str(board), str(bonus), round_score, round_score]
+    assert bonus > 0
+    for symbol, title in ((0, "Best sunray"), (1, "Best moonbeam")):
+        awarded = rules.ray_awards(game.boards, symbol)
+        line = next(line for line in out.splitlines() if line.startswith(f"{title} (60 points): "))
+        if awarded.get(1):
+            length, value = rules.rays(game.boards[1], symbol)[0]
+            assert f"heuristic (AI) +{awarded[1]}, {length} tiles of {value}" in line
+        if not awarded:
+            assert "nobody has a full row" in line
+    assert "(the board's own points)" in out

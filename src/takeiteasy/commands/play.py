@@ -429,6 +429,11 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
     best_of = match.format == "best-of"  # boards won decide, not a running total
     table = Table(title=_round_title(match, len(match.results)) + (" (best of)" if best_of else ""))
     table.add_column("player")
+    rules = game.rules
+    awards = _ray_awards(game) if getattr(rules.scoring, "round_bonus", False) else None
+    if awards is not None:  # Best Sunray / Best Moonbeam: the board's own points, then the 60s between boards
+        for heading in ("board", "bonus"):
+            table.add_column(heading, justify="right")
     table.add_column("round", justify="right")
     table.add_column("boards won" if best_of else "total", justify="right")
     table.add_column("personal best", justify="right")
@@ -441,19 +446,38 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
                 best_note = f"[bold green]new best! {scores[player]}[/]"
             else:
                 best_note = str(previous)
-        table.add_row(name, str(scores[player]), str(match.standings[player]), best_note)
+        bonus_cells = [] if awards is None else [str(game.board_scores()[player]), str(game.round_bonuses()[player])]
+        table.add_row(name, *bonus_cells, str(scores[player]), str(match.standings[player]), best_note)
     for player, name in enumerate(game.players):
         console.print(f"[bold]{name}[/]")
         _print_board(console, game.rules, game.boards[player], palette)
     console.print(table)
+    for line in awards or ():
+        console.print(line)
     best = _best_possible(game)
     if best is not None:
         # with --save the next line names the saved file and the command that goes through it move by move
-        console.print(f"Best possible with these tiles: {_best_text(best)}"
+        own = " (the board's own points)" if awards is not None else ""
+        console.print(f"Best possible with these tiles: {_best_text(best)}{own}"
                       + ("" if saving else "  (move by move: play with --save, then takeiteasy analyse)"))
     if match.finished and len(game.players) > 1:
         winners = [game.players[p] for p in match.winners]
         console.print(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners))
+
+
+def _ray_awards(game: Game) -> list[str]:
+    """Who earned the Best Sunray and the Best Moonbeam, with the winning ray's length and value: 'Best sunray
+    (60 points): ann, 4 tiles of 7'; several names when tied rays share it."""
+    rules = game.rules
+    lines = []
+    for symbol, title in ((0, "Best sunray"), (1, "Best moonbeam")):
+        awarded = rules.ray_awards(game.boards, symbol)
+        winners = [f"{game.players[p]} +{points}, {length} tiles of {value}"
+                   for p, points in awarded.items() if points
+                   for length, value in rules.rays(game.boards[p], symbol)[:1]]
+        lines.append(f"{title} (60 points): " + ("; ".join(winners) if winners else "nobody has a full row of "
+                                                  + ("suns" if symbol == 0 else "moons")))
+    return lines
 
 
 def _best_possible(game: Game) -> dict | None:

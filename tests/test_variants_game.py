@@ -4,6 +4,7 @@ every preset played to the end and saved."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -246,3 +247,23 @@ def test_scripted_player_still_drives_a_standard_game():
     rules = Ruleset.from_options()
     game = Game(rules, ["s"], seed=1)
     assert game.play([ScriptedPlayer("s", list(range(19)))]) == [rules.score(game.boards[0])]
+
+
+@pytest.mark.parametrize("options, message", [
+    (Options(sunmoon_touch="previous"), "option sunmoon-touch 'previous' is a rule of sun/moon placement"),
+    (Options(placement="adjacent", sunmoon_touch="previous"), "add placement 'sunmoon' (placement is 'adjacent')"),
+    (Options(best_ray_ties="next-best", scoring="sunrays"), "option best-ray-ties 'next-best' is a rule of "
+                                                            "best-sunray scoring"),
+    (Options(solitaire=True, caller=False), "solitaire with no caller: the lone player would choose every tile"),
+    (Options(solitaire=True, rounds=3, match="best-of"), "solitaire with match 'best-of'"),
+])
+def test_combinations_that_mean_nothing_are_refused_not_ignored(options, message):
+    """Rulebook 002 (touch the previous tile) and rulebook 000 (Best Sunray ties) refine one rule each: with
+    that rule not in play the option was silently ignored.  Rulebook 004's no-caller game has the players
+    announce for each other: alone, and playing for a personal best, a player just called the 307 set."""
+    with pytest.raises(InputError, match=re.escape(message)):
+        Ruleset.from_options(options)
+    Ruleset.from_options(Options(placement="sunmoon", sunmoon_touch="previous"))  # with their rule, they stand
+    Ruleset.from_options(Options(scoring="best-sunray", best_ray_ties="next-best"))
+    Ruleset.from_options(Options(caller=False))  # a game without solitaire's personal best: e.g. the envs' puzzle
+    Ruleset.from_options(Options(solitaire=True, rounds=3))

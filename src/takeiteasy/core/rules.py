@@ -408,6 +408,19 @@ class Options:
             raise RulesError(f"option draw: {self.draw} tiles at a time; expected 1 or more")
         if not 1 <= self.rounds <= MAX_ROUNDS:  # a match is stored and replayed whole: keep it bounded
             raise RulesError(f"option rounds: {self.rounds}; expected 1 to {MAX_ROUNDS}")
+        # an option of a rule not in play would be silently ignored: say so instead
+        if self.sunmoon_touch != "placed" and self.placement != "sunmoon":
+            raise RulesError(f"option sunmoon-touch {self.sunmoon_touch!r} is a rule of sun/moon placement; "
+                             f"add placement 'sunmoon' (placement is {self.placement!r})")
+        if self.best_ray_ties != "split" and self.scoring != "best-sunray":
+            raise RulesError(f"option best-ray-ties {self.best_ray_ties!r} is a rule of best-sunray scoring; "
+                             f"add scoring 'best-sunray' (scoring is {self.scoring!r})")
+        if self.solitaire and not self.caller:  # rulebook 004's players announce for each other
+            raise RulesError("solitaire with no caller: the lone player would choose every tile (307 is then "
+                             "always there); no caller is for two or more players, or play solitaire with a caller")
+        if self.solitaire and self.match == "best-of":
+            raise RulesError("solitaire with match 'best-of': boards are won against other players; a solitaire "
+                             "match adds its rounds up (match 'total')")
         return self
 
 

@@ -222,8 +222,10 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
                 deals: list[list[int]] | None = None, batch: bool = True, weights: str | None = None,
                 ray: str | None = None) -> Series:
-    """Play games 0..games-1 of series ``seed`` (or the given deals) with an agent (and its ``weights``
-    file, if given), in ``jobs`` local processes or, with ``ray`` (an address), in ``jobs`` Ray tasks."""
+    """Play games 0..games-1 of series ``seed`` (``deal(seed, index=i)``, or the given deals) with an agent (and
+    its ``weights`` file, if given), in ``jobs`` local processes or, with ``ray`` (an address), in ``jobs`` Ray
+    tasks.  ``random`` with ``batch`` runs the compiled loop of :mod:`takeiteasy.fast`, which draws its own
+    games from (seed, index) with another generator: ``batch=False`` plays the series' deals."""
     from .. import fast
 
     if agent_name == "random" and batch and fast.supports(rules) and ray is None:

@@ -268,3 +268,16 @@ def test_an_announced_token_is_refused_as_a_token_not_taken_as_a_tile_id():
     with pytest.raises(IllegalMove, match="ann: the agent answered '574' for a tile: .*parse_tile"):
         game.draw_next([_Answers(0, "574")])
     assert game.drawn == []
+
+
+def test_messages_for_common_mistakes_say_what_to_use():
+    """A float array read 'not ndarray', a deal of tokens gave no hint, and analyse_game(game) did not say that a
+    Game gives its record with to_json()."""
+    from takeiteasy.solve import analyse_game
+
+    with pytest.raises(InputError, match="not an array of float64"):
+        RULES.score(np.zeros(19))
+    with pytest.raises(InputError, match=r"by id \(parse_tiles reads tokens"):
+        Game(RULES, ["a"], deal=["574"] * 19)
+    with pytest.raises(InputError, match=r"game.to_json\(\)"):
+        analyse_game(Game(RULES, ["a"], seed=1))

@@ -213,7 +213,9 @@ class Game:
         bad = [t for t in tiles if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Integral)
                or t not in self.rules.tile_set]
         if bad or len(set(tiles)) != len(tiles) or (len(tiles) != n if exact else len(tiles) > n):
-            raise InputError(f"a deal is {n} distinct tiles of the game's tile set")
+            tokens = any(isinstance(t, str) for t in bad)
+            raise InputError(f"a deal is {n} distinct tiles of the game's tile set"
+                             + (", by id (parse_tiles reads tokens such as \"574 123\")" if tokens else ""))
         return [int(t) for t in tiles]
 
     # -- state ---------------------------------------------------------------

@@ -547,7 +547,10 @@ class Ruleset:
             except (TypeError, ValueError):
                 array = None
             if array is None or (array.dtype.kind not in "iu" and array.size) or isinstance(board, str):
-                raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell, not {type(board).__name__}"
+                what = type(board).__name__
+                if array is not None and isinstance(board, np.ndarray):  # the type is right, its numbers are not
+                    what = f"an array of {array.dtype}"
+                raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell, not {what}"
                                  f"{' (parse_board reads board text)' if isinstance(board, str) else ''}")
             board = array.astype(np.int64)
         sizes = sorted({self.layout.num_cells, self.board_size})

@@ -116,7 +116,8 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     Raises :class:`InputError` when the record is not a finished game.
     """
     if not isinstance(game_json, dict) or game_json.get("format") != FORMAT_NAME:
-        raise InputError(f"not a saved game: expected a JSON object with \"format\": \"{FORMAT_NAME}\"")
+        hint = " (a Game gives its record with game.to_json())" if isinstance(game_json, Game) else ""
+        raise InputError(f"not a saved game: expected a JSON object with \"format\": \"{FORMAT_NAME}\"{hint}")
     try:
         game = Game.from_json(game_json)
     except (KeyError, TypeError, ValueError) as exc:

@@ -14,6 +14,7 @@ CONFIGS = [
     (2, {"board": "daffodil", "stamen": "holding"}),
     (3, {"caller": False}),  # rulebook 004: the players announce the tiles
     (2, {"caller": False, "draw": 2}),
+    (2, {"observation": "one_hot", "draw": 2}),
 ]
 
 
@@ -412,3 +413,34 @@ def _num_ids(env) -> int:
     from takeiteasy.envs import _common
 
     return _common.num_tile_ids(env.rules)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"board": "daffodil", "stamen": "holding"}, {"caller": False, "draw": 2}])
+def test_one_hot_observations_hold_the_ordinal_ones(kwargs):
+    """``observation="one_hot"``: every cell and the tile become K + 1 float flags (the first: none), the bag's
+    and hand's flags stay; decoding gives back the ordinal vector of the same round, step by step."""
+    ordinal, one_hot = parallel_env(2, **kwargs), parallel_env(2, observation="one_hot", **kwargs)
+    obs_a, info = ordinal.reset(seed=5)
+    obs_b, _ = one_hot.reset(seed=5)
+    highs = ordinal.observation_space("player_0")["observation"].high
+    space = one_hot.observation_space("player_0")["observation"]
+    assert space.dtype == np.float32 and space.shape == (int(np.where(highs > 1, highs + 1, 1).sum()),)
+    rng = np.random.default_rng(1)
+    while ordinal.agents:
+        for agent in ordinal.agents:
+            flat, flags = obs_a[agent]["observation"], obs_b[agent]["observation"]
+            assert space.contains(flags)
+            decoded, at = [], 0
+            for high in highs:
+                width = high + 1 if high > 1 else 1
+                decoded.append(int(np.argmax(flags[at:at + width])) if high > 1 else int(flags[at]))
+                assert high <= 1 or flags[at:at + width].sum() == 1  # exactly one flag per cell
+                at += width
+            assert decoded == flat.tolist()
+            assert (obs_b[agent]["action_mask"] == obs_a[agent]["action_mask"]).all()
+        actions = {a: int(rng.choice(np.flatnonzero(info[a]["action_mask"]))) if info[a]["action_mask"].any() else 0
+                   for a in ordinal.agents}
+        obs_a, _, _, _, info = ordinal.step(actions)
+        obs_b, _, _, _, _ = one_hot.step(actions)
+    with pytest.raises(InputError, match="observation='onehot'; expected one of ordinal, one_hot"):
+        aec_env(2, observation="onehot")

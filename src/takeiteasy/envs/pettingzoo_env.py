@@ -16,7 +16,9 @@ observation follows PettingZoo's convention, ``{"observation": ...,
   the agent's own (cells each), encoded as in :mod:`takeiteasy.envs._common`.
   The other boards are shown as they stood when the current tile was turned
   over, so in the AEC form nobody sees where an earlier seat put it; once
-  everyone has placed it (no caller: the chooser announcing), as they are;
+  everyone has placed it (no caller: the chooser announcing), as they are.
+  With ``observation="one_hot"`` it is float32 flags instead: K + 1 per cell
+  and for the tile (the first: none), the bag's and hand's flags as they are;
 * ``action_mask`` -- int8 per action, 1 = legal.
 
 ``info`` holds ``action_mask``, ``score``, ``tile`` and ``phase``.  The
@@ -46,13 +48,17 @@ from ..core.notation import format_board, format_tile
 from . import _common
 
 NAME = "takeiteasy_v0"
+#: ``observation=``: ``ordinal`` (one int per cell and tile, 0 = none) or ``one_hot`` (float32 flags, for networks)
+OBSERVATIONS = ("ordinal", "one_hot")
 RENDER_MODES = ["ansi", "human"]
 
 
 class _Round:
     """One shared round: the game, public boards and running scores, indexed by seat."""
 
-    def __init__(self, num_players: int, rules=None, options=None, **rule_options):
+    def __init__(self, num_players: int, rules=None, options=None, observation: str = "ordinal", **rule_options):
+        if observation not in OBSERVATIONS:
+            raise InputError(f"observation={observation!r}; expected one of {', '.join(OBSERVATIONS)}")
         self.rules = _common.rules_from(rules, options, **rule_options)
         self.num_players = _common.seats(self.rules, num_players)
         self.agents = [f"player_{p}" for p in range(self.num_players)]
@@ -63,11 +69,19 @@ class _Round:
         self.shows_hand = _common.shows_hand(self.rules)
         highs = np.concatenate([np.full(cells, k), [k], np.ones(k * (2 if self.shows_hand else 1), dtype=np.int64),
                                 np.full((self.num_players - 1) * cells, k)]).astype(np.int64)
-        self.observation_size = highs.size
         actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
+        self.one_hot = observation == "one_hot"
+        if self.one_hot:  # each value of 0..K (a cell, the tile) its own flag; the bag's and hand's flags as they are
+            widths = np.where(highs > 1, highs + 1, 1)
+            starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
+            self._ordinal, self._starts = highs > 1, starts
+            self.observation_size = int(widths.sum())
+            vector = spaces.Box(0.0, 1.0, (self.observation_size,), dtype=np.float32)
+        else:
+            self.observation_size = highs.size
+            vector = spaces.Box(0, highs, dtype=np.int64)
         self.observation_spaces = {
-            a: spaces.Dict({"observation": spaces.Box(0, highs, dtype=np.int64),
-                            "action_mask": spaces.MultiBinary(actions)})
+            a: spaces.Dict({"observation": vector, "action_mask": spaces.MultiBinary(actions)})
             for a in self.agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.agents}
         # the global state, for centralised critics: every board as it is, each seat's tiles to place (K flags
@@ -134,6 +148,10 @@ class _Round:
         hand = [_common.tile_flags(bag.size, self.game.pending[seat][1:])] if self.shows_hand else []
         flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag, *hand,
                                *[self.public[o] for o in others]]).astype(np.int64)
+        if self.one_hot:
+            out = np.zeros(self.observation_size, dtype=np.float32)
+            out[self._starts + np.where(self._ordinal, flat, 0)] = np.where(self._ordinal, 1, flat)
+            flat = out
         return {"observation": flat, "action_mask": self.mask(seat)}
 
     def state(self) -> np.ndarray:
@@ -250,8 +268,8 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
     metadata = {"name": NAME, "render_modes": RENDER_MODES, "is_parallelizable": True}
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None, rules=None, options=None,
-                 **rule_options):
-        self.round = _Round(num_players, rules, options, **rule_options)
+                 observation: str = "ordinal", **rule_options):
+        self.round = _Round(num_players, rules, options, observation, **rule_options)
         self.rules = self.round.rules
         self.possible_agents = list(self.round.agents)
         self.agents: list[str] = []
@@ -320,9 +338,9 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
     metadata = {"name": NAME, "render_modes": RENDER_MODES, "is_parallelizable": True}
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None, rules=None, options=None,
-                 **rule_options):
+                 observation: str = "ordinal", **rule_options):
         super().__init__()
-        self.round = _Round(num_players, rules, options, **rule_options)
+        self.round = _Round(num_players, rules, options, observation, **rule_options)
         self.rules = self.round.rules
         self.possible_agents = list(self.round.agents)
         self.agents = []

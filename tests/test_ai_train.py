@@ -36,6 +36,9 @@ def test_resuming_from_a_checkpoint_gives_the_same_weights(tmp_path):
     again.run()
     assert np.array_equal(whole.value.weights, again.value.weights)
     assert np.array_equal(whole.rng, again.rng)
+    # the log and curve too: stopped between two evaluations (1234), the train mean at 2000 covered only the games
+    # after the resumption; the games since the last evaluation are in the checkpoint
+    assert [row[:3] for row in again.history] == pytest.approx([row[:3] for row in whole.history])
 
 
 def test_train_command_writes_weights_that_load(tmp_path):

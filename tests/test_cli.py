@@ -1061,3 +1061,18 @@ def test_rulebook_000_best_sunray_the_results_show_each_players_rays_and_awards(
         if not awarded:
             assert "nobody has a full row" in line
     assert "(the board's own points)" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rounds", "3"], "a bench game is one round: --rounds and --match are for matches (takeiteasy play)"),
+    (["--preset", "best-of-3"], "a bench game is one round"),
+    (["--plot", "{tmp}"], "--plot {tmp}: is a folder; give a file name"),
+])
+def test_bench_refuses_options_that_would_change_nothing_and_a_folder_to_plot_into(capsys, tmp_path, argv, message):
+    """--rounds 3 was echoed in the report while every game was one round; --plot FOLDER wrote FOLDER.png beside
+    it."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(["bench", "--agent", "random", "--games", "2", "--json", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("takeiteasy bench: error: " + message.replace("{tmp}", str(tmp_path)))
+    assert not (tmp_path.parent / (tmp_path.name + ".png")).exists()

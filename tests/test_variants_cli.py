@@ -102,6 +102,7 @@ def test_rulebook_003_variants_combine_as_options_and_a_rule_given_twice_is_refu
     assert refused.value.code == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(f"takeiteasy bench: error: {message}")
-    assert main(["bench", "--games", "1", "--json", "--preset", "daffodil", "--placement", "adjacent", "--rounds",
-                 "4"]) == 0
-    assert json.loads(capsys.readouterr().out)["options"]["board"] == "daffodil"
+    assert main(["bench", "--games", "1", "--json", "--preset", "daffodil", "--placement", "adjacent", "--scoring",
+                 "sunrays"]) == 0
+    played = json.loads(capsys.readouterr().out)["options"]
+    assert (played["board"], played["placement"], played["scoring"]) == ("daffodil", "adjacent", "sunrays")

@@ -244,6 +244,9 @@ class Trainer:
         self.rng = np.array([config.seed & ((1 << 64) - 1)], dtype=np.uint64)
         self.games_done = 0
         self.history: list[tuple[int, float, float, float]] = []  # games, train mean, eval mean, seconds
+        # the training games since the last evaluation: (points, games), kept in the checkpoint so that a run
+        # stopped between two evaluations logs the same train mean as one that was not
+        self.since_evaluation = (0.0, 0)
 
     # -- files ---------------------------------------------------------------
     @property
@@ -255,7 +258,8 @@ class Trainer:
         tmp = self.out / "checkpoint.tmp.npz"
         np.savez(tmp, weights=self.value.weights, rng=self.rng, games_done=np.int64(self.games_done),
                  config=np.array(json.dumps(asdict(self.config))),
-                 history=np.array(self.history, dtype=np.float64).reshape(-1, 4))
+                 history=np.array(self.history, dtype=np.float64).reshape(-1, 4),
+                 since_evaluation=np.array(self.since_evaluation, dtype=np.float64))
         tmp.replace(self.checkpoint_path)
 
     def load_checkpoint(self) -> bool:
@@ -269,6 +273,7 @@ class Trainer:
                 saved = TrainConfig(**json.loads(str(data["config"])))
                 weights, rng, games_done = data["weights"], data["rng"], int(data["games_done"])
                 history = [tuple(row) for row in data["history"]]
+                points, games = data["since_evaluation"] if "since_evaluation" in data.files else (0.0, 0)  # older ones
             if weights.shape != self.value.weights.shape or rng.shape != self.rng.shape:
                 raise ValueError("weights or generator state of another shape")
         except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:
@@ -283,6 +288,7 @@ class Trainer:
         self.rng[:] = rng
         self.games_done = games_done
         self.history = history
+        self.since_evaluation = (float(points), int(games))
         return True
 
     def log(self, text: str) -> None:
@@ -341,24 +347,26 @@ class Trainer:
                 return self.run(progress, stop_after, chunk, own)
         started = time.perf_counter()
         elapsed_before = self.history[-1][3] if self.history else 0.0
-        recent: list[float] = []
         while self.games_done < target:
             before = self.games_done
             if c.jobs > 1:
-                recent.append(self.run_round(workers))
+                played_mean = self.run_round(workers)
             else:
                 # stop at every evaluation and checkpoint asked for, too (games do not depend on the chunks)
                 boundary = min(target, *((self.games_done // every + 1) * every
                                          for every in (chunk, c.eval_every, c.checkpoint_every)))
-                recent.append(float(self.play(boundary - before, True, self.rng, before).mean()))
+                played_mean = float(self.play(boundary - before, True, self.rng, before).mean())
                 self.games_done = boundary
+            points, games = self.since_evaluation
+            self.since_evaluation = (points + played_mean * (self.games_done - before), games + self.games_done - before)
             if progress:
-                progress(self.games_done, recent[-1])
+                progress(self.games_done, played_mean)
             if self.games_done // c.eval_every > before // c.eval_every or self.games_done == c.games:
                 seconds = elapsed_before + time.perf_counter() - started
                 mean = self.evaluate()
-                self.history.append((self.games_done, float(np.mean(recent)), mean, seconds))
-                recent = []
+                points, games = self.since_evaluation
+                self.history.append((self.games_done, points / games, mean, seconds))
+                self.since_evaluation = (0.0, 0)
                 rate = step_size(self.games_done, c.games, c.alpha, c.alpha_final, c.hold)
                 self.log(f"games {self.games_done} train_mean {self.history[-1][1]:.2f} eval_mean {mean:.2f} "
                          f"alpha {rate:.5f} seconds {seconds:.0f}")
@@ -383,9 +391,10 @@ class Trainer:
 
         h = np.array(self.history)
         fig, ax = plt.subplots(figsize=(7, 4))
-        ax.plot(h[:, 0] / 1e6, h[:, 1], label="training games (mean)")
-        ax.plot(h[:, 0] / 1e6, h[:, 2], label=f"evaluation, {self.config.eval_games} fixed deals")
-        ax.set_xlabel("games played (millions)")
+        scale, unit = (1e6, "millions") if self.config.games >= 1_000_000 else (1e3, "thousands")  # short runs too
+        ax.plot(h[:, 0] / scale, h[:, 1], label="training games (mean)")
+        ax.plot(h[:, 0] / scale, h[:, 2], label=f"evaluation, {self.config.eval_games} fixed deals")
+        ax.set_xlabel(f"games played ({unit})")
         ax.set_ylabel("mean score")
         placement = "" if self.config.placement == "free" else f", {self.config.placement} placement"
         scoring = "" if self.config.scoring == "standard" else f", {self.config.scoring} scoring"

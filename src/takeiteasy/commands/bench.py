@@ -77,7 +77,8 @@ def register(sub) -> None:
                              "HOST:6379 joins a cluster (needs the [ray] extra); --jobs then counts tasks "
                              "(default: the cluster's CPUs)")
     parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
-                                                        "draw order")
+                                                        "draw order (blank lines and lines starting with # are "
+                                                        "skipped)")
     parser.add_argument("--vs", metavar="AGENT", help="compare with another agent on the same deals")
     parser.add_argument("--weights", metavar="FILE", help="weights for --agent instead of the shipped ones "
                                                           "(a weights.npz from takeiteasy train)")
@@ -295,6 +296,8 @@ def _check_writable(path: str, option: str = "--scores", example: str = "scores.
 
 def _check_plot(path: str) -> None:
     """Refuse a plot file that could not be written, before any game is played."""
+    if os.path.isdir(path):  # plot_path would add '.png' and write beside the folder
+        raise InputError(f"--plot {path}: is a folder; give a file name, e.g. {os.path.join(path, 'scores.png')}")
     written, fmt = plot_path(path)
     _check_writable(written, "--plot", "scores.png")
     from matplotlib.backend_bases import FigureCanvasBase
@@ -375,8 +378,8 @@ def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, dea
 
 
 def interval(ci95: float, games: int, one: str = "game") -> str:
-    """'± 1.23' after a mean, or, for a single game, that one gives no interval."""
-    return f"± {ci95:.2f}" if games > 1 else f"(no interval from one {one})"
+    """'± 1.23 (95%)' after a mean, or, for a single game, that one gives no interval."""
+    return f"± {ci95:.2f} (95%)" if games > 1 else f"(no interval from one {one})"
 
 
 def _label(report: dict) -> str:
@@ -392,12 +395,14 @@ def _line(report: dict, label: str | None = None) -> str:
             f"{interval(report['ci95'], report['games'])}, "
             f"median {report['median']:g}, min {report['min']}, max {report['max']}, "
             f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, "
-            f"{speed:,.0f} games/s, {move:.4f} ms/move")
+            f"{speed:,.{0 if speed >= 10 else 2}f} games/s, {move:.4f} ms/move")
 
 
 def run(args) -> int:
     options = options_from_args(args)
     rules = Ruleset.from_options(options)
+    if options.rounds != 1 or options.match != "total":  # would be echoed in the report and change nothing
+        raise InputError("a bench game is one round: --rounds and --match are for matches (takeiteasy play)")
     _check_agent(args.agent)
     if args.plot is not None:
         _check_plot(args.plot)

@@ -57,7 +57,10 @@ def register(sub) -> None:
                         help="with --jobs: games each worker plays between merges (default 5,000)")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="run the --jobs workers as Ray tasks: 'local', 'auto' or HOST:6379 (the [ray] extra)")
-    parser.add_argument("--stop-after", type=int, default=None, help="stop after this many more games (resume later)")
+    parser.add_argument("--stop-after", type=int, default=None,
+                        help="stop after this many more games (resume later; with --jobs, at the end of the round "
+                             "of --sync games that reaches it).  Ctrl-C stops too, but the games since the last "
+                             "checkpoint are played again on resuming")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
@@ -133,7 +136,8 @@ def train(trainer, args) -> int:
     last = trainer.history[-1] if trainer.history else None
     done = trainer.games_done >= config.games
     print(f"{'finished' if done else 'stopped'} at game {trainer.games_done}"
-          + (f"; evaluation mean {last[2]:.2f}" if last else "")
+          + (f"; evaluation mean {last[2]:.2f}" + (f" (at game {int(last[0])})" if last[0] != trainer.games_done else "")
+             if last else "")
           + (f"; weights in {trainer.out / 'weights.npz'}" if done else "; resume with the same command"))
     return 0
 

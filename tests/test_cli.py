@@ -1076,3 +1076,26 @@ def test_bench_refuses_options_that_would_change_nothing_and_a_folder_to_plot_in
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("takeiteasy bench: error: " + message.replace("{tmp}", str(tmp_path)))
     assert not (tmp_path.parent / (tmp_path.name + ".png")).exists()
+
+
+@pytest.mark.parametrize("board_name, symbols, fits", [("standard", False, 23), ("standard", True, 29),
+                                                       ("daffodil", True, 34)])
+def test_a_board_fits_a_narrow_terminal_with_its_cells_in_the_same_places(board_name, symbols, fits):
+    """The board took 45 columns and wrapped on a phone's terminal, scrambling it: a narrower terminal gets the
+    columns closer (neighbouring columns never share a line), with every cell on the line it had."""
+    import random
+
+    import numpy as np
+
+    from takeiteasy.core import layout
+    from takeiteasy.terminal import board_text
+
+    shape = layout(board_name)
+    rng = random.Random(3)
+    board = np.full(shape.num_cells, -1, dtype=np.int64)
+    for cell, tile in zip(rng.sample(range(shape.num_cells), 12), rng.sample(range(27), 12)):
+        board[cell] = tile
+    marks = {t: "sun" if t % 2 else "moon" for t in range(31)} if symbols else None
+    wide, narrow = (board_text(board, shape, symbols=marks, max_width=w).plain.splitlines() for w in (200, 30))
+    assert max(len(line) for line in wide) >= 45 and max(len(line) for line in narrow) == fits
+    assert [line.split() for line in narrow] == [line.split() for line in wide]

@@ -38,11 +38,13 @@ def symbol_legend() -> Text:
 
 
 def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highlight: set[int] = frozenset(),
-               legal: set[int] | None = None, symbols: dict[int, str] | None = None) -> Text:
+               legal: set[int] | None = None, symbols: dict[int, str] | None = None,
+               max_width: int | None = None) -> Text:
     """The whole board: tiles in colour, empty cells by number (dimmed where not legal).
 
     With ``symbols`` (tile id -> ``'sun'`` or ``'moon'``, for the rules where they matter) each tile is followed
-    by its mark.
+    by its mark.  A terminal ``max_width`` too narrow for the usual spacing (a phone) gets the columns closer: two
+    neighbouring columns never share a line, so each may start under the middle of the one before.
     """
     rows = [2 * r + q for q, r in shape.cells]
     columns = [q for q, _ in shape.cells]
@@ -64,15 +66,22 @@ def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highl
                 label = f"<{cell}>"
             body = Text(label.center(7), style=style)
         grid[2 * r + q - top][q - left] = body
+    step, cell_width = CELL_WIDTH, CELL_WIDTH
+    if max_width is not None and max_width < CELL_WIDTH * len(grid[0]):
+        cell_width = max(t.cell_len for row in grid for t in row if t is not None)
+        step = (cell_width + 2) // 2  # a column's cells and the next-but-one's keep a space between them
     out = Text()
-    for y, row in enumerate(grid):
-        for cell_text in row:
+    for row in grid:
+        line, at = Text(), 0
+        for column, cell_text in enumerate(row):
             if cell_text is None:
-                out.append(" " * CELL_WIDTH)
-            else:
-                pad = CELL_WIDTH - cell_text.cell_len
-                out.append(" " * (pad // 2))
-                out.append_text(cell_text)
-                out.append(" " * (pad - pad // 2))
+                continue
+            pad = cell_width - cell_text.cell_len
+            start = column * step + pad // 2
+            line.append(" " * (start - at))
+            line.append_text(cell_text)
+            at = start + cell_text.cell_len
+        line.append(" " * max(0, (len(row) - 1) * step + cell_width - at))
+        out.append_text(line)
         out.append("\n")
     return out

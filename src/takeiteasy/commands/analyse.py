@@ -164,7 +164,7 @@ def run(args) -> int:
         cells = " ".join(board.split()[:rules.layout.num_cells])  # without the holding area's slots, if any
         symbols = rules.symbol_names() if rules.uses_symbols else None  # mark suns and moons where they count
         console.print(board_text(parse_board(cells, rules.layout, rules.tile_set), rules.layout, highlight=highlight,
-                                 symbols=symbols))
+                                 symbols=symbols, max_width=console.width))
 
     best = report["best_possible"]
     agent = report["agent"]

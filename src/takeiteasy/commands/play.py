@@ -412,7 +412,7 @@ def _cell_number(text: str) -> int:
 def _print_board(console: Console, rules, board, palette: str, **marks) -> None:
     """A board as the players see it: in their palette, with each tile's sun or moon where the rules use them."""
     symbols = rules.symbol_names() if rules.uses_symbols else None
-    console.print(board_text(board, rules.layout, palette, symbols=symbols, **marks))
+    console.print(board_text(board, rules.layout, palette, symbols=symbols, max_width=console.width, **marks))
 
 
 def _round_title(match: Match, number: int) -> str:

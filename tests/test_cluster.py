@@ -227,3 +227,12 @@ def test_a_script_that_starts_workers_without_the_main_guard_is_told_about_the_g
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
                             cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.strip() == "[1, 2]"
+
+
+def test_train_with_ray_missing_writes_nothing_before_refusing(tmp_path, monkeypatch, capsys):
+    """`train --ray` without Ray installed refused with the right message, but had written the run's log first."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # an import of it fails, as when it is not installed
+    out = tmp_path / "run"
+    assert main(["train", "--out", str(out), "--games", "10", "--jobs", "2", "--ray", "auto", "--quiet"]) == 2
+    assert "--ray needs Ray: pip install 'takeiteasy[ray]'" in capsys.readouterr().err
+    assert not out.exists()

@@ -33,7 +33,8 @@ class WorkerError(RuntimeError):
     """A worker process or Ray task stopped before it answered (killed, out of memory, a node lost)."""
 
 
-def _ray():
+def require_ray():
+    """The ray module, or :class:`InputError` saying how to install it."""
     try:
         import ray
     except ImportError:
@@ -54,7 +55,7 @@ def _probe(address: str, timeout: float = 5.0) -> None:
 
 def connect(address: str):
     """Start or join Ray (once per process); returns the ``ray`` module."""
-    ray = _ray()
+    ray = require_ray()
     if ray.is_initialized():
         return ray
     if address != "local":

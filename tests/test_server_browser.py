@@ -1468,3 +1468,39 @@ def test_rulebook_001_a_hint_for_the_tile_just_placed_while_it_may_still_move(se
     page.wait_for_function(f"S.state.players[0].board[{here}] === null")
     assert page.locator("#board .hint-num").count() == 0
     assert not errors
+
+
+def test_a_screen_reader_hears_every_cell_and_a_keyboard_keeps_its_place(server, browser):
+    """An accessibility pass: the board was one image whose cells had no names (only loose digits were read, and
+    no sun or moon); Play solo from the keyboard left the focus on the page itself; selects had no names; the
+    page was wider than a 320-pixel phone.  Rulebook 000's sun/moon placement needs each tile's symbol heard."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Reader")
+    page.select_option("#preset", "sunmoon")
+    for select in page.locator("select").all():  # every select has a name (a label or aria-label)
+        assert page.evaluate("s => !!(s.labels.length || s.getAttribute('aria-label'))", select.element_handle())
+    page.focus("#solo")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .legal")
+    page.wait_for_function("document.activeElement && document.activeElement.closest('#board') !== null")
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "button"
+    page.keyboard.press("Enter")  # place the first tile where the focus is
+    wait_tiles(page, 1)
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
+    assert page.get_attribute("#board", "role") == "group"
+    labels = page.eval_on_selector_all("#board g.cell", "gs => gs.map(g => [g.getAttribute('role'), "
+                                       "g.getAttribute('aria-label'), g.dataset.tile || null])")
+    assert len(labels) == 19 and all(role in ("img", "button") for role, _, _ in labels)
+    symbols = page.evaluate("S.state.symbols")
+    for cell, (_, label, token) in enumerate(labels):
+        assert label.startswith(f"cell {cell} (column ")
+        if token:
+            assert f"{'-'.join(token)}, {symbols[token]}" in label  # the tile and its sun or moon
+        else:
+            assert "empty" in label or "hint" in label or label.endswith(")")
+    phone = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True).new_page()
+    phone.goto(server)
+    phone.wait_for_selector("#preset option", state="attached")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 320
+    phone.close()
+    assert not errors

@@ -190,7 +190,15 @@ function cellPlace(layout, i) {
     (layout.cells[i].stamen ? ", stamen" : "");
 }
 
+// What a screen reader says for a cell: where it is and what is on it ("cell 7 (column 3 of 5, top), 9-6-4, sun").
+function cellLabel(layout, i, token) {
+  const symbol = token && symbolsShown() && S.state.symbols[token] ? `, ${S.state.symbols[token]}` : "";
+  return `cell ${i} (${cellPlace(layout, i)}), ${token ? tileName(token) + symbol : "empty"}`;
+}
+
 function drawBoard(svg, layout, board, opts = {}) {
+  // a board is a group of named cells: as role "img" its cells' names were hidden and only loose digits were read
+  svg.setAttribute("role", "group");
   // keep the keyboard's place on the board as it is redrawn (not after a click: Enter then draws the next tile)
   const focused = S.keyboard && svg.contains(document.activeElement) ? document.activeElement.getAttribute("data-cell") : null;
   svg.replaceChildren();
@@ -240,13 +248,15 @@ function drawBoard(svg, layout, board, opts = {}) {
       }
     }
     const actionable = token ? movable.has(i) || pickable.has(i) : legal.has(i) || targets.has(i);
+    const hinted = hintOf.get(i);
+    const label = (token || !actionable ? cellLabel(layout, i, token) : `cell ${i} (${cellPlace(layout, i)})`) +
+      (hinted !== undefined && !token ? `, hint ${hinted.expected.toFixed(1)}` : "");
     if (opts.onClick && actionable) {
-      const hinted = hintOf.get(i);
-      const label = `cell ${i} (${cellPlace(layout, i)})` + (token ? `, ${tileName(token)}` : "") +
-        (hinted !== undefined && !token ? `, hint ${hinted.expected.toFixed(1)}` : "");
       pressable(g, label, () => opts.onClick(i, token));
-    } else if (opts.onClick) {
-      g.addEventListener("click", () => opts.onClick(i, token));
+    } else {
+      g.setAttribute("role", "img");  // named, its drawing presentational
+      g.setAttribute("aria-label", label);
+      if (opts.onClick) g.addEventListener("click", () => opts.onClick(i, token));
     }
     svg.appendChild(g);
   });
@@ -281,11 +291,28 @@ function mayStartNext() {
 async function render() {
   const st = S.state;
   $("room-label").textContent = st ? `room ${st.code}` : "";
-  if (!st) { show("home"); return; }
-  if (st.status === "lobby") { renderLobby(); show("lobby"); return; }
-  if (st.mode === "caller") { renderCaller(); show("caller"); return; }
+  if (!st) { show("home"); keepFocus("home"); return; }
+  if (st.status === "lobby") { renderLobby(); show("lobby"); keepFocus("lobby"); return; }
+  if (st.mode === "caller") { renderCaller(); show("caller"); keepFocus("caller"); return; }
   await renderGame();
   show("game");
+  keepFocus("game");
+}
+
+// The control that had the focus may be gone (a button of the screen left, a cell placed on): the focus then fell
+// to the page itself, and a screen reader said nothing of the new screen.  It goes to a sensible place instead:
+// on the board, the first cell to act on; else the screen's first heading (or the game's status line).
+function keepFocus(view) {
+  const active = document.activeElement;
+  if (!S.keyboard) return;  // a mouse or a finger: the focus stays where it fell, and Enter keeps its meaning
+  if (active && active !== document.body && active.isConnected && active.offsetParent !== null
+      && !active.closest("[hidden]")) return;
+  const heading = [...$(view).querySelectorAll("h2, h3")].find((h) => h.offsetParent !== null);
+  const draw = view === "game" && !$("draw-bar").hidden ? $("draw-btn") : null;  // Enter: the next tile, as ever
+  const target = draw || $(view).querySelector("#board [tabindex]") || heading || (view === "game" ? $("status") : null);
+  if (!target) return;
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");  // focusable from the script only
+  target.focus({ preventScroll: true });
 }
 
 function renderLobby() {
@@ -531,7 +558,7 @@ function renderOthers(st, mine, layout) {
   for (const p of st.players) {
     if (p.index === st.you || !p.board) continue;
     const fig = el("figure");
-    const svg = el("svg:svg");
+    const svg = el("svg:svg", { "aria-label": `${p.name}'s board` });
     drawBoard(svg, layout, p.board, { scoring: (p.lines || []).filter(scores) });
     fig.append(svg, el("figcaption", {}, `${p.name}${p.score !== undefined ? ` — ${p.score}` : ""}`));
     others.appendChild(fig);

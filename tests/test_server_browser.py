@@ -1504,3 +1504,17 @@ def test_a_screen_reader_hears_every_cell_and_a_keyboard_keeps_its_place(server,
     assert phone.evaluate("document.documentElement.scrollWidth") <= 320
     phone.close()
     assert not errors
+
+
+def test_rulebook_001_easier_the_tile_chosen_of_two_is_said_not_only_shown(server, browser):
+    """The easier game (two tiles at a time): which of the two is picked was only a green glow; a screen reader now
+    hears it (aria-pressed), and picking the other moves it."""
+    errors: list[str] = []
+    page = open_solo(browser, server, errors, "Chooser2", "easier")
+    page.wait_for_selector("#current svg[aria-pressed]")
+    pressed = lambda: page.eval_on_selector_all("#current svg[aria-pressed]", "s => s.map(x => x.getAttribute('aria-pressed'))")
+    assert sorted(pressed()) == ["false", "true"]
+    page.locator("#current svg[aria-pressed='false']").click()
+    page.wait_for_function("document.querySelectorAll('#current svg[aria-pressed=\"true\"]').length === 1")
+    assert page.get_attribute("#current svg.selected", "aria-pressed") == "true"
+    assert not errors

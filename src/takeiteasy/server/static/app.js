@@ -469,7 +469,10 @@ function renderCurrentTiles(st, m) {
   for (const token of showTiles) {
     const icon = tileIcon(token, choice && token === S.selected ? "selected" : "");
     // only a choice is a control: a lone tile clicked, or reached with Tab, did nothing
-    if (choice) pressable(icon, `tile ${tileName(token)}`, () => { S.selected = token; S.moving = null; render(); });
+    if (choice) {
+      pressable(icon, `tile ${tileName(token)}`, () => { S.selected = token; S.moving = null; render(); });
+      icon.setAttribute("aria-pressed", String(token === S.selected));  // the one to place: said, not only a glow
+    }
     cur.appendChild(icon);
   }
   cur.classList.toggle("placed", placed);
@@ -730,7 +733,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
   const steps = moves.length + (releases.length ? 1 : 0);
   const svg = el("svg:svg", { class: "step-board", "aria-label": "your board, move by move" });
   const slider = el("input", { type: "range", min: 1, max: steps, value: steps, "aria-label": "move" });
-  const caption = el("p", { class: "step-caption" });
+  const caption = el("p", { class: "step-caption", "aria-live": "polite" });
   const show = (k) => {
     const board = Array(size).fill(null);
     moves.slice(0, k).forEach((m) => { if (m.cell < size) board[m.cell] = m.tile; });
@@ -738,6 +741,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
       releases.forEach((r) => { board[r.cell] = r.tile; });
       drawBoard(svg, layout, board, { marked: releases.map((r) => r.cell) });
       caption.textContent = "At the end: " + releases.map((r) => `${tileName(r.tile)} from the holding area onto cell ${r.cell}`).join(", ") + ".";
+      slider.setAttribute("aria-valuetext", "the end moves");
       return;
     }
     const m = moves[k - 1];
@@ -745,6 +749,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
     const other = m.best_cell !== m.cell && typeof m.best_cell === "number" && m.best_cell >= 0 && m.best_cell < size &&
       !board[m.best_cell] && typeof m.expected_best === "number";
     drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
+    slider.setAttribute("aria-valuetext", `move ${k} of ${moves.length}, ${tileName(m.tile)} on cell ${m.cell}`);
     caption.textContent = `Move ${k}: ${tileName(m.tile)} on cell ${m.cell}, expected final score ${num(m.expected)}` +
       (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, marked).` : ", where the AI would put it too.");
   };
@@ -983,6 +988,7 @@ async function renderEntryLayout(st) {
   $("entry-tiles").replaceChildren(...left.map((token) => {
     const icon = tileIcon(token, token === entry.pick ? "selected" : "");
     pressable(icon, `tile ${tileName(token)}`, () => { entry.pick = entry.pick === token ? null : token; again(); });
+    icon.setAttribute("aria-pressed", String(token === entry.pick));
     return icon;
   }));
   const empty = [], full = [];

@@ -1518,3 +1518,21 @@ def test_rulebook_001_easier_the_tile_chosen_of_two_is_said_not_only_shown(serve
     page.wait_for_function("document.querySelectorAll('#current svg[aria-pressed=\"true\"]').length === 1")
     assert page.get_attribute("#current svg.selected", "aria-pressed") == "true"
     assert not errors
+
+
+def test_on_a_short_wide_screen_the_tile_to_place_is_beside_the_board(server, browser):
+    """A page zoomed to 200% (640 x 450) or a phone on its side put the side panel under the board: the tile to
+    place and the hint were below the fold, a scroll down and up for every tile.  They stay beside it now."""
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 640, "height": 450}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server)
+    page.wait_for_selector("#preset option", state="attached")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    for selector in ("#status", "#current svg", "#hint-btn", "#board"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 450, (selector, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 640
+    place(page)
+    assert not errors

@@ -1482,6 +1482,9 @@ def test_a_screen_reader_hears_every_cell_and_a_keyboard_keeps_its_place(server,
     page.focus("#solo")
     page.keyboard.press("Enter")
     page.wait_for_selector("#board .legal")
+    # the allowed cells carry a mark, not only a fill a shade greener (told apart without telling green from grey)
+    assert page.locator("#board g.legal .legal-dot").count() == page.locator("#board g.legal").count() > 0
+    assert page.locator("#board .legal-dot").count() == page.locator("#board g.legal").count()
     page.wait_for_function("document.activeElement && document.activeElement.closest('#board') !== null")
     assert page.evaluate("document.activeElement.getAttribute('role')") == "button"
     page.keyboard.press("Enter")  # place the first tile where the focus is

@@ -231,6 +231,11 @@ function drawBoard(svg, layout, board, opts = {}) {
     } else {
       g.appendChild(el("svg:polygon", { points: hexPoints(x, y, R - 2), class: "cell-bg" }));
       if (opts.numbers) g.appendChild(el("svg:text", { x, y, class: "cell-num" }, i));
+      // a mark, not only a fill a shade greener: under a placement rule the allowed cells must be told apart
+      // without telling green from grey
+      if ((legal.has(i) || targets.has(i)) && !hintOf.has(i) && !opts.numbers) {
+        g.appendChild(el("svg:circle", { cx: x, cy: y, r: 5, class: "legal-dot" }));
+      }
       const hinted = hintOf.get(i);
       if (hinted !== undefined) {
         classes.push("hinted");

@@ -267,3 +267,17 @@ def test_combinations_that_mean_nothing_are_refused_not_ignored(options, message
     Ruleset.from_options(Options(scoring="best-sunray", best_ray_ties="next-best"))
     Ruleset.from_options(Options(caller=False))  # a game without solitaire's personal best: e.g. the envs' puzzle
     Ruleset.from_options(Options(solitaire=True, rounds=3))
+
+
+def test_rules_from_keywords_as_the_environments_take_them():
+    """Rulebook 000's variants by keyword: ``Ruleset.from_options(placement="adjacent")`` was a TypeError while
+    ``gym.make`` and ``parallel_env`` took the same keywords; a preset is a starting point for them."""
+    from takeiteasy import preset as top_level_preset
+
+    assert Ruleset.from_options(placement="adjacent").options == Options(placement="adjacent")
+    both = Ruleset.from_options(top_level_preset("daffodil"), placement="adjacent", scoring="sunrays")
+    assert both.options == Options(board="daffodil", placement="adjacent", scoring="sunrays")
+    with pytest.raises(InputError, match="unknown option 'placment'; expected one of board, placement"):
+        Ruleset.from_options(placment="adjacent")
+    with pytest.raises(InputError, match="unknown placement 'adj'"):
+        Ruleset.from_options(placement="adj")

@@ -14,6 +14,7 @@ __all__ = [
     "Match",
     "NotationError", "Options", "PALETTES", "Ruleset", "RulesError", "ScriptedPlayer", "TILE_VALUES", "TOKENS",
     "Tile", "View", "deal", "format_board", "format_tile", "layout", "parse_board", "parse_tile", "parse_tiles",
+    "preset",
 ]
 
 

@@ -446,13 +446,21 @@ class Ruleset:
         return f"Ruleset.from_options({self.options!r})"
 
     @classmethod
-    def from_options(cls, options: Options | None = None) -> "Ruleset":
-        """The ruleset the options select (the standard game by default); :class:`RulesError` when they do not
-        make one, naming the option."""
+    def from_options(cls, options: Options | None = None, **changes) -> "Ruleset":
+        """The ruleset the options select (the standard game by default), with any option given by keyword
+        changed (``Ruleset.from_options(placement="adjacent")``, as the environments take them);
+        :class:`RulesError` when they do not make one, naming the option."""
         if options is not None and not isinstance(options, Options):
             hint = " (Options.from_json reads a dict)" if isinstance(options, dict) else ""
             raise RulesError(f"expected Options, not {type(options).__name__}{hint}")
-        options = (options or Options()).validate()
+        options = options or Options()
+        if changes:
+            known = [f.name for f in fields(Options)]
+            unknown = next((name for name in changes if name not in known), None)
+            if unknown is not None:
+                raise RulesError(f"unknown option {unknown!r}; expected one of {', '.join(known)}")
+            options = replace(options, **changes)
+        options = options.validate()
         shape = get_layout(options.board)
         wildcards = bool(shape.stamen_cells) if options.wildcards is None else options.wildcards
         placement_type = PLACEMENT_RULES[options.placement]

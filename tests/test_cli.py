@@ -1064,7 +1064,8 @@ def test_rulebook_000_best_sunray_the_results_show_each_players_rays_and_awards(
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--rounds", "3"], "a bench game is one round: --rounds and --match are for matches (takeiteasy play)"),
+    (["--rounds", "3"], "a bench game is one round: --rounds and --match (or a preset that sets them, such as "
+                        "best-of-3 or four-rounds) are for matches (takeiteasy play)"),
     (["--preset", "best-of-3"], "a bench game is one round"),
     (["--plot", "{tmp}"], "--plot {tmp}: is a folder; give a file name"),
 ])

@@ -213,11 +213,16 @@ def test_play_refuses_an_agent_of_other_rules_or_a_name_before_anything_is_drawn
     some tile with a placement error, and on the daffodil board with a board-size error."""
     from takeiteasy.ai import make_agent
 
-    for options in (Options(placement="adjacent"), Options(board="daffodil")):
+    for options, differ in ((Options(placement="adjacent"), "placement"), (Options(board="daffodil"), "board, wildcards")):
         game = Game(Ruleset.from_options(options), ["ann"], seed=3)
-        with pytest.raises(InputError, match="the agent for 'ann' was made for other rules"):
+        with pytest.raises(InputError, match=f"the agent for 'ann' was made for other rules \\(they differ in {differ}\\)"):
             game.play([make_agent("greedy")])
         assert game.drawn == []
+    # a match's options, or an option spelt out, change nothing in a round: such agents play
+    match_round = Match(Ruleset.from_options(rounds=3, match="best-of"), ["ann"], seed=3).new_round()
+    assert match_round.play([make_agent("greedy", Ruleset.from_options())])[0] >= 0
+    spelt = Game(Ruleset.from_options(board="daffodil", wildcards=True), ["ann"], seed=3)
+    assert spelt.play([make_agent("greedy", Ruleset.from_options(board="daffodil"))])[0] >= 0
     game = Game(RULES, ["ann"], seed=3)
     with pytest.raises(InputError, match=r"'fast', not a player .*make_agent\('fast', rules\)"):
         game.play(["fast"])

@@ -258,3 +258,29 @@ def test_one_address_has_a_few_hints_searched_at_once_and_the_others_are_not_hel
             thread.join(30)
         assert [a.status_code for a in answers] == [200, 200]
         assert client.post("/api/hint", json=body).status_code == 200  # answered: the address may ask again
+
+
+def test_open_room_places_are_taken_before_the_rooms_are_made():
+    """Check, then record after making the room: creations at once from one address each passed the check (49
+    open rooms could become 69).  A place is now reserved first, named once the room is made, or given back."""
+    from takeiteasy.server.limits import OpenRooms
+
+    now = [1000.0]
+    rooms = OpenRooms(most=2, window=60, clock=lambda: now[0])
+    asked: list[str] = []
+
+    def is_open(code):
+        asked.append(code)
+        return code != "DONE"
+
+    first, second = rooms.reserve("a", is_open), rooms.reserve("a", is_open)
+    assert first and second and rooms.reserve("a", is_open) is None  # two being made already: no third
+    assert asked == []  # places being made are not looked up
+    rooms.release("a", second)  # that room was not made after all
+    third = rooms.reserve("a", is_open)
+    rooms.made(first, "DONE")
+    rooms.made(third, "OPEN")
+    assert rooms.reserve("a", is_open) is not None and sorted(asked) == ["DONE", "OPEN"]  # the finished one freed it
+    assert rooms.reserve("b", is_open) is not None  # another address
+    now[0] += 61
+    assert rooms.reserve("a", is_open) is not None  # made longer ago than the window

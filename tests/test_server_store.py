@@ -1113,3 +1113,13 @@ def test_a_room_code_taken_between_choosing_and_storing_is_chosen_again():
         assert store.taken == 1 and len(store._rooms) == 2
         code, token = r.json()["code"], r.json()["token"]
         assert client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]["you"] == 0
+
+
+def test_a_room_stored_with_options_refused_since_still_loads(tmp_path):
+    """A room created when an ignored option was accepted (solitaire in a best-of match, sun/moon's 'previous'
+    under free placement) answered 400 on every request once such options were refused; it loads as it played."""
+    from takeiteasy.server.rooms import Room
+
+    room = Room({"code": "OLDONE", "mode": "room", "seed": 1,
+                 "options": {"solitaire": True, "match": "best-of", "rounds": 3, "sunmoon_touch": "previous"}})
+    assert room.options.match == "best-of" and not room.options.solitaire and room.options.sunmoon_touch == "placed"

@@ -277,7 +277,26 @@ def test_rules_from_keywords_as_the_environments_take_them():
     assert Ruleset.from_options(placement="adjacent").options == Options(placement="adjacent")
     both = Ruleset.from_options(top_level_preset("daffodil"), placement="adjacent", scoring="sunrays")
     assert both.options == Options(board="daffodil", placement="adjacent", scoring="sunrays")
-    with pytest.raises(InputError, match="unknown option 'placment'; expected one of board, placement"):
+    with pytest.raises(InputError, match="unknown option 'placment'; known options: best_ray_ties, board"):
         Ruleset.from_options(placment="adjacent")
     with pytest.raises(InputError, match="unknown placement 'adj'"):
         Ruleset.from_options(placement="adj")
+
+
+def test_games_saved_before_the_refusals_load_and_replay_as_they_did():
+    """An option of a rule not in play was ignored before it was refused (2026-11-26): a game saved then with
+    sun/moon's 'previous' under free placement, or solitaire in a best-of match, still loads, the ignored option
+    back at its default; as typed now, the same options are refused."""
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=4)
+    game.play([make_agent("greedy", rules, seed=1)])
+    saved = game.to_json()
+    for old in ({"sunmoon_touch": "previous"}, {"best_ray_ties": "next-best"}):
+        record = json.loads(json.dumps(saved))
+        record["options"] = {**record["options"], **old}
+        loaded = Game.from_json(record)
+        assert loaded.scores() == game.scores() and loaded.rules.options == rules.options
+    stored = {"solitaire": True, "rounds": 3, "match": "best-of"}
+    assert Options.from_json(stored, saved=True) == Options(rounds=3, match="best-of")
+    with pytest.raises(InputError, match="solitaire with match 'best-of'"):
+        Options.from_json(stored)

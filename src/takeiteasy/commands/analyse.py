@@ -79,7 +79,7 @@ def _check_fields(game: dict) -> None:
         raise InputError(f"options: expected a JSON object of options, not {json_kind(options)}")
     check_option_types(options, "options")
     try:
-        rules = Ruleset.from_options(Options.from_json(options))
+        rules = Ruleset.from_options(Options.from_json(options, saved=True))
     except InputError as exc:
         raise InputError(f"options: {exc}") from None
     if game.get("seed") is not None and not _whole(game["seed"]):
@@ -157,7 +157,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    rules = Ruleset.from_options(Options.from_json(report["options"]))
+    rules = Ruleset.from_options(Options.from_json(report["options"], saved=True))
     console = Console(highlight=False)
 
     def draw(board: str, highlight=frozenset()) -> None:

@@ -77,8 +77,8 @@ def register(sub) -> None:
                              "HOST:6379 joins a cluster (needs the [ray] extra); --jobs then counts tasks "
                              "(default: the cluster's CPUs)")
     parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
-                                                        "draw order (blank lines and lines starting with # are "
-                                                        "skipped)")
+                                                        "draw order (blank lines are skipped, and text after a # "
+                                                        "is a comment)")
     parser.add_argument("--vs", metavar="AGENT", help="compare with another agent on the same deals")
     parser.add_argument("--weights", metavar="FILE", help="weights for --agent instead of the shipped ones "
                                                           "(a weights.npz from takeiteasy train)")
@@ -402,7 +402,8 @@ def run(args) -> int:
     options = options_from_args(args)
     rules = Ruleset.from_options(options)
     if options.rounds != 1 or options.match != "total":  # would be echoed in the report and change nothing
-        raise InputError("a bench game is one round: --rounds and --match are for matches (takeiteasy play)")
+        raise InputError("a bench game is one round: --rounds and --match (or a preset that sets them, such as "
+                         "best-of-3 or four-rounds) are for matches (takeiteasy play)")
     _check_agent(args.agent)
     if args.plot is not None:
         _check_plot(args.plot)

@@ -502,9 +502,10 @@ class Game:
                 raise InputError(f"the agent for {player!r} is {agent!r}, not a player with a choose(view) method"
                                  + (f"; make one with make_agent({agent!r}, rules)" if isinstance(agent, str) else ""))
             own = getattr(agent, "rules", None)
-            if isinstance(own, Ruleset) and own.options != self.rules.options:
-                raise InputError(f"the agent for {player!r} was made for other rules ({own.options}); make it with "
-                                 "this game's rules (game.rules)")
+            differ = self.rules.differences_in_play(own) if isinstance(own, Ruleset) else []
+            if differ:
+                raise InputError(f"the agent for {player!r} was made for other rules (they differ in "
+                                 f"{', '.join(differ)}); make it with this game's rules (game.rules)")
 
     def _agents_number(self, player: int, value, what: str) -> int:
         """An agent's answer as a whole number, or :class:`IllegalMove` naming the player: ``int()`` would take
@@ -595,7 +596,7 @@ class Game:
         if data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
             raise InputError(f"saved game version {data['version']!r}: this takeiteasy reads version {FORMAT_VERSION}")
         try:
-            rules = Ruleset.from_options(Options.from_json(data.get("options", {})))
+            rules = Ruleset.from_options(Options.from_json(data.get("options", {}), saved=True))
             deal = [parse_tile(t) for t in data["deal"]]
             players = data["players"]
             caller = data.get("caller", 0)  # checked by the constructor: int() would take "1", 1.9 and true

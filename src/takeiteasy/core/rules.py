@@ -359,9 +359,10 @@ class Options:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Options":
+    def from_json(cls, data: dict, saved: bool = False) -> "Options":
         """Options from a JSON object (options left out keep their defaults), validated; :class:`RulesError`
-        names an unknown option or a wrong value."""
+        names an unknown option or a wrong value.  ``saved``: options read back from a saved game or a stored
+        room, which may hold an option its rules ignored when it was made (see :meth:`without_unused`)."""
         if not isinstance(data, dict):
             raise RulesError("options must be a JSON object")
         known = {f.name for f in fields(cls)}
@@ -369,8 +370,23 @@ class Options:
         if unknown:
             raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
         options = cls(**data)
+        if saved and not any(cls.type_refusal(name, value) for name, value in data.items()):
+            options = options.without_unused()
         options.validate()
         return options
+
+    def without_unused(self) -> "Options":
+        """These options with an option of a rule not in play back at its default, and ``solitaire`` dropped
+        where it means nothing.  Until 2026-11-26 such options were accepted and ignored (now :meth:`validate`
+        refuses them): games saved and rooms stored then load and play as they did."""
+        changes: dict = {}
+        if self.sunmoon_touch != "placed" and self.placement != "sunmoon":
+            changes["sunmoon_touch"] = "placed"
+        if self.best_ray_ties != "split" and self.scoring != "best-sunray":
+            changes["best_ray_ties"] = "split"
+        if self.solitaire and (not self.caller or self.match == "best-of"):
+            changes["solitaire"] = False
+        return replace(self, **changes) if changes else self
 
     def but(self, **changes) -> "Options":
         """A copy with some options changed: ``Options(board="daffodil").but(stamen="first")``."""
@@ -416,8 +432,8 @@ class Options:
             raise RulesError(f"option best-ray-ties {self.best_ray_ties!r} is a rule of best-sunray scoring; "
                              f"add scoring 'best-sunray' (scoring is {self.scoring!r})")
         if self.solitaire and not self.caller:  # rulebook 004's players announce for each other
-            raise RulesError("solitaire with no caller: the lone player would choose every tile (307 is then "
-                             "always there); no caller is for two or more players, or play solitaire with a caller")
+            raise RulesError("solitaire with no caller: the lone player would choose every tile, and 307 would "
+                             "always be there to beat a personal best with; play solitaire with a caller")
         if self.solitaire and self.match == "best-of":
             raise RulesError("solitaire with match 'best-of': boards are won against other players; a solitaire "
                              "match adds its rounds up (match 'total')")
@@ -453,14 +469,7 @@ class Ruleset:
         if options is not None and not isinstance(options, Options):
             hint = " (Options.from_json reads a dict)" if isinstance(options, dict) else ""
             raise RulesError(f"expected Options, not {type(options).__name__}{hint}")
-        options = options or Options()
-        if changes:
-            known = [f.name for f in fields(Options)]
-            unknown = next((name for name in changes if name not in known), None)
-            if unknown is not None:
-                raise RulesError(f"unknown option {unknown!r}; expected one of {', '.join(known)}")
-            options = replace(options, **changes)
-        options = options.validate()
+        options = (options or Options()).but(**changes).validate()
         shape = get_layout(options.board)
         wildcards = bool(shape.stamen_cells) if options.wildcards is None else options.wildcards
         placement_type = PLACEMENT_RULES[options.placement]
@@ -529,6 +538,21 @@ class Ruleset:
         tile, previous_tile = self._tile_of_set("tile", tile), self._tile_of_set("previous tile", previous_tile, True)
         previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
         return self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
+
+    def differences_in_play(self, other: "Ruleset") -> list[str]:
+        """The options by which ``other`` lays and scores a round otherwise than these rules (none: an agent made
+        for either plays both alike).  The match (rounds, match, solitaire), takeback and the caller are not
+        among them, nor how an option is spelt (wildcards left to the board, or given)."""
+        mine, theirs = self.options, other.options
+        names = [name for name in ("board", "placement", "scoring", "stamen", "draw")
+                 if getattr(mine, name) != getattr(theirs, name)]
+        if self.tile_set != other.tile_set:
+            names.append("wildcards")
+        if mine.placement == theirs.placement == "sunmoon" and mine.sunmoon_touch != theirs.sunmoon_touch:
+            names.append("sunmoon_touch")
+        if self.uses_symbols and not np.array_equal(self.symbols, other.symbols):
+            names.append("symbols")
+        return names
 
     @property
     def uses_symbols(self) -> bool:

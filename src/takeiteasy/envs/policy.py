@@ -85,9 +85,10 @@ class AgentPolicy:
 
     def _check_rules(self, rules) -> None:
         """Refuse an environment of other rules: the agent would pick cells its mask forbids."""
-        if rules is not None and rules.options != self.rules.options:
-            raise InputError("policy: the agent was made for other rules than the environment's; make it with "
-                             "the environment's rules (env.unwrapped.rules)")
+        differ = [] if rules is None else rules.differences_in_play(self.rules)
+        if differ:
+            raise InputError(f"policy: the agent was made for other rules than the environment's (they differ in "
+                             f"{', '.join(differ)}); make it with the environment's rules (env.unwrapped.rules)")
 
     def act(self, game: Game, seat: int) -> int:
         """The action of ``seat`` in ``game`` as the environments number them."""

@@ -736,13 +736,19 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.post("/api/rooms", status_code=201)
     async def create_room(body: msg.CreateRoom, request: Request):
         client = client_address(request)
-        if open_rooms is not None and not await run_in_threadpool(open_rooms.allows, client, room_is_open):
-            return _error(429, f"{client} has {open_rooms.most} open rooms already; finish or leave one (a room "
-                               f"untouched for {master.idle_seconds / 3600:g} hours stops counting)")
-        room, token = await run_in_threadpool(master.create, body.mode, body.name, body.preset, body.options,
-                                              body.agents, body.public, body.confirm)
-        if open_rooms is not None:
-            open_rooms.add(client, room.code)
+        place = None if open_rooms is None else await run_in_threadpool(open_rooms.reserve, client, room_is_open)
+        if open_rooms is not None and place is None:
+            return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one (a room made more "
+                               f"than {master.idle_seconds / 3600:g} hours ago no longer counts)")
+        try:
+            room, token = await run_in_threadpool(master.create, body.mode, body.name, body.preset, body.options,
+                                                  body.agents, body.public, body.confirm)
+        except BaseException:
+            if place is not None:
+                open_rooms.release(client, place)
+            raise
+        if place is not None:
+            open_rooms.made(place, room.code)
         async with room_lock(room.code):
             wake_ais(room)  # the AI players' first moves follow the answer
             return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
@@ -912,6 +918,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             pass
         finally:
             hub.remove(room.code, socket, who)
+            socket_messages.forget(connection)
 
     # -- the front end -------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -59,38 +59,53 @@ class OpenRooms:
     """The rooms each client address made in the last ``window`` seconds, to hold it to ``most`` open ones.
 
     Kept in memory, like the buckets.  Whether a room is still open is asked (``is_open``, which may read
-    storage) only of an address at its limit, so other creations cost nothing.
+    storage) only of an address at its limit, so other creations cost nothing.  :meth:`reserve` takes a place
+    before the room is made (two creations at once cannot both take the last one); :meth:`made` names the room,
+    or :meth:`release` gives the place back when none was made.
     """
 
     def __init__(self, most: int, window: float, clock=None):
         self.most, self.window = most, window
         self.clock = clock or (lambda: time.time())  # looked up at each call, as the store's stamps are
-        self._made: dict[str, list[tuple[float, str]]] = {}  # client -> (when, code), oldest first
+        self._made: dict[str, list[list]] = {}  # client -> [when, code or None while being made], oldest first
         self._lock = threading.Lock()
 
-    def allows(self, client: str, is_open) -> bool:
-        """Whether ``client`` may make one more room: fewer than ``most`` of its recent rooms are open."""
+    def reserve(self, client: str, is_open) -> list | None:
+        """A place for one more room of ``client`` (pass it to :meth:`made` or :meth:`release`), or None when
+        ``most`` of its recent rooms are open."""
         since = self.clock() - self.window
         with self._lock:
-            made = [(when, code) for when, code in self._made.pop(client, []) if when >= since]
+            made = [entry for entry in self._made.pop(client, []) if entry[0] >= since]
             if made:
                 self._made[client] = made
-        if len(made) < self.most:
-            return True
-        closed = {code for _, code in made if not is_open(code)}  # outside the lock: it may read storage
+            codes = [entry[1] for entry in made if entry[1] is not None]
+            full = len(made) >= self.most
+        if full:
+            closed = {code for code in codes if not is_open(code)}  # outside the lock: it may read storage
+            with self._lock:
+                made = self._made[client] = [e for e in self._made.get(client, []) if e[1] not in closed]
         with self._lock:
-            made = self._made[client] = [(when, code) for when, code in self._made.get(client, [])
-                                         if code not in closed]
-        return len(made) < self.most
+            made = self._made.setdefault(client, [])
+            if len(made) >= self.most:
+                return None
+            place = [self.clock(), None]
+            made.append(place)
+            self._forget_oldest()
+            return place
 
-    def add(self, client: str, code: str) -> None:
+    def made(self, place: list, code: str) -> None:
         with self._lock:
-            self._made.setdefault(client, []).append((self.clock(), code))
-            if len(self._made) > MAX_CLIENTS:  # forget the addresses whose last room is oldest
-                oldest = sorted(self._made, key=lambda c: self._made[c][-1][0] if self._made[c] else 0.0)
-                oldest = oldest[:len(self._made) - MAX_CLIENTS]
-                for client_made in oldest:
-                    del self._made[client_made]
+            place[1] = code
+
+    def release(self, client: str, place: list) -> None:
+        with self._lock:  # by identity: two places taken at the same moment are equal lists
+            self._made[client] = [entry for entry in self._made.get(client, []) if entry is not place]
+
+    def _forget_oldest(self) -> None:
+        if len(self._made) > MAX_CLIENTS:  # forget the addresses whose last room is oldest
+            oldest = sorted(self._made, key=lambda c: self._made[c][-1][0] if self._made[c] else 0.0)
+            for client in oldest[:len(self._made) - MAX_CLIENTS]:
+                del self._made[client]
 
 
 class Buckets:
@@ -116,6 +131,11 @@ class Buckets:
             if len(self._buckets) > MAX_CLIENTS:
                 self._forget_full(now)
             return 0.0
+
+    def forget(self, client: str) -> None:
+        """Drop ``client``'s bucket (a connection that closed)."""
+        with self._lock:
+            self._buckets.pop(client, None)
 
     def _forget_full(self, now: float) -> None:
         rate, burst = self.limit.rate, self.limit.burst

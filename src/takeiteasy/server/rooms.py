@@ -76,7 +76,8 @@ MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard m
 # moves of one player between two draws, and score entries for one player by one person between two calls: every
 # event is stored and replayed on loading, so one client must not grow a room without end
 MAX_REPEATS = 20
-# seats taken out of one room's lobby: with at most MAX_PLAYERS seats, this bounds its joins too
+# every event is stored and replayed: a room takes at most MAX_PLAYERS + MAX_REMOVALS joins (its removals are
+# bounded by them), so joining and leaving again and again cannot grow it without end
 MAX_REMOVALS = 40
 # a room waits for every player: a seat the game has waited for this long with no sign of its player (no action,
 # no state read with its token) may be handed to an AI by another player, so one who went away holds nobody up
@@ -129,12 +130,24 @@ LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕІЈЅΑ�
 ZERO_WIDTH_JOINER = "\u200d"
 
 
+def _is_variation_selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
 def name_key(name: str) -> str:
     """What two names must not share in one room: "Bob", "BOB", full-width "ＢＯＢ", "Bob" with a variation
-    selector or an accent, and "Вob" with a Cyrillic В are one name."""
-    bare = "".join(ch for ch in unicodedata.normalize("NFKD", name)
-                   if not unicodedata.category(ch).startswith("M") and ch != ZERO_WIDTH_JOINER)
-    return unicodedata.normalize("NFKC", bare.translate(LOOK_ALIKES)).casefold()
+    selector or an accent, and "Вob" with a Cyrillic В are one name.  Accents are left out only on Latin, Greek
+    and Cyrillic letters: in other scripts a mark makes another name (カク and ガク, राम and रमा)."""
+    kept, base = [], ""
+    for ch in unicodedata.normalize("NFKD", name):
+        if _is_variation_selector(ch) or ch == ZERO_WIDTH_JOINER:
+            continue
+        if unicodedata.category(ch) == "Mn" and unicodedata.name(base, "").startswith(("LATIN", "GREEK", "CYRILLIC")):
+            continue
+        if not unicodedata.category(ch).startswith("M"):
+            base = ch
+        kept.append(ch)
+    return unicodedata.normalize("NFKC", "".join(kept).translate(LOOK_ALIKES)).casefold()
 
 
 def _allowed_format_character(name: str, index: int) -> bool:
@@ -234,7 +247,7 @@ class Room:
         self.record = record
         self.code: str = record["code"]
         self.mode: str = record["mode"]
-        self.options = Options.from_json(record["options"])
+        self.options = Options.from_json(record["options"], saved=True)  # a room stored before a refusal
         self.rules = Ruleset.from_options(self.options)
         self.seed: int = record["seed"]
         self.seats: list[Seat] = []
@@ -476,6 +489,10 @@ class Room:
             raise Conflict(f"room {self.code} is a solo game")
         if len(self.seats) >= MAX_PLAYERS:
             raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)")
+        if sum(event["t"] == "join" for event in self.events) >= MAX_PLAYERS + MAX_REMOVALS:
+            # joins, not removals, are counted: a stranger joining and leaving must not stop the host removing
+            raise Conflict(f"room {self.code} has seen {MAX_PLAYERS + MAX_REMOVALS} players join; no more may "
+                           "join it (make a new room)")
         if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise Conflict(f"name {name!r} is taken in room {self.code}")
         if kind == "ai":
@@ -511,8 +528,6 @@ class Room:
             raise RoomError("the host cannot leave the lobby; a room nobody starts simply lapses")
         if seat != 0 and target != seat:
             raise Forbidden(f"only the host ({self.seats[0].name}) may remove another player")
-        if sum(event["t"] == "remove" for event in self.events) >= MAX_REMOVALS:
-            raise Conflict(f"at most {MAX_REMOVALS} seats are taken out of a room; start it, or make a new room")
         out: list[dict] = []
         self._emit(out, {"t": "remove", "p": target})
         self._seen = {p - (p > target): t for p, t in self._seen.items() if p != target}

@@ -709,7 +709,7 @@ async function renderAnalysis(bar, info, box) {
     for (const m of mine.worst_moves) {
       const tr = el("tr");
       tr.append(el("td", { class: "num" }, m.move), el("td", { class: "mono" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
-        el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(1)));
+        el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(m.loss < 0.1 ? 2 : 1)));
       rows.push(tr);
     }
     if (mine.worst_moves.length) {

@@ -1539,3 +1539,34 @@ def test_on_a_short_wide_screen_the_tile_to_place_is_beside_the_board(server, br
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
     place(page)
     assert not errors
+
+
+def test_arrow_keys_move_the_focus_across_the_board(server, browser):
+    """Every allowed cell was its own Tab stop (19 before the Hint button): the arrow keys now go to the nearest
+    cell to act on in their direction, and Enter places the tile there."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Arrows")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.focus("#board g.legal[data-cell='0']")  # the top of the left column
+    where = lambda: page.evaluate("[+document.activeElement.dataset.cell, +document.activeElement.dataset.x, "
+                                  "+document.activeElement.dataset.y]")
+    start = where()
+    page.keyboard.press("ArrowRight")
+    right = where()
+    assert right[1] > start[1]
+    page.keyboard.press("ArrowDown")
+    down = where()
+    assert down[2] > right[2] and abs(down[1] - right[1]) < 1
+    page.keyboard.press("ArrowLeft")
+    assert where()[1] < down[1]
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")  # at the top edge the focus stays
+    top = where()
+    page.keyboard.press("ArrowUp")
+    assert where() == top
+    page.keyboard.press("Enter")
+    wait_tiles(page, 1)
+    assert board_tokens(page)[top[0]] != "."
+    assert not errors

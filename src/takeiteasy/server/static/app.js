@@ -224,7 +224,7 @@ function drawBoard(svg, layout, board, opts = {}) {
     if (token && movable.has(i)) classes.push("movable");
     if (token && pickable.has(i)) classes.push("pickable");  // a held tile that may go onto the stamen
     if (token && marked.has(i)) classes.push("marked");
-    const g = el("svg:g", { class: classes.join(" "), "data-cell": i });
+    const g = el("svg:g", { class: classes.join(" "), "data-cell": i, "data-x": x, "data-y": y });
     if (token) {
       g.setAttribute("data-tile", token);
       drawTile(g, token, x, y, R - 1);
@@ -269,11 +269,36 @@ function drawBoard(svg, layout, board, opts = {}) {
     const again = svg.querySelector(`[data-cell="${focused}"][tabindex]`) || svg.querySelector("[tabindex]");
     if (again) again.focus();
   }
+  if (!svg.dataset.arrows) {  // once per board: the arrow keys move the focus between the cells to act on
+    svg.dataset.arrows = "1";
+    svg.addEventListener("keydown", (e) => arrowOnBoard(svg, e));
+  }
   for (const line of opts.scoring || []) {  // at the end: mark each scoring line
     const pts = line.cells.map((c) => pos[c].join(",")).join(" ");
     svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-shadow" }));
     svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-line" }));
   }
+}
+
+// Arrow keys on a board: the focus goes to the nearest cell to act on in that direction (Tab still visits them
+// all), so a keyboard reaches a far cell in a few presses on a board of 19 or 21 cells.
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+function arrowOnBoard(svg, e) {
+  const step = ARROWS[e.key];
+  const from = e.target.closest && e.target.closest("g[tabindex]");
+  if (!step || !from || e.ctrlKey || e.metaKey || e.altKey) return;
+  const at = (g) => [+g.dataset.x, +g.dataset.y];
+  const [x0, y0] = at(from);
+  let best = null, bestCost = Infinity;
+  for (const g of svg.querySelectorAll("g[tabindex]")) {
+    const [dx, dy] = [at(g)[0] - x0, at(g)[1] - y0];
+    const along = dx * step[0] + dy * step[1];
+    if (g === from || along <= 0) continue;
+    const cost = Math.hypot(dx, dy) + 2 * Math.abs(dx * step[1] - dy * step[0]);  // straight on beats aside
+    if (cost < bestCost) { best = g; bestCost = cost; }
+  }
+  e.preventDefault();  // the page does not scroll while the focus moves (or stays, at the edge)
+  if (best) best.focus();
 }
 
 // ---- views ---------------------------------------------------------------------------------------

@@ -1820,3 +1820,14 @@ def test_a_game_under_way_is_listed_to_watch_only_while_someone_plays_it(client,
     monkeypatch.setattr("takeiteasy.server.rooms.WATCHED_MINUTES", -1)  # as if its last move were long ago
     listed = [r["code"] for r in client.get("/api/rooms").json()["rooms"]]
     assert lobby["code"] in listed and game["code"] not in listed
+
+
+def test_rulebook_004_a_solitaire_room_takes_no_second_player(client):
+    """Rulebook 004, solitaire: one player.  A room made with the solitaire preset let people join and AI seats be
+    added, then refused to start ("this room has 3"), with the guests sitting in a room that never would."""
+    host = create(client, mode="room", preset="solitaire")
+    code, ann = host["code"], host["token"]
+    assert "solitaire game, for its one player" in refused(client.post(f"/api/rooms/{code}/join", json={"name": "bob"}), 409)
+    assert "solitaire game" in refused(post(client, code, "add", token=ann, agent="random"), 409)
+    assert [p["name"] for p in state(client, code)["players"]] == ["ann"]
+    assert post(client, code, "start", token=ann).status_code == 200

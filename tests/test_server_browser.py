@@ -1570,3 +1570,40 @@ def test_arrow_keys_move_the_focus_across_the_board(server, browser):
     wait_tiles(page, 1)
     assert board_tokens(page)[top[0]] != "."
     assert not errors
+
+
+def test_a_page_loading_slowly_never_draws_an_older_state_over_a_newer_one(server, browser):
+    """A page's first render waits for the board's layout.  If a newer state came meanwhile (Bob placed), its
+    render drew first, then the older one finished and drew the old board under the new status line: "Place
+    9-2-8" with no cell to click, until Bob's next move.  The older render now gives way."""
+    errors: list[str] = []
+    ann, bob = ann_and_bob_playing(browser, server, errors)
+    place(ann)
+    held = []
+
+    def hold_the_first_layout(route):  # a slow connection: the reloaded page's first layout comes late
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    ann.route("**/api/layouts/**", hold_the_first_layout)
+    ann.reload(wait_until="commit")
+    while not held:
+        ann.wait_for_timeout(50)
+    version = ann.evaluate("S.state.version")
+    place(bob)  # a newer state while Ann's page waits for its layout
+    ann.wait_for_function(f"S.state && S.state.version > {version}")
+    ann.wait_for_selector("#board .legal")  # the newer state's render, with a layout of its own
+    held[0].continue_()  # now the first render finishes
+    ann.wait_for_timeout(1000)
+    code, token = ann.evaluate("[S.session.code, S.session.token]")
+    served = ann.evaluate(f"fetch('/api/rooms/{code}', {{headers: {{'x-player-token': '{token}'}}}})"
+                          ".then(r => r.json()).then(j => j.state)")
+    shown = ann.evaluate("S.state.version")
+    assert shown == served["version"]
+    legal = sorted(int(c) for c in ann.eval_on_selector_all("#board g.legal", "gs => gs.map(g => g.dataset.cell)"))
+    assert legal and legal == sorted(served["me"]["legal"][served["me"]["pending"][0]])
+    placed = ann.eval_on_selector_all("#players tr:not(:first-child) td:nth-child(2)", "tds => tds.map(t => +t.textContent)")
+    assert placed == [p["placed"] for p in served["players"]]  # the players table is the newest state's too
+    assert not errors

@@ -487,6 +487,8 @@ class Room:
                            + (" or during the first round" if not self.digital else ""))
         if self.mode == "solo" and self.seats and kind == "human":
             raise Conflict(f"room {self.code} is a solo game")
+        if self.options.solitaire and self.seats:  # it could never start: solitaire is for one player
+            raise Conflict(f"room {self.code} is a solitaire game, for its one player")
         if len(self.seats) >= MAX_PLAYERS:
             raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)")
         if sum(event["t"] == "join" for event in self.events) >= MAX_PLAYERS + MAX_REMOVALS:

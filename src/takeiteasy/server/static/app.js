@@ -324,7 +324,7 @@ async function render() {
   if (!st) { show("home"); keepFocus("home"); return; }
   if (st.status === "lobby") { renderLobby(); show("lobby"); keepFocus("lobby"); return; }
   if (st.mode === "caller") { renderCaller(); show("caller"); keepFocus("caller"); return; }
-  await renderGame();
+  if (await renderGame() === false) return;  // out of date: the newer render shows the game
   show("game");
   keepFocus("game");
 }
@@ -391,7 +391,8 @@ function statusText() {
   if (st.status === "round_over") {
     // a best-of match past its boards goes on only while the most boards won are shared (rulebook 001)
     const deciding = st.options.match === "best-of" && st.round + 1 >= st.rounds ? "; the lead in boards won is shared, so another board decides" : "";
-    return `Round ${st.round + 1} over${deciding}${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+    const which = st.round + 1 > st.rounds ? `Deciding round ${st.round + 1 - st.rounds}` : `Round ${st.round + 1} of ${st.rounds}`;
+    return `${which} over${deciding}${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
   if (!m) return "Watching";
   if (m.phase === "standin") return "An AI is playing for you";
@@ -431,6 +432,9 @@ function settling(p) {
 async function renderGame() {
   const st = S.state, m = me();
   const layout = await getLayout(st.layout);
+  // a newer state came while the layout loaded (a page's first one): its own render draws it.  Drawing this one
+  // after it put an old board under a new status line -- no cell to click while the game waited for the player
+  if (S.state !== st) return false;
   const mine = st.you !== null && st.you !== undefined ? myPlayer() : null;
   if (m && m.phase === "place" && (!S.selected || !m.pending.includes(S.selected))) S.selected = m.pending[0];
   if (m && S.moving && !m.movable.includes(S.moving)) S.moving = null;
@@ -540,7 +544,8 @@ function renderPlayersTable(st) {
   const over = st.status !== "playing";
   const head = el("tr");
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
-  for (const h of ["", "placed", over ? "round" : "", "total", ...(bestOf ? ["boards"] : [])]) {
+  // a best-of match: boards won decide, and a running total carried from board to board would mislead
+  for (const h of ["", "placed", over ? "round" : "", bestOf ? "boards won" : "total"]) {
     head.appendChild(el("th", { class: h ? "num" : "" }, h));
   }
   const rows = st.players.map((p) => {
@@ -552,8 +557,7 @@ function renderPlayersTable(st) {
     tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
-    tr.appendChild(el("td", { class: "num" }, `${st.totals[p.index] ?? 0}`));
-    if (bestOf) tr.appendChild(el("td", { class: "num" }, `${st.standings[p.index] ?? 0}`));
+    tr.appendChild(el("td", { class: "num" }, `${(bestOf ? st.standings : st.totals)[p.index] ?? 0}`));
     return tr;
   });
   $("players").replaceChildren(head, ...rows);

@@ -387,14 +387,9 @@ class Game:
         move stands only if each of them is still legal in that order.
         """
         self._check_player(player)
-        if not self.rules.options.takeback:
-            raise IllegalMove("no takeback: a placed tile may not be moved in this game")
-        if self.rules.holding_cells and self.all_drawn and (self.releases[player] or self.settled[player]):
-            # the end moves start once play is over: a move now could lay a released tile down twice
-            raise IllegalMove("holding area: once a held tile has moved onto the stamen, or the player has "
-                              "settled, no placed tile moves again")
-        if not self.movable[player]:
-            raise IllegalMove("only a tile placed since the last draw may be moved")
+        reason = self._nothing_moves(player)
+        if reason:
+            raise IllegalMove(reason)
         tile = self.movable[player][-1] if tile is None else tile
         if tile not in self.movable[player]:
             if tile not in self.boards[player]:
@@ -414,14 +409,25 @@ class Game:
         """The empty cells :meth:`move` would take ``tile`` (default: the tile placed last) to now; none when
         nothing may move."""
         self._check_player(player)
-        if (not self.rules.options.takeback or not self.movable[player]
-                or (self.rules.holding_cells and self.all_drawn and (self.releases[player] or self.settled[player]))):
+        if self._nothing_moves(player):
             return []
         tile = self.movable[player][-1] if tile is None else tile
         if tile not in self.movable[player]:
             return []
         board = self.boards[player]
         return [cell for cell in range(len(board)) if board[cell] < 0 and self._moved(player, tile, cell)[2] is None]
+
+    def _nothing_moves(self, player: int) -> str | None:
+        """Why no placed tile of ``player`` may move now, or None when the tiles placed since the last draw may."""
+        if not self.rules.options.takeback:
+            return "no takeback: a placed tile may not be moved in this game"
+        if self.rules.holding_cells and self.all_drawn and (self.releases[player] or self.settled[player]):
+            # the end moves start once play is over: a move now could lay a released tile down twice
+            return "holding area: once a held tile has moved onto the stamen, or the player has settled, no placed " \
+                   "tile moves again"
+        if not self.movable[player]:
+            return "only a tile placed since the last draw may be moved"
+        return None
 
     def _moved(self, player: int, tile: int, cell: int) -> tuple[np.ndarray, list[tuple[int, int]], str | None]:
         """The board and placements after moving ``tile`` to ``cell``, replaying the tiles placed since the last

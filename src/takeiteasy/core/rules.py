@@ -379,14 +379,26 @@ class Options:
         """These options with an option of a rule not in play back at its default, and ``solitaire`` dropped
         where it means nothing.  Until 2026-11-26 such options were accepted and ignored (now :meth:`validate`
         refuses them): games saved and rooms stored then load and play as they did."""
-        changes: dict = {}
-        if self.sunmoon_touch != "placed" and self.placement != "sunmoon":
-            changes["sunmoon_touch"] = "placed"
-        if self.best_ray_ties != "split" and self.scoring != "best-sunray":
-            changes["best_ray_ties"] = "split"
-        if self.solitaire and (not self.caller or self.match == "best-of"):
-            changes["solitaire"] = False
+        changes = {name: default for name, default, _ in self._meaningless()}
         return replace(self, **changes) if changes else self
+
+    def _meaningless(self) -> list[tuple[str, object, str]]:
+        """Each option that a rule not in play would ignore, or that means nothing with the others: (its name,
+        the value it has otherwise, why)."""
+        found = []
+        if self.sunmoon_touch != "placed" and self.placement != "sunmoon":
+            found.append(("sunmoon_touch", "placed", f"option sunmoon-touch {self.sunmoon_touch!r} is a rule of "
+                          f"sun/moon placement; add placement 'sunmoon' (placement is {self.placement!r})"))
+        if self.best_ray_ties != "split" and self.scoring != "best-sunray":
+            found.append(("best_ray_ties", "split", f"option best-ray-ties {self.best_ray_ties!r} is a rule of "
+                          f"best-sunray scoring; add scoring 'best-sunray' (scoring is {self.scoring!r})"))
+        if self.solitaire and not self.caller:  # rulebook 004's players announce for each other
+            found.append(("solitaire", False, "solitaire with no caller: the lone player would choose every tile, "
+                          "and 307 would always be there to beat a personal best with; play solitaire with a caller"))
+        if self.solitaire and self.match == "best-of":
+            found.append(("solitaire", False, "solitaire with match 'best-of': boards are won against other "
+                          "players; a solitaire match adds its rounds up (match 'total')"))
+        return found
 
     def but(self, **changes) -> "Options":
         """A copy with some options changed: ``Options(board="daffodil").but(stamen="first")``."""
@@ -424,19 +436,9 @@ class Options:
             raise RulesError(f"option draw: {self.draw} tiles at a time; expected 1 or more")
         if not 1 <= self.rounds <= MAX_ROUNDS:  # a match is stored and replayed whole: keep it bounded
             raise RulesError(f"option rounds: {self.rounds}; expected 1 to {MAX_ROUNDS}")
-        # an option of a rule not in play would be silently ignored: say so instead
-        if self.sunmoon_touch != "placed" and self.placement != "sunmoon":
-            raise RulesError(f"option sunmoon-touch {self.sunmoon_touch!r} is a rule of sun/moon placement; "
-                             f"add placement 'sunmoon' (placement is {self.placement!r})")
-        if self.best_ray_ties != "split" and self.scoring != "best-sunray":
-            raise RulesError(f"option best-ray-ties {self.best_ray_ties!r} is a rule of best-sunray scoring; "
-                             f"add scoring 'best-sunray' (scoring is {self.scoring!r})")
-        if self.solitaire and not self.caller:  # rulebook 004's players announce for each other
-            raise RulesError("solitaire with no caller: the lone player would choose every tile, and 307 would "
-                             "always be there to beat a personal best with; play solitaire with a caller")
-        if self.solitaire and self.match == "best-of":
-            raise RulesError("solitaire with match 'best-of': boards are won against other players; a solitaire "
-                             "match adds its rounds up (match 'total')")
+        meaningless = self._meaningless()  # an option a rule not in play would silently ignore: say so instead
+        if meaningless:
+            raise RulesError(meaningless[0][2])
         return self
 
 

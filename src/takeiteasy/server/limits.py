@@ -75,17 +75,11 @@ class OpenRooms:
         ``most`` of its recent rooms are open."""
         since = self.clock() - self.window
         with self._lock:
-            made = [entry for entry in self._made.pop(client, []) if entry[0] >= since]
-            if made:
-                self._made[client] = made
-            codes = [entry[1] for entry in made if entry[1] is not None]
-            full = len(made) >= self.most
-        if full:
-            closed = {code for code in codes if not is_open(code)}  # outside the lock: it may read storage
-            with self._lock:
-                made = self._made[client] = [e for e in self._made.get(client, []) if e[1] not in closed]
+            made = self._made[client] = [entry for entry in self._made.get(client, []) if entry[0] >= since]
+            codes = [entry[1] for entry in made if entry[1] is not None] if len(made) >= self.most else []
+        closed = {code for code in codes if not is_open(code)}  # outside the lock: it may read storage
         with self._lock:
-            made = self._made.setdefault(client, [])
+            made = self._made[client] = [entry for entry in self._made.get(client, []) if entry[1] not in closed]
             if len(made) >= self.most:
                 return None
             place = [self.clock(), None]

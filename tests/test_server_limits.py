@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Buckets, Limit, RateLimits  # noqa: E402
+from takeiteasy.core.tiles import TOKENS  # noqa: E402
 
 
 class Clock:
@@ -284,3 +285,75 @@ def test_open_room_places_are_taken_before_the_rooms_are_made():
     assert rooms.reserve("b", is_open) is not None  # another address
     now[0] += 61
     assert rooms.reserve("a", is_open) is not None  # made longer ago than the window
+
+
+def test_a_hint_whose_asker_hung_up_while_it_waited_is_not_searched(monkeypatch):
+    """Hints wait for one of the shared search threads; one whose client has gone by the time a thread is free is
+    dropped unsearched instead of holding up those asked after it.  A real server: only a real connection can
+    hang up."""
+    import json
+    import socket
+    import threading
+
+    import uvicorn
+
+    import takeiteasy.server.app as server_app
+
+    release, started = threading.Event(), threading.Semaphore(0)
+    searched_tiles = []
+    real_hint = server_app.ai_hint
+
+    def recording_hint(rules, board, tile, *args, **kwargs):
+        searched_tiles.append(tile)
+        started.release()
+        release.wait(30)
+        return real_hint(rules, board, tile, *args, **kwargs)
+
+    monkeypatch.setattr(server_app, "ai_hint", recording_hint)
+    monkeypatch.setattr(server_app, "HINT_THREADS", 1)
+    app = create_app(MemoryStore(), rate_limits=RateLimits.off())
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+
+    def request(tile: str) -> socket.socket:
+        body = json.dumps({"board": " ".join(["."] * 19), "tile": tile, "agent": "heuristic"}).encode()
+        connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+        connection.sendall(b"POST /api/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        return connection
+
+    def answer(connection: socket.socket) -> bytes:
+        data = b""
+        while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+    try:
+        first = request("574")  # holds the only search thread
+        assert started.acquire(timeout=30)
+        gone = request("123")  # waits for the thread, then its asker hangs up
+        time.sleep(0.5)
+        gone.close()
+        time.sleep(0.5)
+        release.set()
+        assert answer(first).startswith(b"HTTP/1.1 200")
+        first.close()
+        last = request("968")  # asked after: answered, and the one in between was never searched
+        assert answer(last).startswith(b"HTTP/1.1 200")
+        last.close()
+        assert [TOKENS[t] for t in searched_tiles] == ["574", "968"]
+    finally:
+        release.set()
+        server.should_exit = True
+        thread.join(10)

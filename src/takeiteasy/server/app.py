@@ -139,6 +139,40 @@ def _validation_text(exc: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
+class AskerGone(Exception):
+    """A hint's asker hung up while the hint waited for a search thread: it is not searched."""
+
+
+class RateLimit:
+    """Answers 429 with a one-line error to an address over its budget of API requests (``Buckets`` by kind).
+
+    Plain ASGI rather than Starlette's ``BaseHTTPMiddleware``, whose wrapping of ``receive`` hides from the
+    app that a client hung up (see ``AskerGone``)."""
+
+    def __init__(self, app, buckets: dict[str, Buckets]) -> None:
+        self.app, self.buckets = app, buckets
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            request = Request(scope)
+            path = scope["path"].rstrip("/")
+            kinds = ["requests"]
+            if request.method == "POST" and path == "/api/rooms":
+                kinds.append("rooms")
+            elif (request.method == "POST" and path == "/api/hint") or path.endswith("/analysis"):
+                kinds.append("hints")
+            client = client_address(request)
+            for kind in kinds:
+                wait = self.buckets[kind].take(client) if kind in self.buckets else 0.0
+                if wait > 0:
+                    seconds = max(1, math.ceil(wait))
+                    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
+                    response.headers["Retry-After"] = str(seconds)
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
 class BodyLimit:
     """Refuses a request body over ``limit`` bytes with 413, before the app reads it.
 
@@ -354,9 +388,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     ai_threads = CapacityLimiter(AI_THREADS)
     hint_threads = CapacityLimiter(HINT_THREADS)
 
-    async def searched(function, *args, **kwargs):
-        """``function(*args, **kwargs)`` (a hint or an analysis) in one of the hint threads."""
-        return await to_thread.run_sync(functools.partial(function, *args, **kwargs), limiter=hint_threads)
+    async def searched(function, *args, asker: Request | None = None, **kwargs):
+        """``function(*args, **kwargs)`` (a hint or an analysis) in one of the hint threads.  A search waiting for
+        a thread is dropped if its ``asker`` has hung up by the time one is free (:class:`AskerGone`)."""
+        async with hint_threads:
+            if asker is not None and await asker.is_disconnected():
+                raise AskerGone()
+            # the thread is this search's for as long as it runs (anyio's own pool only creates it)
+            return await to_thread.run_sync(functools.partial(function, *args, **kwargs))
     ai_failures: dict[str, int] = {}  # room code -> AI jobs failed in a row
     ai_retries: set[asyncio.Task] = set()
     ai_owner = ai_owner or secrets.token_hex(8)  # this server, as the holder of AI leases
@@ -408,6 +447,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             detail = "malformed body: expected a JSON object (Content-Type: application/json)"
         return _error(exc.status_code, detail)
 
+    @app.exception_handler(AskerGone)
+    async def asker_gone(request: Request, exc: AskerGone):
+        return _error(499, "the asker hung up before the search began: not searched")  # nobody reads it
+
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):
         kept = "; the room is kept as stored" if request.url.path.startswith("/api/rooms/") else ""
@@ -415,24 +458,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
 
-    @app.middleware("http")
-    async def limit_rate(request: Request, call_next):
-        path = request.url.path
-        if path.startswith("/api/"):
-            kinds = ["requests"]
-            if request.method == "POST" and path.rstrip("/") == "/api/rooms":
-                kinds.append("rooms")
-            elif (request.method == "POST" and path.rstrip("/") == "/api/hint") or path.endswith("/analysis"):
-                kinds.append("hints")
-            client = client_address(request)
-            for kind in kinds:
-                wait = buckets[kind].take(client) if kind in buckets else 0.0
-                if wait > 0:
-                    seconds = max(1, math.ceil(wait))
-                    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
-                    response.headers["Retry-After"] = str(seconds)
-                    return response
-        return await call_next(request)
+    app.add_middleware(RateLimit, buckets=buckets)
 
     # A room is read and changed one request at a time (its lock); the engine runs in a worker thread, and AI
     # players think in a worker thread without holding the lock (see ai_job), so a slow AI holds up nobody.
@@ -684,18 +710,18 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                                "one has answered")
         searching[client] += 1
         try:
-            return await _hint(body)
+            return await _hint(body, request)
         finally:
             searching[client] -= 1
             if not searching[client]:
                 del searching[client]
 
-    async def _hint(body: msg.HintRequest) -> dict:
+    async def _hint(body: msg.HintRequest, request: Request) -> dict:
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         board = hint_board(rules, body.board)
         previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
         if body.announce:
-            return await announce_hint(rules, board, previous, body)
+            return await announce_hint(rules, board, previous, body, request)
         if body.others:
             raise InputError("others: the other boards are for \"announce\": true")
         if body.tile is None:
@@ -703,11 +729,12 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         tile = parse_tile(body.tile, allowed=rules.tile_set)
         in_hand = [parse_tile(token, allowed=rules.tile_set) for token in body.in_hand]
         hints = await searched(ai_hint, rules, board, tile, None, previous, body.previous_cell,
-                               agent=body.agent, in_hand=in_hand)
+                               agent=body.agent, in_hand=in_hand, asker=request)
         return {"board": format_board(board), "tile": TOKENS[tile], "agent": body.agent,
                 "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}
 
-    async def announce_hint(rules: Ruleset, board: np.ndarray, previous: int, body: msg.HintRequest) -> dict:
+    async def announce_hint(rules: Ruleset, board: np.ndarray, previous: int, body: msg.HintRequest,
+                            request: Request) -> dict:
         if body.tile is not None or body.in_hand:
             raise InputError("announce: give only the board (no tile, no in_hand)")
         others = []
@@ -717,7 +744,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             except InputError as exc:
                 raise InputError(f"other board {number}: {exc}") from None
         hints = await searched(ai_announce_hints, rules, board, None, previous, body.previous_cell,
-                               agent=body.agent, others=others)
+                               agent=body.agent, others=others, asker=request)
         return {"board": format_board(board), "agent": body.agent, "announce": True,
                 "hints": [h.to_json() for h in hints]}
 

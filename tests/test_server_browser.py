@@ -514,7 +514,8 @@ def test_tiles_are_placed_and_moved_with_the_keyboard(server, browser):
     page.check("#confirm")  # the tile just placed stays movable until Enter draws the next
     page.click("#solo")
     page.wait_for_selector("#board .legal")
-    assert page.locator("#board .legal[tabindex='0'][role='button']").count() == 19
+    assert page.locator("#board .legal[tabindex][role='button']").count() == 19
+    assert page.locator("#board [tabindex='0']").count() == 1  # the board is one Tab stop
     # a keyboard user (a key pressed): a redraw of the board, e.g. when the live connection's first update
     # comes, keeps the focused cell (page.focus alone is no key press, and the redraw would drop the focus)
     page.keyboard.press("Shift")
@@ -558,9 +559,9 @@ def test_rulebook_001_confirm_mode_by_keyboard_goes_on_to_the_next_tile_and_esca
     page.wait_for_selector("#board .target", state="detached")
     assert board_tokens(page)[7] == first and page.evaluate("document.activeElement.dataset.cell") == "7"
     assert page.text_content("#status") == "Move your tile if you like, then draw the next"
-    page.keyboard.press(" ")  # picked up again, and moved on to cell 8, the next stop
+    page.keyboard.press(" ")  # picked up again, and moved on to cell 8, just below
     page.wait_for_selector("#board .target")
-    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.dataset.cell") == "8"
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('#board [data-cell=\"8\"]').dataset.tile !== undefined")
@@ -622,7 +623,7 @@ def test_rulebook_003_held_tiles_that_may_go_onto_the_stamen_are_outlined_and_th
     page.wait_for_selector("#settle:not([hidden])")
     held = page.eval_on_selector_all("#board g.pickable", "gs => gs.map(g => +g.dataset.cell)")
     assert held == [21, 22, 23]
-    assert page.locator("#board g.pickable[tabindex='0'][role='button']").count() == 3
+    assert page.locator("#board g.pickable[tabindex][role='button']").count() == 3
     # outlined as a tile that may be moved is
     stroke = "g => { const bg = getComputedStyle(g.querySelector('.tile-bg')); return [bg.stroke, bg.strokeWidth]; }"
     outlined = page.eval_on_selector("#board g.pickable", stroke)
@@ -1542,8 +1543,7 @@ def test_on_a_short_wide_screen_the_tile_to_place_is_beside_the_board(server, br
 
 
 def test_arrow_keys_move_the_focus_across_the_board(server, browser):
-    """Every allowed cell was its own Tab stop (19 before the Hint button): the arrow keys now go to the nearest
-    cell to act on in their direction, and Enter places the tile there."""
+    """The arrow keys go to the nearest cell to act on in their direction, and Enter places the tile there."""
     errors: list[str] = []
     page = open_page(browser, server, errors, "Arrows")
     page.click("#solo")
@@ -1569,6 +1569,42 @@ def test_arrow_keys_move_the_focus_across_the_board(server, browser):
     page.keyboard.press("Enter")
     wait_tiles(page, 1)
     assert board_tokens(page)[top[0]] != "."
+    assert not errors
+
+
+def test_the_board_is_one_tab_stop_that_follows_the_arrow_keys(server, browser):
+    """Tab went through every allowed cell (up to 21) before the Hint button.  The board is one Tab stop now: the
+    cell last in focus (the arrows move it), Home and End go to the first and last cell to act on."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Rover")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.keyboard.press("Shift")  # a keyboard user
+    cell = lambda: page.evaluate("document.activeElement.closest('#board') ? "
+                                 "+document.activeElement.dataset.cell : null")
+    page.focus("#board g.legal[data-cell='0']")
+    page.keyboard.press("Tab")
+    assert cell() is None  # out of the board at once, not on to cell 1
+    page.keyboard.press("Shift+Tab")
+    assert cell() == 0
+    page.keyboard.press("ArrowRight")
+    moved = cell()
+    assert moved not in (None, 0)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    assert cell() == moved  # the stop went with the arrow
+    assert page.locator("#board [tabindex='0']").count() == 1
+    page.keyboard.press("End")
+    assert cell() == 18
+    page.keyboard.press("Home")
+    assert cell() == 0
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    wait_tiles(page, 1)
+    assert board_tokens(page)[18] != "."
+    # the next tile: the stop stays where the keyboard was if that cell can still be acted on, else the first
+    page.wait_for_selector("#board .legal")
+    assert page.locator("#board [tabindex='0']").count() == 1
     assert not errors
 
 

@@ -265,13 +265,18 @@ function drawBoard(svg, layout, board, opts = {}) {
     }
     svg.appendChild(g);
   });
-  if (focused !== null) {
-    const again = svg.querySelector(`[data-cell="${focused}"][tabindex]`) || svg.querySelector("[tabindex]");
-    if (again) again.focus();
-  }
+  // one Tab stop per board: the cell the keyboard was on, else the first to act on (the arrows go between them)
+  const again = focused !== null ? svg.querySelector(`[data-cell="${focused}"][tabindex]`) : null;
+  const stop = again || svg.querySelector("g[tabindex]");
+  if (stop) rove(svg, stop);
+  if (focused !== null && stop) stop.focus();
   if (!svg.dataset.arrows) {  // once per board: the arrow keys move the focus between the cells to act on
     svg.dataset.arrows = "1";
     svg.addEventListener("keydown", (e) => arrowOnBoard(svg, e));
+    svg.addEventListener("focusin", (e) => {  // however a cell got the focus (arrows, a click, the script)
+      const g = e.target.closest && e.target.closest("g[tabindex]");
+      if (g) rove(svg, g);
+    });
   }
   for (const line of opts.scoring || []) {  // at the end: mark each scoring line
     const pts = line.cells.map((c) => pos[c].join(",")).join(" ");
@@ -280,13 +285,25 @@ function drawBoard(svg, layout, board, opts = {}) {
   }
 }
 
-// Arrow keys on a board: the focus goes to the nearest cell to act on in that direction (Tab still visits them
-// all), so a keyboard reaches a far cell in a few presses on a board of 19 or 21 cells.
+// A board is one Tab stop (a "roving tabindex"): Tab passed through up to 21 cells to reach the hint button.
+function rove(svg, to) {
+  for (const g of svg.querySelectorAll("g[tabindex]")) g.setAttribute("tabindex", g === to ? "0" : "-1");
+}
+
+// Arrow keys on a board: the focus goes to the nearest cell to act on in that direction; Home and End go to the
+// first and the last (in cell order), so every such cell is in reach whatever the arrows skip.
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 function arrowOnBoard(svg, e) {
-  const step = ARROWS[e.key];
   const from = e.target.closest && e.target.closest("g[tabindex]");
-  if (!step || !from || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!from || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Home" || e.key === "End") {
+    const cells = [...svg.querySelectorAll("g[tabindex]")];
+    e.preventDefault();
+    cells[e.key === "Home" ? 0 : cells.length - 1].focus();
+    return;
+  }
+  const step = ARROWS[e.key];
+  if (!step) return;
   const at = (g) => [+g.dataset.x, +g.dataset.y];
   const [x0, y0] = at(from);
   let best = null, bestCost = Infinity;
@@ -339,7 +356,7 @@ function keepFocus(view) {
       && !active.closest("[hidden]")) return;
   const heading = [...$(view).querySelectorAll("h2, h3")].find((h) => h.offsetParent !== null);
   const draw = view === "game" && !$("draw-bar").hidden ? $("draw-btn") : null;  // Enter: the next tile, as ever
-  const target = draw || $(view).querySelector("#board [tabindex]") || heading || (view === "game" ? $("status") : null);
+  const target = draw || $(view).querySelector("#board [tabindex='0']") || heading || (view === "game" ? $("status") : null);
   if (!target) return;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");  // focusable from the script only
   target.focus({ preventScroll: true });

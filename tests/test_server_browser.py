@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
@@ -25,7 +22,6 @@ if not IN_CI and (not os.path.exists(CHROMIUM) or shutil.which("chromium") is No
 if not IN_CI:
     pytest.importorskip("playwright.sync_api")
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from takeiteasy.ai import announce_hints, hint  # noqa: E402
@@ -35,33 +31,18 @@ from takeiteasy.server import SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.solve import solve  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from live_server import serving  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
     db = tmp_path_factory.mktemp("web") / "rooms.db"
     # compile the hint search before any page waits for it (with a cold numba cache that takes longer than a wait)
     hint(Ruleset.from_options(), parse_board(" ".join(["."] * 19)), parse_tile("574"))
     # one server for every test here, all from 127.0.0.1 and faster than people: no rate limits
     # (tests/test_server_limits.py checks them)
-    config = uvicorn.Config(create_app(SQLiteStore(db), rate_limits=RateLimits.off()), host="127.0.0.1", port=port,
-                            log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(create_app(SQLiteStore(db), rate_limits=RateLimits.off())) as port:
+        yield f"http://127.0.0.1:{port}/"
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Buckets, Limit, RateLimits  # noqa: E402
 from takeiteasy.core.tiles import TOKENS  # noqa: E402
 
+from live_server import serving  # noqa: E402
+
 
 class Clock:
     """A settable stand-in for ``time.time`` (the store stamps changes with it, the master compares)."""
@@ -295,8 +297,6 @@ def test_a_hint_whose_asker_hung_up_while_it_waited_is_not_searched(monkeypatch)
     import socket
     import threading
 
-    import uvicorn
-
     import takeiteasy.server.app as server_app
 
     release, started = threading.Event(), threading.Semaphore(0)
@@ -312,16 +312,6 @@ def test_a_hint_whose_asker_hung_up_while_it_waited_is_not_searched(monkeypatch)
     monkeypatch.setattr(server_app, "ai_hint", recording_hint)
     monkeypatch.setattr(server_app, "HINT_THREADS", 1)
     app = create_app(MemoryStore(), rate_limits=RateLimits.off())
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
 
     def request(tile: str) -> socket.socket:
         body = json.dumps({"board": " ".join(["."] * 19), "tile": tile, "agent": "heuristic"}).encode()
@@ -339,7 +329,8 @@ def test_a_hint_whose_asker_hung_up_while_it_waited_is_not_searched(monkeypatch)
             data += chunk
         return data
 
-    try:
+    with serving(app) as port, contextlib.ExitStack() as finally_:
+        finally_.callback(release.set)  # a failure below must not leave the search thread waiting
         first = request("574")  # holds the only search thread
         assert started.acquire(timeout=30)
         gone = request("123")  # waits for the thread, then its asker hangs up
@@ -353,7 +344,3 @@ def test_a_hint_whose_asker_hung_up_while_it_waited_is_not_searched(monkeypatch)
         assert answer(last).startswith(b"HTTP/1.1 200")
         last.close()
         assert [TOKENS[t] for t in searched_tiles] == ["574", "968"]
-    finally:
-        release.set()
-        server.should_exit = True
-        thread.join(10)

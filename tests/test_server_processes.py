@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,15 +17,11 @@ import pytest
 
 httpx = pytest.importorskip("httpx")
 
+from live_server import free_port  # noqa: E402
+
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 START_SECONDS = 180.0  # a loaded machine importing numpy, numba and FastAPI
 WAIT_SECONDS = 120.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

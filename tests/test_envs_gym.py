@@ -365,3 +365,19 @@ def test_a_refusal_says_things_once(action, message):
     env.reset(seed=1)
     with pytest.raises(IllegalMove, match=message):
         env.step(action)
+
+
+@pytest.mark.parametrize("seed", [-1, -123456789, np.int64(7), np.int64(-3)])
+def test_negative_and_numpy_seeds_deal_as_the_game_does(seed):
+    """ENV.md: a seed is a whole number, negative too, as ``Game`` takes.  Gymnasium's own generator refused a
+    negative seed or a numpy integer before the environment saw it."""
+    from takeiteasy.envs.vector import TakeItEasyVectorEnv
+
+    rules = Ruleset.from_options()
+    expected = [Game(rules, ["a"], seed=int(seed) + i).draw()[0] for i in range(2)]
+    _, info = gym.make("TakeItEasy-v0").reset(seed=seed)
+    assert info["tile"] == expected[0]
+    _, infos = TakeItEasyVectorEnv(2).reset(seed=seed)
+    assert list(infos["tile"]) == expected
+    _, again = gym.make("TakeItEasy-v0").reset(seed=seed)
+    assert again["tile"] == info["tile"]

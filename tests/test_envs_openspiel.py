@@ -444,6 +444,15 @@ def test_an_options_parameter_that_is_not_a_json_object_is_an_input_error(option
     assert "\n" not in str(refused.value)
 
 
+def test_a_presets_setting_is_undone_in_the_json_since_a_parameter_at_its_default_cannot_be_told_from_none():
+    """OpenSpiel fills in every parameter with its default before the game sees them: ``draw=1`` after
+    ``preset=easier`` is indistinguishable from no ``draw`` at all (ENV.md says so); the JSON undoes it."""
+    assert pyspiel.load_game("take_it_easy(preset=easier)").rules.options.draw == 2
+    assert pyspiel.load_game('take_it_easy(preset=easier,options={"draw":1})').rules.options.draw == 1
+    assert pyspiel.load_game('take_it_easy(preset=no-caller,options={"caller":true})').rules.options.caller
+    assert pyspiel.load_game("take_it_easy(preset=easier,draw=3)").rules.options.draw == 3  # not the default: wins
+
+
 @pytest.mark.parametrize("spec", ["take_it_easy_terminal", "take_it_easy_terminal(players=2,placement=adjacent)",
                                   'take_it_easy_terminal(players=2,options={"caller": false})'])
 def test_the_terminal_reward_game_passes_the_random_simulation_test(spec):

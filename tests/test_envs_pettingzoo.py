@@ -444,3 +444,22 @@ def test_one_hot_observations_hold_the_ordinal_ones(kwargs):
         obs_b, _, _, _, _ = one_hot.step(actions)
     with pytest.raises(InputError, match="observation='onehot'; expected one of ordinal, one_hot"):
         aec_env(2, observation="onehot")
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"draw": 2}, {"preset": "daffodil-holding"}])
+def test_the_aec_env_converts_to_parallel_where_it_says_it_can(kwargs):
+    """``is_parallelizable`` is PettingZoo's promise that ``aec_to_parallel`` works: it does when every agent acts
+    once a cycle, and with no caller (the chooser announcing alone) the metadata no longer promises it."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    converted = aec_to_parallel(aec_env(2, **kwargs))
+    observations, _ = converted.reset(seed=0)
+    steps = 0
+    while converted.agents:
+        observations, *_ = converted.step({a: int(np.flatnonzero(observations[a]["action_mask"])[0])
+                                           for a in converted.agents})
+        steps += 1
+    assert steps == converted.aec_env.unwrapped.rules.tiles_per_round
+    assert aec_env(2, caller=False).metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(aec_env(2, caller=False))

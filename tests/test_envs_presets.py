@@ -76,3 +76,58 @@ def test_solitaire_alone_is_accepted_everywhere():
     parallel_env(1, preset="solitaire").reset(seed=0)
     aec_env(1, solitaire=True).reset(seed=0)
     assert pyspiel.load_game("take_it_easy(solitaire=true)").num_players() == 1
+
+
+def _same_board_two_histories(rules):
+    """Rulebook 000, Sun/Moon Adjacent Placement: two sun tiles A and C and a moon B.  Deal A B C placing A on
+    cell 0 and B on 18, or deal B A C placing B on 18 and A on 0: the same board, tile C and bag, but C follows
+    a sun (it must touch a placed tile) in the first and a moon (anywhere) in the second."""
+    symbols = rules.symbols
+    suns = [t for t in range(27) if symbols[t] == symbols[0]]
+    a, c = suns[:2]
+    b = next(t for t in range(27) if symbols[t] != symbols[0])
+    rest = [t for t in range(27) if t not in (a, b, c)][:16]
+    return ([a, b, c] + rest, [0, 18]), ([b, a, c] + rest, [18, 0])
+
+
+@pytest.mark.parametrize("touch", ["placed", "previous"])
+def test_rulebook_000_sunmoon_observations_show_what_the_allowed_cells_depend_on(touch):
+    """Under sun/moon placement the allowed cells depend on the previous tile, which the board does not show:
+    two positions with the same board, tile and bag had the same observation and different masks in every
+    environment.  The observation now has the previous tile's cell (``previous``)."""
+    kwargs = {"placement": "sunmoon", "sunmoon_touch": touch}
+    rules = Ruleset.from_options(**kwargs)
+    histories = _same_board_two_histories(rules)
+    seen = {"gym": [], "vector": [], "pettingzoo": [], "openspiel": []}
+    for deal, cells in histories:
+        env = gym.make("TakeItEasy-v0", **kwargs)
+        obs, info = env.reset(options={"deal": deal})
+        for cell in cells:
+            obs, _, _, _, info = env.step(cell)
+        seen["gym"].append((obs, info["action_mask"]))
+
+        venv = gym.make_vec("TakeItEasy-v0", num_envs=1, **kwargs)
+        obs, info = venv.reset(options={"deals": [deal]})
+        for cell in cells:
+            obs, _, _, _, info = venv.step(np.array([cell]))
+        seen["vector"].append(({k: v[0] for k, v in obs.items()}, info["action_mask"][0]))
+
+        penv = parallel_env(1, **kwargs)
+        obs, infos = penv.reset(options={"deal": deal})
+        for cell in cells:
+            obs, _, _, _, infos = penv.step({"player_0": cell})
+        seen["pettingzoo"].append(({"observation": obs["player_0"]["observation"]}, obs["player_0"]["action_mask"]))
+
+        state = pyspiel.load_game("take_it_easy", {"placement": "sunmoon", "sunmoon_touch": touch}).new_initial_state()
+        for tile, cell in zip(deal, cells):
+            state.apply_action(tile)
+            state.apply_action(cell)
+        state.apply_action(deal[2])
+        mask = np.zeros(rules.board_size, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        seen["openspiel"].append(({"tensor": np.asarray(state.observation_tensor(0))}, mask))
+    for name, ((first, first_mask), (second, second_mask)) in seen.items():
+        assert not np.array_equal(first_mask, second_mask), name  # the case in point
+        assert any(not np.array_equal(first[key], second[key]) for key in first), name
+        if name in ("gym", "vector"):
+            assert (first["previous"], second["previous"]) == (19, 1)  # cells 18 and 0, + 1

@@ -53,6 +53,9 @@ class PlacementRule:
     name: ClassVar[str] = "free"
     code: ClassVar[int] = kernels.PLACE_FREE
     summary: ClassVar[str] = "any empty cell (the standard rule)"
+    #: where a tile may go depends on the player's previous placement, not on the board alone (an observation
+    #: must then show that placement for the allowed cells to follow from it)
+    follows_previous: ClassVar[bool] = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -97,6 +100,7 @@ class SunMoonPlacement(PlacementRule):
 
     name = "sunmoon"
     code = kernels.PLACE_SUNMOON
+    follows_previous = True
     summary = "a tile with the same sun/moon symbol as the previous tile must touch a placed tile"
 
     def refusal(self, board=None, shape=None, context=None, cell: int = -1) -> str:

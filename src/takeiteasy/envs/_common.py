@@ -12,7 +12,9 @@ Encoding (the same in the Gymnasium, PettingZoo and OpenSpiel environments):
   variant 4, the three holding slots follow the layout's cells);
 * ``tile`` -- the tile to place now as ``tile + 1``; 0 once the round is over;
 * ``bag`` -- one flag per tile id: 1 for a tile of the game's set that has not
-  been turned over (nor, with no caller, announced) yet: it may still come.
+  been turned over (nor, with no caller, announced) yet: it may still come;
+* ``previous`` -- only under sun/moon placement, whose allowed cells depend on
+  the tile placed before: that tile's cell + 1 (0 before the first).
 
 ``K`` below is the number of tile ids the ruleset can use: 27 for the standard
 set, 31 with the daffodil wildcards.
@@ -242,6 +244,18 @@ def shows_hand(rules: Ruleset) -> bool:
     """Several tiles turned over at once: the observation has a ``hand``, the tiles drawn and still to place
     after the current one (a player at the table sees them)."""
     return draw_size_of(rules) > 1
+
+
+def shows_previous(rules: Ruleset) -> bool:
+    """The placement rule looks at the player's previous placement (sun/moon placement): the observation has a
+    ``previous``, the cell of that placement + 1 (0 before the first), without which two positions with the same
+    board, tile and bag could allow different cells."""
+    return rules.placement.follows_previous
+
+
+def previous_entry(game, seat: int) -> int:
+    """The ``previous`` observation of ``seat``: the cell of their last placement + 1, 0 before the first."""
+    return game.previous_cell(seat) + 1
 
 
 def tile_flags(num_ids: int, tiles) -> np.ndarray:

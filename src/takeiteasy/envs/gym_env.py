@@ -7,8 +7,8 @@ tile on a cell.  The round follows a
 the scoring all come from the ruleset built from the keyword arguments
 (``gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")``).
 
-* Observation: ``{"board", "tile", "bag"}``, and ``"hand"`` when several tiles are drawn at once (see
-  :mod:`takeiteasy.envs._common`).
+* Observation: ``{"board", "tile", "bag"}``, with ``"hand"`` when several tiles are drawn at once and
+  ``"previous"`` under sun/moon placement (see :mod:`takeiteasy.envs._common`).
 * Action: a cell index, 0 .. cells-1, in notation order (then the holding
   slots under daffodil variant 4; the end moves onto the stamen are made
   for the agent, see :mod:`takeiteasy.envs._common`).  With no caller
@@ -49,6 +49,8 @@ def observation_space(rules) -> spaces.Dict:
     }
     if _common.shows_hand(rules):  # several tiles drawn at once: the others still to place
         views["hand"] = spaces.MultiBinary(k)
+    if _common.shows_previous(rules):  # sun/moon placement: where the last tile went
+        views["previous"] = spaces.Discrete(cells + 1)
     return spaces.Dict(views)
 
 
@@ -107,9 +109,12 @@ class TakeItEasyEnv(gym.Env):
 
     def _observation(self) -> dict[str, np.ndarray]:
         bag = _common.bag(self._set_flags, self.game)
-        view = {"board": _common.encode_board(self.game.boards[0]), "tile": self.tile + 1, "bag": bag}
+        view = {"board": _common.encode_board(self.game.boards[0]), "tile": np.int64(self.tile + 1),
+                "bag": bag}  # np.int64 as Discrete's own samples (and the vector env's arrays) are
         if "hand" in self.observation_space.spaces:
             view["hand"] = _common.tile_flags(self._set_flags.size, self.game.pending[0][1:])
+        if "previous" in self.observation_space.spaces:
+            view["previous"] = np.int64(_common.previous_entry(self.game, 0))
         return view
 
     def _info(self) -> dict[str, Any]:
@@ -125,7 +130,8 @@ class TakeItEasyEnv(gym.Env):
     # -- the Gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         options = _common.reset_options(options, ("deal",))  # checked first: a refused reset changes nothing
-        super().reset(seed=seed)
+        seed = _common.seed_number(seed)  # a numpy integer or a negative seed too, as Game takes
+        super().reset(seed=None if seed is None else seed % (1 << 64))  # Gymnasium's generator takes no negative
         _common.check_no_deal_without_caller(self.rules, options)
         if _common.announces(self.rules):
             deal_seed, deal = None, None  # the agent announces every tile

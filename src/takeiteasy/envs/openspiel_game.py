@@ -34,8 +34,9 @@ everyone has placed it (no caller: the chooser announcing) as they are.
 
 Observation tensor (float32, per player): own board one-hot (cells x K, an
 empty cell all zero), the tiles waiting for this player (K), the tiles not
-drawn yet (K), then each other board one-hot in seat order after the
-player's own (cells x K each).
+drawn yet (K), under sun/moon placement the cell of the player's previous
+tile one-hot (cells; all zero before the first), then each other board
+one-hot in seat order after the player's own (cells x K each).
 
 Information state (perfect recall, :class:`TakeItEasyInfoStateObserver`):
 the tiles turned over in order, the player's own actions, and the other
@@ -348,6 +349,8 @@ class TakeItEasyObserver:
     def __init__(self, game: TakeItEasyGame):
         cells, k, n = game.num_cells, game.num_ids, game.num_seats
         pieces = [("board", (cells, k)), ("waiting", (k,)), ("bag", (k,))]
+        if _common.shows_previous(game.rules):  # sun/moon placement: the allowed cells depend on it
+            pieces.append(("previous", (cells,)))
         if n > 1:
             pieces.append(("opponents", (n - 1, cells, k)))
         self.tensor, self.dict = _tensor_views(pieces)
@@ -365,6 +368,8 @@ class TakeItEasyObserver:
             self.dict["waiting"][tile] = 1.0
         self.dict["bag"][self._set] = 1.0
         self.dict["bag"][state.drawn] = 0.0
+        if "previous" in self.dict and state.previous_cell[player] >= 0:
+            self.dict["previous"][state.previous_cell[player]] = 1.0
         if "opponents" in self.dict:
             seats = state.boards.shape[0]
             for k in range(1, seats):
@@ -375,6 +380,8 @@ class TakeItEasyObserver:
         parts = [f"p{player} board {format_board(state.boards[player])}",
                  "waiting " + (" ".join(TOKENS[t] for t in state.waiting_tiles(player)) or "-"),
                  "drawn " + (" ".join(TOKENS[t] for t in state.drawn) or "-")]
+        if _common.shows_previous(state.rules):
+            parts.append(f"previous cell {state.previous_cell[player] if state.previous_cell[player] >= 0 else '-'}")
         for k in range(1, seats):
             other = (player + k) % seats
             parts.append(f"p{other} board {format_board(state.public[other])}")

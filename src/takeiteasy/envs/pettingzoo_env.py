@@ -12,13 +12,16 @@ observation follows PettingZoo's convention, ``{"observation": ...,
 "action_mask": ...}``:
 
 * ``observation`` -- one int64 vector: the agent's ``board`` (cells), the
-  ``tile`` (1), the ``bag`` (K), then the other boards in seat order after
-  the agent's own (cells each), encoded as in :mod:`takeiteasy.envs._common`.
+  ``tile`` (1), the ``bag`` (K), the ``hand`` (K, when several tiles are
+  turned over at once), ``previous`` (1, under sun/moon placement), then the
+  other boards in seat order after the agent's own (cells each), encoded as
+  in :mod:`takeiteasy.envs._common`.
   The other boards are shown as they stood when the current tile was turned
   over, so in the AEC form nobody sees where an earlier seat put it; once
   everyone has placed it (no caller: the chooser announcing), as they are.
   With ``observation="one_hot"`` it is float32 flags instead: K + 1 per cell
-  and for the tile (the first: none), the bag's and hand's flags as they are;
+  and for the tile (the first: none), cells + 1 for ``previous``, the bag's
+  and hand's flags as they are;
 * ``action_mask`` -- int8 per action, 1 = legal.
 
 ``info`` holds ``action_mask``, ``score``, ``tile`` and ``phase``.  The
@@ -65,9 +68,11 @@ class _Round:
         cells, k = self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells = cells
         # observation layout: board (cells), tile (1), bag (K), hand (K, only when several tiles are drawn at
-        # once), then each opponent's board (cells)
+        # once), previous (1, only under sun/moon placement), then each opponent's board (cells)
         self.shows_hand = _common.shows_hand(self.rules)
+        self.shows_previous = _common.shows_previous(self.rules)
         highs = np.concatenate([np.full(cells, k), [k], np.ones(k * (2 if self.shows_hand else 1), dtype=np.int64),
+                                [cells] if self.shows_previous else [],
                                 np.full((self.num_players - 1) * cells, k)]).astype(np.int64)
         actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
         self.one_hot = observation == "one_hot"
@@ -146,8 +151,9 @@ class _Round:
         bag = _common.bag(self.set_flags, self.game).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
         hand = [_common.tile_flags(bag.size, self.game.pending[seat][1:])] if self.shows_hand else []
+        previous = [[_common.previous_entry(self.game, seat)]] if self.shows_previous else []
         flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag, *hand,
-                               *[self.public[o] for o in others]]).astype(np.int64)
+                               *previous, *[self.public[o] for o in others]]).astype(np.int64)
         if self.one_hot:
             out = np.zeros(self.observation_size, dtype=np.float32)
             out[self._starts + np.where(self._ordinal, flat, 0)] = np.where(self._ordinal, 1, flat)
@@ -342,6 +348,9 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         super().__init__()
         self.round = _Round(num_players, rules, options, observation, **rule_options)
         self.rules = self.round.rules
+        # PettingZoo's aec_to_parallel needs the agents to act in a cycle; with no caller the chooser announces
+        # alone between the placements (use parallel_env, which handles it)
+        self.metadata = {**self.metadata, "is_parallelizable": not _common.announces(self.rules)}
         self.possible_agents = list(self.round.agents)
         self.agents = []
         self.render_mode = _check_render_mode(render_mode)

@@ -168,6 +168,10 @@ class TakeItEasyVectorEnv(VectorEnv):
             held = (position > self.turns[:, None]) & (position < visible[:, None])
             hand[np.repeat(rows, self.tiles_per_round)[held.ravel()], self.deals[held]] = 1
             views["hand"] = hand
+        if "previous" in self.single_observation_space.spaces:  # sun/moon placement: the last tile's cell + 1
+            last = self.deals[rows, np.maximum(self.turns - 1, 0)]
+            cell = np.argmax(self.boards == last[:, None], axis=1)
+            views["previous"] = np.where(self.turns > 0, cell + 1, 0).astype(np.int64)
         return views
 
     def _infos(self) -> dict[str, Any]:
@@ -191,7 +195,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         options = _common.reset_options(options, ("reset_mask", "deals"))
         seeds = self._seed_list(seed) if seed is not None else None  # checked before the generator is reseeded
         if isinstance(seed, (int, np.integer)):
-            super().reset(seed=int(seed))
+            super().reset(seed=int(seed) % (1 << 64))  # Gymnasium's generator takes no negative seed
         elif seeds is not None:  # one seed per sub-environment: the later deals repeat too
             entropy = [s % (1 << 64) for s in seeds]  # a seed may be negative
             super().reset(seed=int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint64)[0] >> 1))

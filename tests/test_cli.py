@@ -830,6 +830,11 @@ def test_bench_vs_and_solve_random_of_one_say_there_is_no_interval(capsys):
     out = capsys.readouterr().out
     assert out.startswith("best arrangement of 1 draw (series 0): mean ") and "(no interval from one draw)," in out
     assert "±" not in out and "sd" not in out
+    # with an interval, said once: "± 8.12 (95%)" read "± 8.12 (95%) (95% CI)"
+    assert main(["bench", "--games", "3", "--agent", "greedy", "--vs", "random"]) == 0
+    assert main(["solve", "--random", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("(95%)") == 4 and "CI" not in out  # greedy, random, their difference; the solved mean
 
 
 def test_bench_help_lists_the_registered_agents(capsys):
@@ -1100,3 +1105,24 @@ def test_a_board_fits_a_narrow_terminal_with_its_cells_in_the_same_places(board_
     wide, narrow = (board_text(board, shape, symbols=marks, max_width=w).plain.splitlines() for w in (200, 30))
     assert max(len(line) for line in wide) >= 45 and max(len(line) for line in narrow) == fits
     assert [line.split() for line in narrow] == [line.split() for line in wide]
+
+
+def test_tile_numbers_in_the_terminal_are_readable_on_every_stripe_colour():
+    """The numbers were bold black on every stripe: on the six-board edition's black 1 (#202020) they vanished.
+    Each number takes the ink of higher contrast, at least WCAG's 3:1 for large text on every colour."""
+    from takeiteasy.core.tiles import PALETTES
+    from takeiteasy.terminal import ink_on, tile_text
+
+    def luminance(hex_colour: str) -> float:
+        def linear(c: float) -> float:
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = (linear(int(hex_colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    for palette, colours in PALETTES.items():
+        for value, (_, colour) in colours.items():
+            ratios = {"black": (luminance(colour) + 0.05) / 0.05, "white": 1.05 / (luminance(colour) + 0.05)}
+            assert ratios[ink_on(colour)] == max(ratios.values()) >= 3, (palette, value)
+    assert ink_on(PALETTES["sixboard"][1][1]) == "white"
+    spans = tile_text(0, "sixboard").spans  # tile 1-2-3
+    assert str(spans[0].style).startswith("bold white on")

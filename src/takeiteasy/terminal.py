@@ -15,6 +15,17 @@ from .core.tiles import PALETTES, TILE_VALUES
 CELL_WIDTH = 9
 
 
+def ink_on(background: str) -> str:
+    """"black" or "white": whichever reads better on the ``#rrggbb`` colour (WCAG contrast ratio): the six-board
+    edition's black 1s were black on near-black."""
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    red, green, blue = (linear(int(background[i:i + 2], 16)) for i in (1, 3, 5))
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return "black" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "white"
+
+
 def tile_text(tile: int, palette: str = "classic") -> Text:
     """A tile as three coloured values, e.g. '5 7 4'; wildcard stripes show as '*'."""
     colours = PALETTES[palette]
@@ -23,7 +34,8 @@ def tile_text(tile: int, palette: str = "classic") -> Text:
         if d:
             text.append(" ")
         if value:
-            text.append(str(value), style=f"bold black on {colours[int(value)][1]}")
+            colour = colours[int(value)][1]
+            text.append(str(value), style=f"bold {ink_on(colour)} on {colour}")
         else:
             text.append("*", style="bold")
     return text

@@ -483,7 +483,7 @@ def run(args) -> int:
         print(_line(report["a"], a))
         print(_line(report["b"], b))
         d = report["difference"]
-        ci = interval(d["ci95"], report["games"]) + (" (95% CI)" if report["games"] > 1 else "")
+        ci = interval(d["ci95"], report["games"])
         print(f"{a} - {b}: {d['mean']:+.2f} {ci}, {a} ahead in {d['wins']:.1%} of games, tied in {d['ties']:.1%}")
     else:
         print(_line(report))

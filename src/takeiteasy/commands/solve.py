@@ -260,7 +260,7 @@ def _many(args, rules: Ruleset) -> int:
         print(json.dumps(report))
         return 0
     where = f"deals file {args.deals}" if deals is not None else f"series {args.seed}"
-    spread = (f"{interval(report['ci95'], report['games'])} (95% CI), sd {report['sd']:.1f}" if report["games"] > 1
+    spread = (f"{interval(report['ci95'], report['games'])}, sd {report['sd']:.1f}" if report["games"] > 1
               else interval(report["ci95"], 1, "draw"))
     print(f"best arrangement of {plural(count, 'draw')} ({where}): mean {report['mean']:.2f} {spread}, "
           f"median {report['median']:g}, min {report['min']}, "

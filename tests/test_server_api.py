@@ -445,6 +445,14 @@ def test_joining_and_leaving_a_lobby_again_and_again_is_limited(client):
     assert post(client, code, "start", token=ann).status_code == 200  # the room itself goes on
 
 
+def call_every_tile(client, code: str, host: str) -> dict:
+    """Start a caller room's round and call all its tiles (boards and scores are entered after the last)."""
+    st = post(client, code, "start", token=host).json()["state"]
+    while st["left"]:
+        st = post(client, code, "call", token=host).json()["state"]
+    return st
+
+
 def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(client):
     """Every event is stored and replayed when the room is loaded: moving one tile back and forth (or entering a
     score again and again) grew a room without end (20 000 moves took 1.7 s to load, with the server waiting)."""
@@ -466,19 +474,16 @@ def test_moves_and_score_entries_are_limited_so_a_room_cannot_grow_without_end(c
     host = create(client, mode="caller")
     code, ann = host["code"], host["token"]
     bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
-    assert post(client, code, "start", token=ann).status_code == 200
+    call_every_tile(client, code, ann)
     for k in range(MAX_REPEATS):
         assert post(client, code, "entry", token=ann, score=k).status_code == 200
         assert post(client, code, "entry", token=ann, player=1, score=k).status_code == 200
     assert "at most" in refused(post(client, code, "entry", token=ann, score=99), 409)
     assert "at most" in refused(post(client, code, "entry", token=ann, player=1, score=99), 409)
     assert state(client, code, ann)["entries"]["0"]["score"] == MAX_REPEATS - 1
-    # the host's entries for bob do not use up bob's own (bob's final board must always go in), and a call
-    # starts the count again
+    # the host's entries for bob do not use up bob's own (bob's final board must always go in)
     assert post(client, code, "entry", token=bob, score=7).status_code == 200
-    assert post(client, code, "call", token=ann).status_code == 200
-    assert post(client, code, "entry", token=ann, score=8).status_code == 200
-    assert [state(client, code, ann)["entries"][p]["score"] for p in "01"] == [8, 7]
+    assert [state(client, code, ann)["entries"][p]["score"] for p in "01"] == [MAX_REPEATS - 1, 7]
 
 
 def test_a_daffodil_caller_room_says_every_called_tile_including_the_wildcards(client):
@@ -556,7 +561,7 @@ def test_a_score_entry_of_the_wrong_type_says_what_is_wrong_in_the_projects_word
     says where, what and why in one line, as the room's own refusals do, and the room is unchanged."""
     host = create(client, mode="caller")
     code, ann = host["code"], host["token"]
-    assert post(client, code, "start", token=ann).status_code == 200
+    call_every_tile(client, code, ann)
     before = state(client, code, ann)["version"]
     for score, why in ((12.5, "score: 12.5 is not a whole number"),
                        (12.0, "score: expected a whole number written without a decimal point, not 12.0"),
@@ -1755,7 +1760,7 @@ def test_a_call_taken_back_comes_again_with_the_next_call(tmp_path):
         assert post(client, code, "uncall", token=ann).json()["state"]["current"] == st["drawn"][-3:-1]
         st = post(client, code, "call", token=ann).json()["state"]
         assert post(client, code, "entry", token=bob, board=" ".join(st["drawn"])).status_code == 200
-        assert "boards are entered" in refused(post(client, code, "uncall", token=ann), 409)
+        assert "boards or scores are entered" in refused(post(client, code, "uncall", token=ann), 409)
     with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:  # replayed from its events
         assert state(client, code, ann)["drawn"] == st["drawn"]
         screen = create(client, mode="room")
@@ -1831,3 +1836,72 @@ def test_rulebook_004_a_solitaire_room_takes_no_second_player(client):
     assert "solitaire game" in refused(post(client, code, "add", token=ann, agent="random"), 409)
     assert [p["name"] for p in state(client, code)["players"]] == ["ann"]
     assert post(client, code, "start", token=ann).status_code == 200
+
+
+def test_caller_rooms_take_entries_after_the_last_call_and_one_call_from_two_devices(client):
+    """A score typed after 3 calls went in as the player's final entry without a word (the host's page then listed
+    nobody missing); two devices of the host calling at once called two tiles, the first shown only in the
+    history.  Entries wait for the last call, and a call names how many tiles the page showed called."""
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    st = post(client, code, "start", token=ann).json()["state"]
+    for _ in range(3):
+        st = post(client, code, "call", token=ann, called=len(st["drawn"])).json()["state"]
+    version = st["version"]
+    assert refused(post(client, code, "entry", token=bob, score=12), 409) == (
+        "boards and scores are entered once every tile has been called (3 of 19 so far)")
+    # the second device saw 3 called too: its call would be a fourth tile over the first device's
+    assert post(client, code, "call", token=ann, called=3).status_code == 200
+    assert "nothing called" in refused(post(client, code, "call", token=ann, called=3), 409)
+    st = state(client, code, ann)
+    assert len(st["drawn"]) == 4 and st["version"] == version + 1
+    while st["left"]:
+        st = post(client, code, "call", token=ann).json()["state"]  # a page that says nothing still calls
+    assert post(client, code, "entry", token=bob, score=12).status_code == 200
+    assert "cannot be taken back" in refused(post(client, code, "uncall", token=ann), 409)  # a score is in
+
+
+def board_with_a_ray(rules, tiles: list[int]) -> str:
+    """The tiles laid so that one line holds tiles of one symbol sharing their value in its direction (a sunray
+    or moonbeam), the others anywhere."""
+    from takeiteasy.core.tiles import TILE_VALUES, TOKENS
+
+    shape = rules.layout
+    for line in range(len(shape.line_len)):
+        cells = list(shape.line_cells[line][:shape.line_len[line]])
+        direction = int(shape.line_dir[line])
+        for symbol in (0, 1):
+            for value in {int(TILE_VALUES[t][direction]) for t in tiles}:
+                fitting = [t for t in tiles if rules.symbols[t] == symbol and TILE_VALUES[t][direction] == value]
+                if len(fitting) >= len(cells):
+                    board = [-1] * shape.num_cells
+                    for cell, tile in zip(cells, fitting):
+                        board[cell] = tile
+                    rest = [t for t in tiles if t not in board]
+                    for cell in range(shape.num_cells):
+                        if board[cell] < 0:
+                            board[cell] = rest.pop()
+                    return " ".join(TOKENS[t] for t in board)
+    raise AssertionError("no ray can be laid with these tiles")
+
+
+def test_rulebook_000_best_sunray_bonus_of_a_caller_round_is_given_with_the_entry():
+    """Rulebook 000, Best Sunray/Moonbeam at a physical table: the 60 went into the totals unexplained.  Once the
+    round is over, each entry with a round bonus says how much (``bonus``)."""
+    with TestClient(create_app(MemoryStore(), rate_limits=UNLIMITED)) as client:
+        host = create(client, mode="caller", preset="best-sunray")
+        code, ann = host["code"], host["token"]
+        bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+        st = call_every_tile(client, code, ann)
+        rules = Ruleset.from_options(preset("best-sunray"))
+        board = board_with_a_ray(rules, [parse_tile(t) for t in st["drawn"]])
+        assert post(client, code, "entry", token=ann, board=board).status_code == 200
+        assert post(client, code, "entry", token=bob, score=100).status_code == 200
+        during = state(client, code, ann)["entries"]
+        assert "bonus" not in during["0"]
+        st = post(client, code, "end-round", token=ann).json()["state"]
+        bonus = rules.round_bonuses([parse_board(board)])[0]
+        assert bonus > 0  # the only board typed in has the best ray of each symbol
+        assert st["entries"]["0"]["bonus"] == bonus and "bonus" not in st["entries"]["1"]
+        assert st["results"][-1] == [rules.score(parse_board(board)) + bonus, 100]

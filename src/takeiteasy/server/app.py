@@ -877,8 +877,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         return await action(code, body.token, "settle", [(r.tile, r.cell) for r in body.releases])
 
     @app.post("/api/rooms/{code}/call")
-    async def call(code: str, body: msg.Authorised):
-        return await action(code, body.token, "call")
+    async def call(code: str, body: msg.Call):
+        return await action(code, body.token, "call", body.called)
 
     @app.post("/api/rooms/{code}/uncall")
     async def uncall(code: str, body: msg.Authorised):

@@ -82,6 +82,13 @@ class Settle(Authorised):
     releases: list[Release] = Field(default_factory=list, max_length=8)
 
 
+class Call(Authorised):
+    """Caller rooms, host: call the next tile(s); ``called``, the tiles called so far as the host's page shows
+    them, makes a second device's call of the same tile a 409 instead of a second tile."""
+
+    called: StrictInt | None = None
+
+
 class Entry(Authorised):
     """Caller rooms: a final board in notation, or a score, for yourself (or anyone, for the host)."""
 

@@ -643,13 +643,18 @@ class Room:
         self._advance(out)
         return out
 
-    def call(self, seat: int) -> list[dict]:
+    def call(self, seat: int, seen: int | None = None) -> list[dict]:
+        """Call the next tiles.  ``seen``: how many the host's page shows called; another device of the host's
+        calling meanwhile makes it stale, and the call is refused instead of calling a second tile at once."""
         self._host_only(seat, "call the next tile")
         self._caller_mode()
         if self.status != "playing":
             raise Conflict(f"no tile to call: the room is {self.status.replace('_', ' ')}")
         if self.called >= self.rules.tiles_per_round:
             raise Conflict("every tile of this round has been called; end the round")
+        if seen is not None and seen != self.called:
+            raise Conflict(f"called: your page shows {seen} tiles called, the room {self.called} (another device "
+                           "called or took back a call meanwhile); nothing called")
         out: list[dict] = []
         self._emit(out, {"t": "call"})
         return out
@@ -669,8 +674,8 @@ class Room:
         if self.status != "playing" or self.called == 0:
             raise Conflict("no call to take back" + ("" if self.status == "playing"
                                                      else f": the room is {self.status.replace('_', ' ')}"))
-        if any(e.get("board") for e in self.entries.values()):
-            raise Conflict("boards are entered already; a call cannot be taken back under them")
+        if self.entries:
+            raise Conflict("boards or scores are entered already; a call cannot be taken back under them")
         taken_back = 0
         for event in reversed(self.events):
             if event["t"] in ("start", "next"):
@@ -696,10 +701,11 @@ class Room:
         # counted per person entering, so the host's entries never use up the player's own (nor theirs the host's)
         if self._repeats("entry", player, ("entry",), by=seat) >= MAX_REPEATS:
             raise Conflict(f"at most {MAX_REPEATS} entries for {self.seats[player].name} between two calls")
+        if self.called < self.rules.tiles_per_round:  # a score typed early went in as the final one, unnoticed
+            raise Conflict(f"boards and scores are entered once every tile has been called ({self.called} of "
+                           f"{self.rules.tiles_per_round} so far)")
         event = {"t": "entry", "p": player, "board": None, "by": seat}
         if board is not None:
-            if self.called < self.rules.tiles_per_round:
-                raise Conflict("boards are entered once every tile has been called; a score may be entered now")
             cells = parse_board(board, self.rules.layout, self.rules.tile_set)
             called = set(self.caller_deal[: self.called])
             stray = [TOKENS[t] for t in cells if t >= 0 and t not in called]
@@ -1021,7 +1027,11 @@ class Room:
         state["current"] = [TOKENS[t] for t in self.last_group]
         state["call"] = [call_words(t) for t in self.last_group]  # what the caller says, wildcards by name
         state["left"] = self.rules.tiles_per_round - self.called
-        state["entries"] = {str(p): e for p, e in self.entries.items()}
+        state["entries"] = {str(p): dict(e) for p, e in self.entries.items()}
+        if self.status in ("round_over", "finished") and self.match.results:
+            for p, e in state["entries"].items():  # a round bonus (Best Sunray) on top of the entry's own score
+                if bonus := self.match.results[-1][int(p)] - e["score"]:
+                    e["bonus"] = bonus
         state["joinable"] = self.takes_late_players
 
 

@@ -1905,3 +1905,38 @@ def test_rulebook_000_best_sunray_bonus_of_a_caller_round_is_given_with_the_entr
         assert bonus > 0  # the only board typed in has the best ray of each symbol
         assert st["entries"]["0"]["bonus"] == bonus and "bonus" not in st["entries"]["1"]
         assert st["results"][-1] == [rules.score(parse_board(board)) + bonus, 100]
+
+
+def test_rulebook_003_a_typed_board_holds_every_called_tile_and_no_wildcard_on_a_held_stamen(client):
+    """A board typed after the last call with a cell left empty (a tile forgotten) was accepted and scored.  Under
+    daffodil variant 4 (holding area) a stamen cell may stay empty (a held tile not moved on), but a wildcard never
+    goes onto the stamen (rule 7.4); a typed board put one there."""
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    st = call_every_tile(client, code, ann)
+    holed = st["drawn"][:]
+    forgotten, holed[4] = holed[4], "."
+    assert refused(post(client, code, "entry", token=ann, board=" ".join(holed))) == (
+        f"board: cell 4 is empty, but every tile has been called ({forgotten} not on the board)")
+    assert state(client, code, ann)["entries"] == {}
+
+    host = create(client, mode="caller", preset="daffodil-holding")
+    code, ann = host["code"], host["token"]
+    st = call_every_tile(client, code, ann)
+    rules = Ruleset.from_options(preset("daffodil-holding"))
+    stamen = list(rules.layout.stamen_cells)
+    tiles = st["drawn"]
+    wild = next(t for t in tiles if "*" in t)
+    plain = [t for t in tiles if t != wild]
+    board = [None] * rules.layout.num_cells
+    board[stamen[0]] = wild
+    rest = iter(plain)
+    for cell in range(len(board)):
+        if board[cell] is None:
+            board[cell] = next(rest)
+    assert f"board: {wild} on stamen cell {stamen[0]}: " in refused(post(client, code, "entry", token=ann,
+                                                                          board=" ".join(board)))
+    # the wildcard held to the end instead: its stamen cell stays empty, and that board goes in
+    board[stamen[0]] = "."
+    entered = post(client, code, "entry", token=ann, board=" ".join(board))
+    assert entered.status_code == 200, entered.text

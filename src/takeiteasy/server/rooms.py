@@ -711,6 +711,7 @@ class Room:
             stray = [TOKENS[t] for t in cells if t >= 0 and t not in called]
             if stray:
                 raise RoomError(f"board: tile {stray[0]} was not called this round")
+            self._check_complete(cells)
             if self._order_checked:  # the rules judge each placement on the tiles laid before it
                 from ..solve.analysis import order_refusal  # the solver loads only for such rooms
 
@@ -787,6 +788,23 @@ class Room:
         return "called", (list(self.caller_deal), finals)
 
     # -- helpers -------------------------------------------------------------
+    def _check_complete(self, cells: list[int]) -> None:
+        """A typed board after the last call holds every tile called: a cell left empty is a tile forgotten (under
+        the holding area only a stamen cell may stay empty, a held tile not moved on, and never for a wildcard)."""
+        shape, called = self.rules.layout, self.caller_deal[: self.called]
+        stamen = set(shape.stamen_cells) if self.rules.holding_cells else set()
+        holes = [c for c, t in enumerate(cells) if t < 0 and c not in stamen]
+        if holes:
+            missing = [TOKENS[t] for t in called if t not in set(cells)]
+            raise RoomError(f"board: cell {holes[0]} is empty, but every tile has been called"
+                            + (f" ({', '.join(missing)} not on the board)" if missing else ""))
+        if self.rules.holding_cells:  # the order is not checked under the holding area; what may end on the stamen is
+            allowed = set(self.rules.stamen_rule.stamen_tiles(shape, called))
+            for cell in shape.stamen_cells:
+                if cells[cell] >= 0 and cells[cell] not in allowed:
+                    raise RoomError(f"board: {TOKENS[cells[cell]]} on stamen cell {cell}: "
+                                    f"{self.rules.stamen_rule.summary}")
+
     def _host_only(self, seat: int, what: str) -> None:
         if seat != 0:
             raise Forbidden(f"only the host ({self.seats[0].name}) may {what}")

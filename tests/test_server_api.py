@@ -146,7 +146,7 @@ def test_finished_rounds_fill_the_best_scores_of_their_preset(client):
     st = post(client, code, "start", token=ann).json()["state"]
     while st["left"]:
         st = post(client, code, "call", token=ann).json()["state"]
-    assert post(client, code, "entry", token=ann, score=307).status_code == 200
+    assert post(client, code, "entry", token=ann, score=150).status_code == 200
     assert post(client, code, "end-round", token=ann).json()["state"]["status"] == "finished"
     assert client.get("/api/scores", params={"limit": 50}).json()["scores"] == listed
     assert client.get("/api/scores", params={"preset": "easier"}).json()["scores"] == []
@@ -1940,3 +1940,18 @@ def test_rulebook_003_a_typed_board_holds_every_called_tile_and_no_wildcard_on_a
     board[stamen[0]] = "."
     entered = post(client, code, "entry", token=ann, board=" ".join(board))
     assert entered.status_code == 200, entered.text
+
+
+def test_a_typed_score_above_the_best_board_of_the_called_tiles_is_refused(client):
+    """Scores of 308, 999 and 2000 went into a standard game's totals (1600 for 160 is an easy typo).  A score
+    above the best board the round's called tiles make is refused; the best itself goes in."""
+    from takeiteasy.solve import solve_round
+
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    st = call_every_tile(client, code, ann)
+    best = solve_round(Ruleset.from_options(), [parse_tile(t) for t in st["drawn"]]).score
+    assert refused(post(client, code, "entry", token=ann, score=best + 1)).startswith(
+        f"score: {best + 1} is more than any board of this round's tiles makes (at most {best};")
+    assert state(client, code, ann)["entries"] == {}
+    assert post(client, code, "entry", token=ann, score=best).status_code == 200

@@ -259,6 +259,7 @@ class Room:
         self.called = 0  # caller mode: tiles called this round
         self.caller_deal: list[int] = []
         self.entries: dict[int, dict] = {}  # caller mode: this round's typed-in scores
+        self._best_called: tuple[int, int] | None = None  # caller mode: (round, best board of its called tiles)
         self.events: list[dict] = []
         self._agents: dict[int, object] = {}
         # solo with confirm: the next tile is drawn only when the player asks (with no caller the request is an
@@ -723,6 +724,10 @@ class Room:
         else:
             if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= MAX_SCORE:
                 raise RoomError(f"score: expected a whole number 0..{MAX_SCORE}")
+            best = self._best_of_called()
+            if score > best:  # 1600 for 160 went into the totals
+                raise RoomError(f"score: {score} is more than any board of this round's tiles makes (at most {best}; "
+                                "a round bonus such as Best Sunray's is added when the round ends)")
             event["score"] = score
         out: list[dict] = []
         self._emit(out, event)
@@ -788,6 +793,15 @@ class Room:
         return "called", (list(self.caller_deal), finals)
 
     # -- helpers -------------------------------------------------------------
+    def _best_of_called(self) -> int:
+        """The best board score this round's called tiles allow (in any order: an upper bound under the placement
+        rules), worked out once a round."""
+        if self._best_called is None or self._best_called[0] != self.round:
+            from ..solve import solve_round  # the solver loads only for caller rooms that need it
+
+            self._best_called = (self.round, solve_round(self.rules, self.caller_deal[: self.called]).score)
+        return self._best_called[1]
+
     def _check_complete(self, cells: list[int]) -> None:
         """A typed board after the last call holds every tile called: a cell left empty is a tile forgotten (under
         the holding area only a stamen cell may stay empty, a held tile not moved on, and never for a wildcard)."""

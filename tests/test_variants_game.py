@@ -195,6 +195,19 @@ def test_rulebook_001_best_of_leaders_who_keep_tying_share_the_win_after_n_decid
     assert len(twins.results) == 6 and twins.winners == [0, 1]
 
 
+def test_rulebook_001_best_of_a_deciding_board_is_played_for_by_the_tied_leaders_alone():
+    """Rulebook 001, best of N (RULES.md: leaders tied after N boards play deciding boards).  A player already out
+    who scored highest took the deciding board: 1-1-1, and the match went on though one leader beat the other."""
+    rules = Ruleset.from_options(preset("best-of-3"))
+    match = Match(rules, ["ann", "bob", "carol"])
+    match.results = [[150, 150, 100], [180, 120, 100], [100, 170, 100]]
+    assert match.boards_won == [1, 1, 0] and not match.finished
+    match.results.append([150, 140, 200])  # carol's 200 does not count: ann beat bob
+    assert match.boards_won == [2, 1, 0] and match.finished and match.winners == [0]
+    match.results[-1] = [150, 150, 200]  # the leaders tie again: nobody takes it, on to the next
+    assert match.boards_won == [1, 1, 0] and not match.finished
+
+
 def test_rulebook_004_solitaire_one_player_and_personal_best(tmp_path):
     """Rulebooks 000 and 004, solitaire: one player tries to beat a personal best, kept per ruleset."""
     rules = Ruleset.from_options(preset("solitaire"))

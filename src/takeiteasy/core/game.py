@@ -736,12 +736,23 @@ class Match:
 
     @property
     def boards_won(self) -> list[int]:
-        """Best-of: boards each player took (the sole highest score of a round)."""
+        """Best-of: boards each player took (the sole highest score of a round).  A deciding board, after the
+        N boards, is played for by the leaders tied then: the highest score among them alone takes it (a
+        player already out who scored more took it, and the match went on though one leader beat the other)."""
         won = [0] * len(self.players)
-        for scores in self.results:
-            top = max(scores)
-            if scores.count(top) == 1:
-                won[scores.index(top)] += 1
+
+        def take(scores: list[int], contenders: list[int]) -> None:
+            top = max(scores[p] for p in contenders)
+            best = [p for p in contenders if scores[p] == top]
+            if len(best) == 1:
+                won[best[0]] += 1
+
+        everyone = list(range(len(self.players)))
+        for scores in self.results[:self.rounds]:
+            take(scores, everyone)
+        leaders = [p for p in everyone if won[p] == max(won)]
+        for scores in self.results[self.rounds:]:
+            take(scores, leaders)
         return won
 
     @property

@@ -418,6 +418,33 @@ def test_a_layout_file_may_write_whole_coordinates_as_floats(capsys, tmp_path):
     assert json.loads(capsys.readouterr().out)["lines"][0]["cells"] == [0, 1]
 
 
+def test_a_board_file_may_not_take_a_built_in_boards_name_with_other_cells(capsys, tmp_path):
+    """The name picks the shipped AI weights: a two-cell board file named 'standard' made `hint` (and bench, play,
+    analyse with a learned agent) die of a segmentation fault in the weights' kernels.  A true copy is fine."""
+    from takeiteasy.core.layouts import layout
+
+    path = tmp_path / "fake.json"
+    path.write_text('{"name": "standard", "cells": [[0, 0], [0, 1]]}')
+    assert main(["hint", "--board", str(path), ". .", "574"]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy hint: error: board file {path}: it is named 'standard', a "
+                                       "built-in board's name, but its cells differ; give it a name of its own\n")
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps(layout("standard").to_json() | {"description": "our own copy"}))
+    assert main(["hint", "--json", "--board", str(copy), " ".join(["."] * 19), "574"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["hints"]) == 19
+
+
+def test_learned_agents_play_a_custom_board_with_more_cells_than_the_tiles_without_wildcards(capsys, tmp_path):
+    """A 31-cell board of one's own with --wildcards: random and greedy played it, the learned agents refused
+    with "the c31 board has 31 cells but the tile set only 27 tiles" (they rebuilt the rules without wildcards)."""
+    cells = [[q, r] for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2]
+    cells += [[10, k] for k in (0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16)]
+    path = tmp_path / "c31.json"
+    path.write_text(json.dumps({"name": "c31", "cells": cells}))
+    assert main(["bench", "--agent", "fast", "--games", "2", "--json", "--board", str(path), "--wildcards"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
 def test_serve_on_a_busy_port_is_a_one_line_error_not_a_server_log(capsys, tmp_path):
     import socket
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import InputError
-from ..core.rules import Ruleset
+from ..core.tiles import NUM_STANDARD
 from .features import FEATURES_VERSION, FeatureSpec, feature_spec
 
 
@@ -156,10 +156,12 @@ def shipped(layout_name: str, placement: str = "free", scoring: str = "standard"
 
 def shipped_for(rules) -> ValueFunction | None:
     """The shipped weights the agents use in a game of these rules (a :class:`~takeiteasy.core.rules.Ruleset`)."""
-    # the wildcards are a variant only where the layout's own tile set lacks them (not on the daffodil board)
-    own_tiles = Ruleset.from_options(rules.options.but(wildcards=None)).tile_set
+    # the wildcards are a variant only where the layout's own tile set lacks them: a layout has them of its own
+    # when it has stamen cells (the daffodil board; Ruleset.from_options).  (Rebuilding the ruleset without the
+    # option to find out refused a custom board of 28 to 31 cells, too many for the tiles without wildcards.)
+    wildcards = len(rules.tile_set) > NUM_STANDARD and not rules.layout.stamen_cells
     return shipped(rules.layout.name, rules.options.placement, rules.scoring.name,
-                   wildcards=len(rules.tile_set) > len(own_tiles), stamen=rules.options.stamen)
+                   wildcards=wildcards, stamen=rules.options.stamen)
 
 
 @cache

@@ -255,5 +255,11 @@ def _layout(name_or_path: str) -> Layout:
         except ValueError:  # a NUL in a path given through --options or the API
             raise LayoutError(f"board file {name_or_path!r}: not a file path (it holds a NUL character)") from None
         where = f"board file {name_or_path}"
-        return Layout.from_json(read_json(text, where, LayoutError), where)
+        made = Layout.from_json(read_json(text, where, LayoutError), where)
+        if made.name in LAYOUT_NAMES and made.to_json() | {"description": ""} != \
+                _layout(made.name).to_json() | {"description": ""}:
+            # the name picks the shipped AI weights (a board of other cells crashed their kernels) and the records
+            raise LayoutError(f"{where}: it is named {made.name!r}, a built-in board's name, but its cells differ; "
+                              "give it a name of its own")
+        return made
     return Layout.from_json(json.loads(text))

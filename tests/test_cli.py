@@ -1153,3 +1153,33 @@ def test_tile_numbers_in_the_terminal_are_readable_on_every_stripe_colour():
     assert ink_on(PALETTES["sixboard"][1][1]) == "white"
     spans = tile_text(0, "sixboard").spans  # tile 1-2-3
     assert str(spans[0].style).startswith("bold white on")
+
+
+@pytest.mark.parametrize("argv, what", [
+    (["score", "574", "--options", "{file}"], "--options {file}"),
+    (["score", "574", "--symbols", "{file}"], "symbol map {file}"),
+    (["tiles", "--board", "{file}"], "board file {file}"),
+    (["bench", "--deals", "{file}", "--games", "1"], "deals file {file}"),
+    (["solve", "--deals", "{file}"], "deals file {file}"),
+    (["analyse", "{file}"], "{file}"),
+])
+def test_a_file_given_is_read_only_if_it_is_a_regular_file_of_a_sensible_size(capsys, tmp_path, monkeypatch, argv,
+                                                                              what):
+    """/dev/zero (or a link to it, or a sparse file of gigabytes) given as a board, map, options, deals or saved
+    game was read to the end: the machine's memory ran out.  Only regular files are read, up to a size."""
+    import takeiteasy.core.files
+
+    name = "z.json" if argv[0] == "tiles" else "z"
+    link = tmp_path / name
+    link.symlink_to("/dev/zero")
+    command = [a.replace("{file}", str(link)) for a in argv]
+    assert main(command) == 2
+    assert capsys.readouterr().err.endswith(f"{what.replace('{file}', str(link))}: "
+                                            + ("not a regular file\n" if argv[0] == "tiles" else
+                                               "cannot read it (not a regular file)\n"))
+    monkeypatch.setattr(takeiteasy.core.files, "MAX_FILE_BYTES", 1000)
+    big = tmp_path / name
+    link.unlink()
+    big.write_text(" " * 1001)
+    assert main(command) == 2
+    assert "larger than 1,000 bytes, too large for this kind of file" in capsys.readouterr().err

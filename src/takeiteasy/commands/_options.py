@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import fields
-from pathlib import Path
 
 from ..core.errors import shown
+from ..core.files import read_text
 from ..core.layouts import LAYOUT_NAMES, read_json
 from ..core.presets import preset, presets
 from ..core.rules import Options, Ruleset, RulesError
@@ -123,7 +123,7 @@ def _options_json(text: str) -> dict:
     if not text.lstrip().startswith("{"):
         where = f"--options {text}"  # a file: name it in the messages below
         try:
-            source = Path(text).read_text(encoding="utf-8")
+            source = read_text(text)
         except UnicodeDecodeError:
             raise RulesError(f"--options {text}: not UTF-8 text") from None
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name

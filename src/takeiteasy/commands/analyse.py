@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import numbers
 import sys
-from pathlib import Path
 
 from rich.console import Console
 
 from ..core.errors import InputError, shown
+from ..core.files import read_stream, read_text
 from ..core.game import FORMAT_NAME, FORMAT_VERSION
 from ..core.layouts import read_json
 from ..core.notation import NotationError, parse_board, parse_tile, plural
@@ -43,7 +43,7 @@ def _load(path: str):
     if path == "-" and sys.stdin is None:  # started with standard input closed (<&-)
         raise InputError("standard input is closed: give the saved game's file name (GAME.json) instead of '-'")
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        text = read_stream(sys.stdin) if path == "-" else read_text(path)
     except OSError as exc:
         raise InputError(f"{_source(path)}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

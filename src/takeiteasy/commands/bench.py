@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.deal import deal, game_seed
 from ..core.errors import InputError
+from ..core.files import read_text
 from ..core.game import Game
 from ..core.notation import parse_tiles, plural
 from ..core.rules import Options, Ruleset
@@ -260,7 +261,7 @@ def read_deals(path: str, rules: Ruleset) -> list[list[int]]:
     if path == "":
         raise InputError("--deals: give a file name, e.g. deals.txt")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
     except OSError as exc:
         raise InputError(f"deals file {path}: cannot read it ({exc.strerror})") from None
     except UnicodeDecodeError:

@@ -21,6 +21,7 @@ constant.
 from __future__ import annotations
 
 from .errors import InputError, shown
+from .files import read_text
 
 import json
 import math
@@ -247,7 +248,7 @@ def _layout(name_or_path: str) -> Layout:
         if not path.suffix == ".json":
             raise LayoutError(f"unknown board {name_or_path!r}; expected one of {', '.join(LAYOUT_NAMES)} or a .json layout file")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path)
         except OSError as exc:
             raise LayoutError(f"board file {name_or_path}: {exc.strerror}") from None
         except UnicodeDecodeError:

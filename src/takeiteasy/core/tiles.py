@@ -17,6 +17,7 @@ vertical (1, 5, 9), rising (2, 6, 7) and falling (3, 4, 8) directions.  Ids
 from __future__ import annotations
 
 from .errors import InputError
+from .files import read_text
 
 import json
 import operator
@@ -172,7 +173,7 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
         if not str(path).strip():  # Path('') would be the working directory
             raise SymbolMapError("symbol map: give a file path (leave it out for the default map)")
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(path)
         except UnicodeDecodeError:
             raise SymbolMapError(f"symbol map {path}: not UTF-8 text") from None
         except OSError as exc:

@@ -1,0 +1,40 @@
+"""Reading the files a user names (boards, sun/moon maps, options, deals, saved games): text of a bounded size.
+
+A name given by mistake, ``/dev/zero`` or a sparse file of gigabytes, was read to the end and used up the
+machine's memory; such a file is refused as an ``OSError`` whose ``strerror`` says why, as a missing one is.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+#: The largest file read: far beyond any board, map, options or saved game, and a deals file of 800,000 deals.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """The UTF-8 text of the regular file ``path``; ``OSError`` if it cannot be read, is not a regular file (a
+    device, a folder, a pipe) or holds more than ``limit`` bytes (default :data:`MAX_FILE_BYTES`);
+    ``UnicodeDecodeError`` if it is not UTF-8."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    with open(path, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes, too large for this kind of file")
+    return data.decode("utf-8")
+
+
+def read_stream(stream, limit: int | None = None) -> str:
+    """Text from an open text stream (standard input), at most ``limit`` characters (default
+    :data:`MAX_FILE_BYTES`)."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    text = stream.read(limit + 1)
+    if len(text) > limit:
+        raise OSError(errno.EFBIG, f"more than {limit:,} characters, too large for this kind of input")
+    return text
+

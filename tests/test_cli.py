@@ -1183,3 +1183,46 @@ def test_a_file_given_is_read_only_if_it_is_a_regular_file_of_a_sensible_size(ca
     big.write_text(" " * 1001)
     assert main(command) == 2
     assert "larger than 1,000 bytes, too large for this kind of file" in capsys.readouterr().err
+
+
+def test_play_with_a_score_database_it_cannot_use_says_so_in_one_line(capsys, monkeypatch, tmp_path):
+    """A database whose results table is another program's failed with a traceback after the whole round was
+    played (and a database locked by another program the same way).  The first is refused before the round,
+    the second costs only the record: the round's results are shown."""
+    import sqlite3
+
+    import takeiteasy.store
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE results (id INTEGER PRIMARY KEY, played_at REAL, player TEXT, ruleset TEXT, "
+                   "score TEXT)")
+    status, out, err = run_cli(capsys, "play", "--seed", "5", "--quick", "--db", str(other),
+                               stdin="\n".join(map(str, range(19))) + "\n", monkeypatch=monkeypatch)
+    assert status == 2 and out == "" and err == (
+        f"takeiteasy play: error: score database {other}: not a takeiteasy score database (its results table has "
+        "no board column)\n")
+
+    monkeypatch.setattr(takeiteasy.store, "BUSY_SECONDS", 0.1)
+    path = tmp_path / "scores.db"
+    takeiteasy.store.Records(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program writing when the game starts
+    try:
+        status, out, err = run_cli(capsys, "play", "--seed", "5", "--quick", "--db", str(path),
+                                   stdin="\n".join(map(str, range(19))) + "\n", monkeypatch=monkeypatch)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert status == 2 and err == f"takeiteasy play: error: score database {path}: cannot open it (database is locked)\n"
+
+    def locked(self, *args):  # and when the round ends
+        with self._reading("read the personal best"):
+            raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(takeiteasy.store.Records, "personal_best", locked)
+    status, out, err = run_cli(capsys, "play", "--seed", "5", "--quick", "--db", str(path),
+                               stdin="\n".join(map(str, range(19))) + "\n", monkeypatch=monkeypatch)
+    assert status == 0 and "not recorded" in out and "you" in out
+    assert err == (f"takeiteasy play: score database {path}: cannot read the personal best (database is "
+                   "locked); the score of you is not recorded\n")

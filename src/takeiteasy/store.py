@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -36,6 +37,15 @@ CREATE INDEX IF NOT EXISTS results_best ON results (player, ruleset, score);
 """
 
 
+COLUMNS = ("played_at", "player", "ruleset", "score", "board")
+#: How long a write waits for another program holding the database locked.
+BUSY_SECONDS = 5.0
+
+
+class RecordsError(InputError):
+    """The score database could not be read or written (locked by another program, say)."""
+
+
 def default_path() -> Path:
     env = os.environ.get("TAKEITEASY_DB")
     if env:
@@ -54,24 +64,39 @@ class Records:
             raise InputError(f"{where} {self.path}: no folder {self.path.parent}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)  # the default location is made on first use
-            self._db = sqlite3.connect(self.path)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
         except (OSError, sqlite3.Error) as exc:
             raise InputError(f"score database {self.path}: cannot open it ({exc})") from None
+        missing = [c for c in COLUMNS if c not in columns]
+        if missing:  # another program's table of that name: found out now, not after the round is played
+            raise InputError(f"score database {self.path}: not a takeiteasy score database (its results table has "
+                             f"no {missing[0]} column)")
 
     def add(self, player: str, ruleset: str, score: int, board: str) -> None:
-        with self._db:
+        with self._reading("record the score"), self._db:
             self._db.execute("INSERT INTO results (played_at, player, ruleset, score, board) VALUES (?, ?, ?, ?, ?)",
                              (time.time(), player, ruleset, int(score), board))
 
     def personal_best(self, player: str, ruleset: str) -> int | None:
-        row = self._db.execute("SELECT MAX(score) FROM results WHERE player = ? AND ruleset = ?",
-                               (player, ruleset)).fetchone()
+        with self._reading("read the personal best"):
+            row = self._db.execute("SELECT MAX(score) FROM results WHERE player = ? AND ruleset = ?",
+                                   (player, ruleset)).fetchone()
         return row[0]
 
     def history(self, player: str, ruleset: str, limit: int = 10) -> list[tuple[float, int]]:
-        return self._db.execute("SELECT played_at, score FROM results WHERE player = ? AND ruleset = ? "
-                                "ORDER BY played_at DESC LIMIT ?", (player, ruleset, limit)).fetchall()
+        with self._reading("read the history"):
+            return self._db.execute("SELECT played_at, score FROM results WHERE player = ? AND ruleset = ? "
+                                    "ORDER BY played_at DESC LIMIT ?", (player, ruleset, limit)).fetchall()
+
+    @contextlib.contextmanager
+    def _reading(self, what: str):
+        """sqlite3's errors (another program holding the database locked, a disk full) as a :class:`RecordsError`."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise RecordsError(f"score database {self.path}: cannot {what} ({exc})") from None
 
     def close(self) -> None:
         self._db.close()

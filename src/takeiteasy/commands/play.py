@@ -21,7 +21,7 @@ from ..core.errors import InputError
 from ..core.game import Game, IllegalMove, Match, check_players
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
-from ..store import Records
+from ..store import Records, RecordsError
 from ..terminal import board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, rules_from_args
 
@@ -440,12 +440,15 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
     for player, name in enumerate(game.players):
         best_note = ""
         if records is not None and name in humans:
-            previous = records.personal_best(name, ruleset_key)
-            records.add(name, ruleset_key, scores[player], format_board(game.boards[player]))
-            if previous is None or scores[player] > previous:
-                best_note = f"[bold green]new best! {scores[player]}[/]"
+            try:
+                previous = records.personal_best(name, ruleset_key)
+                records.add(name, ruleset_key, scores[player], format_board(game.boards[player]))
+            except RecordsError as exc:  # the round was played: show it all the same, and say what was lost
+                print(f"takeiteasy play: {exc}; the score of {name} is not recorded", file=sys.stderr)
+                best_note = "not recorded"
             else:
-                best_note = str(previous)
+                best_note = (f"[bold green]new best! {scores[player]}[/]" if previous is None or
+                             scores[player] > previous else str(previous))
         bonus_cells = [] if awards is None else [str(game.board_scores()[player]), str(game.round_bonuses()[player])]
         table.add_row(name, *bonus_cells, str(scores[player]), str(match.standings[player]), best_note)
     for player, name in enumerate(game.players):

@@ -518,3 +518,36 @@ def test_the_shipped_weights_are_stored_in_half_precision():
         if path.name.endswith(".npz"):
             with np.load(path) as data:
                 assert data["weights"].dtype == np.float16, path.name
+
+
+@pytest.mark.parametrize("field, value, reason", [
+    ("history", np.array([[100.0, 80.0]]), "a learning curve that does not fit the games played"),
+    ("history", np.array([[900.0, 80.0, 90.0, 1.0]]), "a learning curve that does not fit the games played"),
+    ("games_done", np.int64(-1000), "-1000 games played, which cannot be"),
+    ("weights", None, "weights that are not finite numbers"),
+])
+def test_a_checkpoint_that_cannot_be_is_refused_in_one_line(tmp_path, capsys, field, value, reason):
+    """A hand-edited or damaged checkpoint resumed into a traceback (a curve of two columns), a run "stopped at game
+    -950", or NaN weights written out as a finished run."""
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "300", "--eval-games", "20", "--eval-every", "100",
+            "--checkpoint-every", "100", "--quiet"]
+    assert main(args + ["--stop-after", "100"]) == 0
+    with np.load(out / "checkpoint.npz") as data:
+        saved = dict(data)
+    saved[field] = np.full_like(saved["weights"], np.nan) if field == "weights" else value
+    np.savez(out / "checkpoint.npz", **saved)
+    capsys.readouterr()
+    assert main(args + ["--stop-after", "50"]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy train: error: checkpoint {out / 'checkpoint.npz'}: cannot read "
+                                       f"it ({reason}); use --fresh to start over\n")
+
+
+@pytest.mark.parametrize("option, value, reason", [
+    ("--init", "1e300", "--init 1e+300: a starting value of at most 10,000 points either way"),
+    ("--alpha", "1e30", "--alpha 1e+30: the step size must be positive and at most 1"),
+])
+def test_train_refuses_settings_that_would_make_infinite_weights(tmp_path, capsys, option, value, reason):
+    assert main(["train", "--out", str(tmp_path / "run"), "--games", "100", option, value, "--quiet"]) == 2
+    assert capsys.readouterr().err.startswith(f"takeiteasy train: error: {reason}")
+    assert not (tmp_path / "run").exists()

@@ -75,6 +75,7 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["bench", "--games", "2", "--jobs", str(10**20)], "--jobs must be 1 to 4096"),
     (["bench", "--games", "2", "--plot", "/no/such/folder/x.png"], "no folder"),
     (["bench", "--games", "2", "--plot", "histogram.xyz"], "no image format 'xyz'"),
+    (["bench", "--games", "2", "--plot", "histogram.pgf"], "no image format 'pgf'"),  # it needs LaTeX: a traceback
     (["bench", "--games", "2", "--deals", ""], "--deals: give a file name"),
     (["solve", "--deals", ""], "--deals: give a file name"),
     (["serve", "--db", "mysql://db.example/rooms"], "not a database this server can use"),

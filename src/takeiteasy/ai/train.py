@@ -276,6 +276,13 @@ class Trainer:
                 points, games = data["since_evaluation"] if "since_evaluation" in data.files else (0.0, 0)  # older ones
             if weights.shape != self.value.weights.shape or rng.shape != self.rng.shape:
                 raise ValueError("weights or generator state of another shape")
+            if not np.isfinite(weights).all():
+                raise ValueError("weights that are not finite numbers")
+            if games_done < 0 or not 0 <= games <= games_done:
+                raise ValueError(f"{games_done} games played, which cannot be")
+            if any(len(row) != 4 or not 0 < row[0] <= games_done for row in history) or \
+                    [row[0] for row in history] != sorted(row[0] for row in history):
+                raise ValueError("a learning curve that does not fit the games played")
         except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise InputError(f"checkpoint {self.checkpoint_path}: cannot read it ({exc}); "
                              "use --fresh to start over") from None

@@ -303,7 +303,8 @@ def _check_plot(path: str) -> None:
     _check_writable(written, "--plot", "scores.png")
     from matplotlib.backend_bases import FigureCanvasBase
 
-    formats = FigureCanvasBase.get_supported_filetypes()
+    # pgf needs a LaTeX installation, which matplotlib looks for only once the games are played
+    formats = {f for f in FigureCanvasBase.get_supported_filetypes() if f != "pgf"}
     if fmt not in formats:
         raise InputError(f"--plot {path}: no image format {fmt!r}; use one of {', '.join(sorted(formats))}")
 
@@ -347,7 +348,7 @@ def write_plot(path: str, series: list[Series]) -> str:
     figure.tight_layout()
     try:
         figure.savefig(path, format=fmt)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: a tool the format needs is missing
         raise InputError(f"plot {path}: cannot write it ({exc})") from None
     finally:
         plt.close(figure)

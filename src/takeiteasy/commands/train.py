@@ -12,6 +12,7 @@ from ..core.rules import PLACEMENT_RULES
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
+MAX_INIT = 10_000  # a starting value far from any score only delays learning (and 1e300 made every weight infinite)
 MAX_JOBS = 4096  # each worker's change to the weights (13 MB on the standard board) comes back every round,
 # one after the other (Trainer.run_round holds one at a time)
 
@@ -88,8 +89,11 @@ def run(args) -> int:
     for name in ("alpha", "alpha_final", "hold", "init"):
         if not math.isfinite(getattr(args, name)):
             raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: expected a finite number")
-    if not args.alpha > 0:
-        raise InputError(f"--alpha {args.alpha}: the step size must be positive")
+    if not 0 < args.alpha <= 1:  # beyond 1 the learned values run off to infinity
+        raise InputError(f"--alpha {args.alpha}: the step size must be positive and at most 1")
+    if not abs(args.init) <= MAX_INIT:
+        raise InputError(f"--init {args.init}: a starting value of at most {MAX_INIT:,} points either way "
+                         "(a board scores 307 at most)")
     if not (0 < args.alpha_final <= args.alpha):
         raise InputError(f"--alpha-final {args.alpha_final}: must be positive and at most --alpha ({args.alpha})")
     if not 0 <= args.hold <= 1:

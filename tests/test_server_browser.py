@@ -1624,3 +1624,333 @@ def test_a_page_loading_slowly_never_draws_an_older_state_over_a_newer_one(serve
     placed = ann.eval_on_selector_all("#players tr:not(:first-child) td:nth-child(2)", "tds => tds.map(t => +t.textContent)")
     assert placed == [p["placed"] for p in served["players"]]  # the players table is the newest state's too
     assert not errors
+
+
+# ---- the caller screen on phones, and entering for the table ------------------------------------------------------
+FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def open_caller_room(browser, server, errors, host_name, preset="standard", people=("Dora",), viewport=None):
+    """A caller room of ``preset`` started by ``host_name`` with ``people`` added by name (players without a
+    device), on a page of ``viewport`` size if given."""
+    page = open_page(browser, server, errors, host_name)
+    if viewport:
+        page.set_viewport_size(viewport)
+    page.select_option("#preset", preset)
+    page.click("#create-caller")
+    page.wait_for_selector("#lobby:not([hidden])")
+    for k, person in enumerate(people):
+        page.fill("#lobby-person", person)
+        page.click("#lobby-add-p")
+        page.wait_for_function(f"document.querySelectorAll('#lobby-players li').length === {k + 2}")
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    return page
+
+
+def call_tiles(page, count: int) -> list[str]:
+    """The host calls ``count`` more tiles; every tile called so far."""
+    start = page.locator("#caller-history svg").count()
+    for k in range(count):
+        page.click("#call-btn")
+        page.wait_for_function(f"document.querySelectorAll('#caller-history svg').length === {start + k + 1}")
+    return page.eval_on_selector_all("#caller-history svg", "s => s.map(x => x.dataset.tile)")
+
+
+def enter_for(page, name: str, board: str | None = None, score: int | None = None) -> None:
+    """The host enters ``name``'s board or score (no entry yet, so no question) and waits for it to be in."""
+    page.select_option("#entry-player", label=name)
+    player = page.evaluate(f"S.state.players.find(p => p.name === {name!r}).index")
+    if board is not None:
+        page.fill("#entry-board", board)
+    else:
+        page.fill("#entry-score", str(score))
+    page.click("#entry-btn")
+    page.wait_for_function(f"(S.state.entries || {{}})['{player}'] !== undefined")
+
+
+def test_on_a_phone_a_wildcard_call_fits_and_the_daffodil_entry_box_counts_21_cells(server, browser, monkeypatch):
+    """Rulebook 003 at a physical table: a wildcard's call ("double wildcard with 3") was kept on one line at the
+    caller's size, so on a phone the page grew to ~516 px, the call was cut off and "Take back the last call"
+    was off screen.  The words now wrap.  The daffodil board has 21 cells: the entry box says 21 tokens."""
+    from takeiteasy.core.tiles import TOKENS
+    from takeiteasy.server import rooms
+
+    real_deal = rooms.seeded_deal
+
+    def wildcards_first(seed, tile_set, count):  # the deal's own tiles, its four wildcards called first
+        tiles = real_deal(seed, tile_set, len(tile_set))
+        wild = [t for t in tiles if "*" in TOKENS[t]]
+        return (wild + [t for t in tiles if t not in wild])[:count]
+
+    monkeypatch.setattr(rooms, "seeded_deal", wildcards_first)
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Wild", "daffodil", viewport={"width": 320, "height": 640})
+    for _ in range(4):
+        call_tiles(page, 1)
+        said = page.text_content("#caller-say")
+        assert "wildcard" in said
+        for width in (320, 375, 414):
+            page.set_viewport_size({"width": width, "height": 700})
+            assert page.evaluate(FITS), f"{said!r}: the page is wider than a {width} px phone"
+            for selector in ("#caller-say span", "#caller-current svg", "#call-btn", "#uncall-btn"):
+                box = page.locator(selector).first.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"{selector} is cut off at {width} px"
+        page.set_viewport_size({"width": 320, "height": 640})
+    call_tiles(page, 17)
+    page.wait_for_selector("#entry-board")
+    assert "21 tokens" in page.get_attribute("#entry-board", "placeholder")
+    page.click("#entry-layout summary")
+    assert page.locator("#entry-svg g.cell").count() == 21
+    assert page.evaluate(FITS)
+    assert not errors
+
+
+def test_the_host_entering_for_the_table_moves_on_to_the_next_player_and_asks_before_replacing(server, browser):
+    """The host typing in everyone's entries: the "Player" menu stayed on the player just entered, so the next
+    person's board replaced theirs without a word.  It moves on to the next player still without an entry, and
+    replacing an entry asks first, naming it."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Keeper", people=("Dora", "Carol"))
+    call_tiles(page, 19)
+    checked = "document.querySelector('#entry-player option:checked').textContent"
+    enter_for(page, "Dora", score=30)
+    page.wait_for_function(f"{checked} === 'Carol'")  # the next without an entry
+    assert page.input_value("#entry-score") == "" and page.input_value("#entry-board") == ""
+    page.fill("#entry-score", "40")
+    page.click("#entry-btn")
+    page.wait_for_function("(S.state.entries || {})['2'] !== undefined")
+    page.wait_for_function(f"{checked} === 'Keeper'")  # round to the first: the host, the one still to come
+    assert page.evaluate("S.state.entries['1'].score") == 30  # Dora's stayed hers
+    # replacing Carol's 40 asks first; said no, nothing is sent
+    page.select_option("#entry-player", label="Carol")
+    page.fill("#entry-score", "50")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/entry") else None)
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#entry-btn")
+    page.wait_for_timeout(300)
+    assert asked and asked[0].startswith("Replace Carol's 40") and posts == []
+    assert page.evaluate("S.state.entries['2'].score") == 40
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click("#entry-btn")
+    page.wait_for_function("S.state.entries['2'].score === 50")
+    assert len(asked) == 2 and len(posts) == 1
+    assert not errors
+
+
+def board_with_a_ray(rules, tokens: list[str]) -> str:
+    """The called tiles on a board with one row of suns (or moons) that scores, the others anywhere: a board
+    that earns Best Sunray/Moonbeam against a board without such a row."""
+    shape, symbols = rules.layout, rules.symbol_names()
+    for line, length, direction in zip(shape.line_cells, shape.line_len, shape.line_dir):
+        cells = [int(c) for c in line[:length]]
+        groups: dict = {}
+        for token in tokens:
+            groups.setdefault((token[direction], symbols[parse_tile(token)]), []).append(token)
+        for group in groups.values():
+            if len(group) >= len(cells):
+                board: list = [None] * shape.num_cells
+                for cell, token in zip(cells, group):
+                    board[cell] = token
+                rest = iter(t for t in tokens if t not in board)
+                return " ".join(t or next(rest) for t in board)
+    raise AssertionError("no row of one symbol in these tiles")
+
+
+def test_rulebook_000_best_sunray_entered_boards_are_shown_with_their_lines_and_the_round_bonus(
+        server, browser, monkeypatch):
+    """Rulebook 000, Best Sunray/Moonbeam at a physical table: a typed board showed only as a hover tooltip
+    (phones have no hover) and not at all once the round was over; the round's 60-point bonus went into the
+    totals unexplained.  Each entered board is drawn, its scoring lines marked and listed, on a phone too, and the
+    bonus is named: "308 (248 + 60 Best Sunray/Moonbeam)"."""
+    import numpy as np
+
+    from takeiteasy.server import rooms
+
+    real_deal = rooms.seeded_deal
+    monkeypatch.setattr(rooms, "seeded_deal", lambda seed, tile_set, count: real_deal(2024, tile_set, count))
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Keeper", "best-sunray", people=("Dora",))
+    called = call_tiles(page, 19)
+    rules = Ruleset.from_options(Options(scoring="best-sunray"))
+    boards = {"Keeper": board_with_a_ray(rules, called), "Dora": " ".join(reversed(called))}
+    for name, board in boards.items():
+        enter_for(page, name, board=board)
+    cells = {name: parse_board(board) for name, board in boards.items()}
+    own = {name: rules.score(board) for name, board in cells.items()}
+    bonus = dict(zip(boards, rules.round_bonuses([np.asarray(cells[n]) for n in boards])))
+    assert bonus["Keeper"] > 0
+    page.click("#end-round")
+    page.wait_for_selector("#end-round", state="hidden")
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.wait_for_function("document.querySelectorAll('#caller-boards figure').length === 2")
+    for name, board in boards.items():
+        figure = page.locator("#caller-boards figure", has_text=name)
+        assert figure.is_visible()
+        shown = figure.locator("svg g.cell").evaluate_all("gs => gs.map(g => g.dataset.tile || '.')")
+        assert " ".join(shown) == board
+        scoring = [line for line in rules.lines(cells[name]) if line.points > 0]
+        page.wait_for_function(f"[...document.querySelectorAll('#caller-boards figure')].find(f => f.textContent"
+                               f".includes({name!r})).querySelectorAll('.scoring-line').length === {len(scoring)}")
+        caption = figure.text_content()
+        total = own[name] + bonus[name]
+        if bonus[name]:
+            assert f"{total} ({own[name]} + {bonus[name]} Best Sunray/Moonbeam)" in caption
+        else:
+            assert f"{own[name]}" in caption and "Best Sunray" not in caption
+        for line in scoring:  # each scoring line named: "3 × 9"
+            assert f"{len(line.cells)} × {line.value}" in caption
+        box = figure.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+    rows = page.eval_on_selector_all("#caller-table tr", "rs => rs.map(r => [...r.children].map(c => c.textContent))")
+    assert [r[1] for r in rows[1:]] == [str(own[n] + bonus[n]) for n in boards]
+    assert page.evaluate(FITS)
+    assert not errors
+
+
+def test_a_board_entered_before_is_filled_in_again_to_mend_it(server, browser):
+    """Mending one tile of an entered board meant typing all 19 again.  The board entered for a player comes back
+    in the box and in the lay-out editor (the host's, for anyone; a player's own device, after a reload too)."""
+    errors: list[str] = []
+    host, eve = host_and_guest(browser, server, errors, "#create-caller", "Keeper", "Eve",
+                               before_join=add_table_player)
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 3")
+    host.click("#lobby-start")
+    eve.wait_for_selector("#caller:not([hidden])")
+    called = call_tiles(host, 19)
+    board = " ".join(called)
+    enter_for(host, "Dora", board=board)
+    host.wait_for_function("document.getElementById('entry-board').value === ''")  # on to the next player
+    host.select_option("#entry-player", label="Dora")
+    assert host.input_value("#entry-board") == board
+    host.click("#entry-layout summary")
+    laid = host.eval_on_selector_all("#entry-svg g.cell", "gs => gs.map(g => g.dataset.tile || '.')")
+    assert laid == called
+    # swap the tiles of cells 0 and 1 on the lay-out board
+    host.click("#entry-svg [data-cell='0']")
+    host.click("#entry-svg [data-cell='1']")
+    host.click("#entry-svg [data-cell='0']")
+    host.click(f"#entry-tiles svg[data-tile='{called[0]}']")
+    host.click("#entry-svg [data-cell='1']")
+    mended = " ".join([called[1], called[0]] + called[2:])
+    assert host.input_value("#entry-board") == mended
+    host.once("dialog", lambda d: d.accept())
+    host.click("#entry-btn")
+    host.wait_for_function(f"S.state.entries['1'].board === {mended!r}")
+    # a player's own device: her board comes back, also after a reload
+    eve.wait_for_selector("#entry-btn:not([hidden])")
+    eve.fill("#entry-board", board)
+    eve.click("#entry-btn")
+    eve.wait_for_function("(S.state.entries || {})['2'] !== undefined")
+    eve.reload()
+    eve.wait_for_selector("#caller:not([hidden])")
+    eve.wait_for_function(f"document.getElementById('entry-board').value === {board!r}")
+    assert not errors
+
+
+def test_a_join_link_on_a_phone_leads_to_joining(server, browser):
+    """A join link (#join=CODE) opened on a phone landed on the home page with "Player" in the name box and the
+    Join button below the fold, under "Play solo".  It now asks for the name (empty, or the one remembered) with
+    the join button in view at 375x667, and Enter joins."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Hostess")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    context = browser.new_context(viewport={"width": 375, "height": 667})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
+    page.goto(f"{server}#join={code}")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'name'")
+    assert page.input_value("#name") == ""
+    button = page.locator("#invite-join")
+    assert button.is_visible() and button.is_enabled() and code in page.text_content("#invite")
+    box = button.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 667 and box["x"] + box["width"] <= 375
+    assert page.evaluate("window.scrollY") == 0 and page.evaluate(FITS)
+    page.keyboard.type("Zed")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#lobby:not([hidden])")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    assert "Zed" in host.text_content("#lobby-players")
+    # a name this device remembers is filled in instead
+    again = context.new_page()
+    again.set_default_timeout(20_000)
+    again.on("pageerror", lambda exc: errors.append(f"again: {exc}"))
+    again.goto(server)
+    again.evaluate("localStorage.setItem('tie-name', 'Zed'); localStorage.removeItem('tie-last')")
+    again.evaluate(f"localStorage.removeItem('tie-{code}')")
+    again.goto(f"{server}#join={code}")
+    again.wait_for_function("document.activeElement && document.activeElement.id === 'name'")
+    assert again.input_value("#name") == "Zed" and again.is_visible("#invite-join")
+    assert not errors
+
+
+def test_a_caller_room_takes_entries_only_once_every_tile_is_called(server, browser):
+    """A score typed while tiles were still being called became the player's final entry (the server now refuses
+    it).  The page offers the entry form only once all 19 tiles are called, and says so meanwhile."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Early")
+    call_tiles(page, 1)
+    assert page.is_hidden("#entry-fields") and page.is_hidden("#entry-btn")
+    assert "once all 19 tiles are called" in page.text_content("#entry-note")
+    call_tiles(page, 17)
+    assert page.is_hidden("#entry-btn") and "18 so far" in page.text_content("#entry-note")
+    call_tiles(page, 1)
+    page.wait_for_selector("#entry-btn:not([hidden])")
+    assert page.is_hidden("#entry-note")
+    enter_for(page, "Dora", score=77)
+    assert not errors
+
+
+def test_the_call_button_says_how_many_tiles_the_page_shows_called(server, browser):
+    """Two devices of the host's calling at once called two tiles.  The Call button sends the number of tiles
+    its page shows called; when another device called meanwhile the server calls nothing, and the page says so
+    and shows the room as it is."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Teller")
+    call_tiles(page, 2)
+    with page.expect_request("**/call") as request:
+        page.click("#call-btn")
+    assert request.value.post_data_json["called"] == 2
+    page.wait_for_function("document.querySelectorAll('#caller-history svg').length === 3")
+    # this page hears no more live updates; another device calls the fourth tile
+    page.evaluate("disconnect()")
+    code, token = page.evaluate("[S.session.code, S.session.token]")
+    page.evaluate(f"fetch('/api/rooms/{code}/call', {{method: 'POST', headers: {{'content-type': 'application/json'}}, "
+                  f"body: JSON.stringify({{token: '{token}'}})}}).then(r => r.status)")
+    assert page.locator("#caller-history svg").count() == 3
+    page.click("#call-btn")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "another device" in page.text_content("#toast")
+    page.wait_for_function("document.querySelectorAll('#caller-history svg').length === 4")
+    served = page.evaluate(f"fetch('/api/rooms/{code}', {{headers: {{'x-player-token': '{token}'}}}})"
+                           ".then(r => r.json()).then(j => j.state)")
+    assert len(served["drawn"]) == 4
+    assert not errors
+
+
+def test_the_final_caller_table_marks_the_winner_not_the_host_and_fits_a_320_px_phone(server, browser):
+    """The host's own row was always bold, so on the final table the host looked like the winner; and at 320 px
+    the totals column scrolled the page sideways.  The host's row says "(you)", the winner's row is marked."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Keeper", people=("Dora",),
+                            viewport={"width": 320, "height": 640})
+    call_tiles(page, 19)
+    enter_for(page, "Keeper", score=60)
+    enter_for(page, "Dora", score=90)
+    page.click("#end-round")
+    page.wait_for_function("document.getElementById('caller-status').textContent === 'Game over — Dora wins!'")
+    assert page.evaluate(FITS), "the final table is wider than a 320 px phone"
+    style = ("([row, what]) => { const td = document.querySelectorAll('#caller-table tr')[row].cells[0];"
+             " return [getComputedStyle(td).fontWeight, getComputedStyle(td, what).content]; }")
+    weight, after = page.evaluate(style, [1, "::after"])  # Keeper, the host: "(you)", not bold
+    assert int(weight) < 600 and "(you)" in after
+    weight, before = page.evaluate(style, [2, "::before"])  # Dora won
+    assert int(weight) >= 700 and "winner" in before
+    assert page.get_attribute("#caller-table tr:nth-child(3)", "class").split().count("winner") == 1
+    assert "winner" not in (page.get_attribute("#caller-table tr:nth-child(2)", "class") or "")
+    assert not errors

@@ -11,6 +11,7 @@ from platformdirs import user_data_dir
 
 from ..core.errors import InputError
 
+MIN_WATCH_SECONDS = 0.05  # looking at the database more often than this only keeps a core busy
 
 def default_db() -> Path:
     return Path(user_data_dir("takeiteasy", appauthor=False)) / "server.db"
@@ -60,8 +61,10 @@ def app_settings(args) -> dict:
             raise InputError(f"--standin-seconds {args.standin_seconds}: expected a number of seconds, 0 or more")
         settings["standin_seconds"] = args.standin_seconds
     if args.watch_seconds is not None:
-        if not 0 <= args.watch_seconds < float("inf"):
-            raise InputError(f"--watch-seconds {args.watch_seconds}: expected a number of seconds, 0 (never) or more")
+        if not (args.watch_seconds == 0 or MIN_WATCH_SECONDS <= args.watch_seconds < float("inf")):
+            # a tiny interval kept a core busy looking at the database
+            raise InputError(f"--watch-seconds {args.watch_seconds}: expected 0 (never) or a number of seconds from "
+                             f"{MIN_WATCH_SECONDS:g}")
         settings["watch_seconds"] = args.watch_seconds or None
     if args.no_rate_limit:
         settings["rate_limits"] = RateLimits.off()

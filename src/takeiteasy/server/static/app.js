@@ -26,6 +26,8 @@ const S = {
                           // (on to what continues the game, "Next tile"), or {tile} after a pick-up cancelled
   spoken: null,           // caller screen: {round, calls} already read aloud (null: nothing yet)
   entry: null,            // caller screen: {key: "code:round", cells, pick}, a board being laid out to enter
+  entryShown: null,       // caller screen: {key: "code:round:player", board, score}, the entry last put in the form
+  invite: null,           // the room code of a join link being answered (the home page asks for the name first)
   ready: false,           // the home page's buttons are bound to their handlers
   leaving: false,         // this page asked to give up its seat (so losing it is no surprise)
 };
@@ -338,7 +340,7 @@ function mayStartNext() {
 async function render() {
   const st = S.state;
   $("room-label").textContent = st ? `room ${st.code}` : "";
-  if (!st) { show("home"); keepFocus("home"); return; }
+  if (!st) { renderInvite(); show("home"); keepFocus("home"); return; }
   if (st.status === "lobby") { renderLobby(); show("lobby"); keepFocus("lobby"); return; }
   if (st.mode === "caller") { renderCaller(); show("caller"); keepFocus("caller"); return; }
   if (await renderGame() === false) return;  // out of date: the newer render shows the game
@@ -360,6 +362,13 @@ function keepFocus(view) {
   if (!target) return;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");  // focusable from the script only
   target.focus({ preventScroll: true });
+}
+
+// A join link opened (#join=CODE, or #room=CODE with no seat here): the home page's first card asks for the name
+// and joins that room, with nothing to scroll past on a phone; the rest of the page stays below.
+function renderInvite() {
+  $("home").classList.toggle("invited", !!S.invite);
+  $("invite-code").textContent = S.invite || "";
 }
 
 function renderLobby() {
@@ -956,8 +965,8 @@ function renderCaller() {
   const cur = $("caller-current");
   cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
   cur.classList.toggle("several", (st.current || []).length > 1);  // two tiles side by side fit a phone too
-  // the server's words (wildcards by name), each tile's kept on one line
-  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", {}, words)));
+  // the server's words: numbers kept on one line; a wildcard's name ("double wildcard with 3") wraps, smaller
+  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, words)));
   $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
   speakNewCall(st);
   $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}` +
@@ -966,9 +975,9 @@ function renderCaller() {
   const host = isHost();
   $("call-btn").hidden = !host || st.status === "finished";
   $("call-btn").disabled = st.status !== "playing" || st.left === 0;
-  // a second tap the table was not ready for: the same tile comes again with the next call
+  // a second tap the table was not ready for: the same tile comes again with the next call (not under an entry)
   $("uncall-btn").hidden = !host || st.status !== "playing" || !(st.drawn || []).length
-    || Object.values(st.entries || {}).some((e) => e.board);
+    || Object.keys(st.entries || {}).length > 0;
   $("end-round").hidden = !host || st.status !== "playing";
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
@@ -983,10 +992,17 @@ function renderCaller() {
   head.appendChild(el("th", { class: "num" }, "total"));
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
   if (bestOf) head.appendChild(el("th", { class: "num" }, "boards"));
+  // the host's row says "(you)" (the style sheet adds it), not bold: on the final table it looked like the winner's
+  const winners = st.status === "finished" ? new Set(st.winners) : new Set();
   const rows = st.players.map((p) => {
-    const tr = el("tr", { class: p.index === st.you ? "me" : "" });
+    const tr = el("tr", { class: [p.index === st.you ? "me" : "", winners.has(p.index) ? "winner" : ""].join(" ").trim() });
     tr.appendChild(el("td", {}, p.name));
-    st.results.forEach((r) => tr.appendChild(el("td", { class: "num" }, r[p.index])));
+    st.results.forEach((r, k) => {
+      const e = k === st.results.length - 1 && st.status !== "playing" ? (st.entries || {})[p.index] : null;
+      const td = el("td", { class: "num" }, r[p.index]);
+      if (e && e.bonus) td.title = bonusWords(e);  // the round bonus, explained
+      tr.appendChild(td);
+    });
     if (st.status === "playing") {
       const e = (st.entries || {})[p.index];
       tr.appendChild(el("td", { class: "num", title: e && e.board ? e.board : "" }, e ? `${e.score}${e.board ? " ▦" : ""}` : "–"));
@@ -996,13 +1012,114 @@ function renderCaller() {
     return tr;
   });
   $("caller-table").replaceChildren(head, ...rows);
+  renderEnteredBoards(st);
   const pick = $("entry-player");
   const keep = pick.value;
   pick.replaceChildren(...st.players.filter((p) => host || p.index === st.you).map((p) => el("option", { value: p.index }, p.name)));
   if (keep) pick.value = keep;
   $("entry-form").hidden = st.status !== "playing" || st.you === null;  // an onlooker enters nothing
-  if (st.status === "playing") renderEntryLayout(st);
+  // boards and scores go in once every tile is called (the server refuses them before: a score typed early
+  // became the player's final one)
+  const open = st.status === "playing" && st.left === 0;
+  $("entry-fields").hidden = !open;
+  $("entry-note").hidden = open;
+  $("entry-note").textContent = `Boards and scores are entered once all ${st.tiles_per_round} tiles are called ` +
+    `(${(st.drawn || []).length} so far).`;
+  if (open) {
+    const n = st.board_size - st.holding.length;  // the board's cells (the daffodil's 21), not the holding slots
+    $("entry-board").placeholder = `final board in notation (${n} tokens), or leave empty`;
+    fillEntry(st);
+    renderEntryLayout(st);
+  }
   renderAnalysis($("caller-analysis-bar"), $("caller-analysis-info"), $("caller-analysis"));
+}
+
+// The player the entry form is for, and what is entered for them this round ({score, board, bonus?}, or none).
+function entryPlayer() { return +$("entry-player").value; }
+function entryOf(st, player) { return (st.entries || {})[player]; }
+
+// The words for an entry with a round bonus: "308 (248 + 60 Best Sunray/Moonbeam)".
+function bonusWords(e) { return `${e.score + e.bonus} (${e.score} + ${e.bonus} Best Sunray/Moonbeam)`; }
+
+// The entry form shows what is entered already for the chosen player (a board to mend one tile of, or the score):
+// filled in while the form holds only what was last filled in (another player chosen, the entry changed on another
+// device), never over what is being typed or laid out (a board laid out, then its player chosen, stays).
+function fillEntry(st) {
+  const player = entryPlayer(), e = entryOf(st, player);
+  const now = { key: `${st.code}:${st.round}:${player}`, board: e && e.board ? e.board : "",
+    score: e && !e.board ? String(e.score) : "" };
+  const was = S.entryShown;  // null: nothing filled in yet, or an entry just accepted (shown as it now is)
+  if (was && ($("entry-board").value !== was.board || $("entry-score").value !== was.score)) return;  // typed
+  if (was && was.key === now.key && was.board === now.board && was.score === now.score) return;
+  $("entry-board").value = now.board;
+  $("entry-score").value = now.score;
+  S.entryShown = now;
+  S.entry = null;  // the lay-out board starts again from the entered board
+}
+
+// The tokens of a board typed in the box, if it is a whole board of called tiles (else null).
+function boardCells(text, st, size) {
+  const tokens = text.trim().split(/\s+/);
+  const called = new Set(st.drawn || []);
+  if (tokens.length !== size || tokens.some((t) => t !== "." && !called.has(t))) return null;
+  if (new Set(tokens.filter((t) => t !== ".")).size !== tokens.filter((t) => t !== ".").length) return null;
+  return tokens.map((t) => (t === "." ? null : t));
+}
+
+// The next player after ``from`` (in the menu's order, round to the first) with nothing entered yet, if any.
+function nextWithoutEntry(st, from) {
+  const order = [...$("entry-player").options].map((o) => +o.value);
+  const at = order.indexOf(from);
+  for (let k = 1; k < order.length; k++) {
+    const p = order[(at + k) % order.length];
+    if (!entryOf(st, p)) return p;
+  }
+  return null;
+}
+
+// Every board (or score) entered this round, drawn small with its scoring lines and their breakdown, and the
+// round bonus once the round is over: readable on a phone, with no hover.  Open by itself once the round is over.
+const SCORED = new Map();  // "options|board" -> the server's lines for it (or "asked")
+async function renderEnteredBoards(st) {
+  const box = $("caller-boards-box");
+  const shown = st.players.filter((p) => entryOf(st, p.index));
+  box.hidden = !shown.length || st.round < 0;
+  if (box.hidden) return;
+  const over = st.status !== "playing";
+  const mark = `${st.code}:${st.round}:${over}`;
+  if (box.dataset.mark !== mark) { box.dataset.mark = mark; box.open = over; }
+  $("caller-boards-count").textContent = `(${shown.length} of ${st.players.length})`;
+  const layout = await getLayout(st.layout);
+  if (S.state !== st) return;  // a newer state draws them
+  const n = layout.cells.length, options = JSON.stringify(st.options);
+  $("caller-boards").replaceChildren(...shown.map((p) => {
+    const e = entryOf(st, p.index);
+    const fig = el("figure", { "data-player": p.index });
+    const total = el("span", { class: "entry-total" }, e.bonus ? `${p.name} — ${bonusWords(e)}` : `${p.name} — ${e.score}`);
+    const caption = el("figcaption", {}, "");
+    caption.append(total);
+    if (!e.board) {
+      caption.append(el("span", { class: "entry-lines" }, "a score, no board"));
+      fig.append(caption);
+      return fig;
+    }
+    const board = e.board.split(/\s+/).slice(0, n).map((t) => (t === "." ? null : t));
+    const key = `${options}|${e.board}`, lines = SCORED.get(key);
+    const scoring = Array.isArray(lines) ? lines.filter(scores) : [];
+    const svg = el("svg:svg", { "aria-label": `${p.name}'s board` });
+    drawBoard(svg, layout, board, { scoring });
+    const words = scoring.map((l) => lineStatus(l, board)).join(", ");
+    caption.append(el("span", { class: "entry-lines" }, Array.isArray(lines) ? words || "no line scores" : "…"),
+      el("span", { class: "mono muted" }, e.board));
+    fig.append(svg, caption);
+    if (!lines) {  // the line breakdown, asked of the server once per board
+      SCORED.set(key, "asked");
+      api("POST", "/api/score", { board: e.board, options: st.options })
+        .then((r) => { SCORED.set(key, r.lines); if (S.state) renderEnteredBoards(S.state); })
+        .catch(() => { SCORED.delete(key); });
+    }
+    return fig;
+  }));
 }
 
 // What the table does now: call, enter the boards, end the round, or who won.
@@ -1031,7 +1148,8 @@ async function renderEntryLayout(st) {
   if (!S.entry || S.entry.key !== key) S.entry = { key, cells: null, pick: null };
   const layout = await getLayout(st.layout);
   const entry = S.entry;
-  if (!entry.cells) entry.cells = Array(layout.cells.length).fill(null);
+  // the board in the box (entered before, or typed whole) is where the lay-out starts
+  if (!entry.cells) entry.cells = boardCells($("entry-board").value, st, layout.cells.length) || Array(layout.cells.length).fill(null);
   const laid = new Set(entry.cells.filter(Boolean));
   const left = (st.drawn || []).filter((t) => !laid.has(t));
   if (entry.pick && !left.includes(entry.pick)) entry.pick = null;
@@ -1060,6 +1178,16 @@ async function renderEntryLayout(st) {
 // not older than the state shown (answers and live updates may arrive in either order)
 function isCurrent(state) {
   return !S.state || state.code !== S.state.code || state.version >= S.state.version;
+}
+
+// The room as the server has it now (after a refused action whose refusal says the page is out of date).
+async function refreshState() {
+  const session = S.session;
+  if (!session) return;
+  try {
+    const data = await api("GET", `/api/rooms/${session.code}`);
+    if (S.session === session && isCurrent(data.state)) setState(data.state);
+  } catch (e) { /* the live connection or the polling tells */ }
 }
 
 function setState(state) {
@@ -1129,6 +1257,7 @@ function stopPolling() { clearInterval(S.pollTimer); S.pollTimer = null; }
 
 function enterRoom(joined) {
   S.session = { code: joined.code, token: joined.token, player: joined.player, at: Date.now() };
+  S.invite = null;
   const address = joined.token ? `#room=${joined.code}` : `#watch=${joined.code}`;
   if (joined.token) {  // an onlooker has no seat to come back to
     localStorage.setItem(`tie-${joined.code}`, JSON.stringify(S.session));
@@ -1157,7 +1286,7 @@ function leave() {
   const code = S.session && S.session.code;
   disconnect();
   clearTimeout(S.standinTimer);
-  S.session = null; S.state = null; S.spoken = null;
+  S.session = null; S.state = null; S.spoken = null; S.invite = null;
   localStorage.removeItem("tie-last");
   if (history.state && history.state.pushed && history.state.room === code) history.back();  // to the home entry
   else history.replaceState(null, "", "#");
@@ -1204,7 +1333,7 @@ function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => 
 // Creating or joining a room, one at a time: a double click on "Play solo" made two rooms (one left behind under
 // way), and on "Join" a second join was refused (the name taken, by the first) after the first had entered the
 // room, which then had no seat to act from.  The buttons are disabled meanwhile.
-const ENTRY_BUTTONS = ["solo", "create-room", "create-caller", "join", "watch"];
+const ENTRY_BUTTONS = ["solo", "create-room", "create-caller", "join", "watch", "invite-join", "invite-watch"];
 async function entering(work) {
   if (entering.busy) return;
   entering.busy = true;
@@ -1385,14 +1514,23 @@ function addressedRoom() {
 
 async function openFromAddress() {
   const code = addressedRoom();
-  if (!code) { if (S.session) leave(); return; }  // Back from a room: home (the seat is kept)
+  if (!code) {  // Back from a room: home (the seat is kept)
+    if (S.session) leave();
+    else if (S.invite) { S.invite = null; render(); }
+    return;
+  }
   const watching = new URLSearchParams(location.hash.slice(1)).has("watch");  // before leave() rewrites the address
   if (S.session && S.session.code === code && !S.session.token === watching) return;
   if (S.session) leave();
   $("join-code").value = code;
   if (watching) { await watch(code); return; }
-  if (localStorage.getItem(`tie-${code}`)) await join(code);
-  else { render(); $("name").focus(); }
+  if (localStorage.getItem(`tie-${code}`)) { await join(code); return; }
+  // invited: the name asked for first (the one this device remembers, else empty, not the default "Player")
+  S.invite = code;
+  if (!localStorage.getItem("tie-name") && $("name").value === "Player") $("name").value = "";
+  render();
+  window.scrollTo(0, 0);
+  $("name").focus();
 }
 
 async function init() {
@@ -1432,7 +1570,18 @@ async function init() {
   $("caller-leave").addEventListener("click", leave);
   $("lobby-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
-  $("call-btn").addEventListener("click", () => act("call"));
+  // the tiles this page shows called: if another device called meanwhile, the server calls nothing (409), and the
+  // page fetches the room as it is
+  $("call-btn").addEventListener("click", async () => {
+    if (await act("call", { called: (S.state.drawn || []).length }) === false) refreshState();
+  });
+  $("invite-join").addEventListener("click", () => join(S.invite));
+  $("invite-watch").addEventListener("click", () => watch(S.invite));
+  $("invite-other").addEventListener("click", () => {  // the whole home page, the code kept under "Join"
+    S.invite = null;
+    history.replaceState(null, "", "#");
+    render();
+  });
   $("lobby-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("lobby-link").href); toast("link copied", "info"); }
     catch { toast("the browser did not allow copying: select the link instead"); }
@@ -1473,16 +1622,31 @@ async function init() {
     else if (!$("draw-bar").hidden) act("draw");
   });
   $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });
-  $("entry-btn").addEventListener("click", () => {
+  $("entry-player").addEventListener("change", () => render());  // the form shows that player's entry
+  $("entry-board").addEventListener("input", () => {  // a whole board typed in: the lay-out board shows it too
+    const st = S.state, layout = st && S.layouts[st.layout];
+    const cells = layout && boardCells($("entry-board").value, st, layout.cells.length);
+    if (cells && S.entry) { S.entry.cells = cells; renderEntryLayout(st); }
+  });
+  $("entry-btn").addEventListener("click", async () => {
+    const st = S.state, player = entryPlayer();
     const board = $("entry-board").value.trim(), score = $("entry-score").value;
-    const body = { player: +$("entry-player").value };
+    const body = { player };
     if (board) body.board = board; else if (score !== "") body.score = +score; else { toast("type a board or a score"); return; }
-    act("entry", body).then((done) => {
-      if (!done) return;  // refused: what was typed or laid out stays, to be mended
-      $("entry-board").value = ""; $("entry-score").value = "";
-      if (S.entry) S.entry.cells = null;
-      render();
-    });
+    // an entry already there is replaced only when asked (the host typing the next person's board under the
+    // last one's name replaced it without a word)
+    const old = entryOf(st, player);
+    const same = old && (body.board ? old.board === board.split(/\s+/).join(" ") : !old.board && old.score === body.score);
+    if (old && !same) {
+      const whose = player === st.you ? "your" : `${st.players[player].name}'s`;
+      const what = body.board ? "this board" : `${body.score}`;
+      if (!window.confirm(`Replace ${whose} ${old.score}${old.board ? " (a board)" : ""} with ${what}?`)) return;
+    }
+    if (!await act("entry", body)) return;  // refused: what was typed or laid out stays, to be mended
+    S.entryShown = null;  // the form shows the entry as it now is
+    const next = nextWithoutEntry(S.state, player);  // the host goes on to the next player still to come
+    if (next !== null) $("entry-player").value = String(next);
+    render();
   });
   $("score-btn").addEventListener("click", async () => {
     try {

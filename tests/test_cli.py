@@ -1226,3 +1226,16 @@ def test_play_with_a_score_database_it_cannot_use_says_so_in_one_line(capsys, mo
     assert status == 0 and "not recorded" in out and "you" in out
     assert err == (f"takeiteasy play: score database {path}: cannot read the personal best (database is "
                    "locked); the score of you is not recorded\n")
+
+
+def test_rulebook_000_a_sun_moon_map_may_be_given_as_json_text(capsys):
+    """Rulebook 000 (sun/moon tiles): --symbols takes the map itself as well as a file, as the web server does."""
+    from takeiteasy.core.tiles import SYMBOLS
+
+    flipped = "moon" if SYMBOLS[0] == 0 else "sun"  # tile 123 the other way round from the shipped map
+    assert main(["tiles", "--json", "--symbols", json.dumps({"symbols": {"1-2-3": flipped}})]) == 0
+    tiles = {t["token"]: t["symbol"] for t in json.loads(capsys.readouterr().out)}
+    assert tiles["123"] == flipped
+    assert main(["tiles", "--symbols", '{"symbols": {"123": "star"}}']) == 2
+    assert capsys.readouterr().err == ("takeiteasy tiles: error: symbol map: tile '123' has symbol 'star'; expected "
+                                       "'sun' or 'moon'\n")

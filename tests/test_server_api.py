@@ -1955,3 +1955,25 @@ def test_a_typed_score_above_the_best_board_of_the_called_tiles_is_refused(clien
         f"score: {best + 1} is more than any board of this round's tiles makes (at most {best};")
     assert state(client, code, ann)["entries"] == {}
     assert post(client, code, "entry", token=ann, score=best).status_code == 200
+
+
+def test_rulebook_000_a_table_gives_its_own_sun_moon_map_and_never_a_file(client):
+    """Rulebook 000, the sun/moon tiles: no public source lists which tile carries a sun, so a table whose set
+    differs from the shipped map could not enter a board its own tiles allowed.  A room takes the map itself
+    (JSON text); a path to a file on the server is still refused, and a malformed map in one line."""
+    import json as json_module
+
+    from takeiteasy.core.tiles import TOKENS
+
+    suns = {TOKENS[t]: "sun" for t in range(27)}  # a set whose every tile has a sun
+    own = json_module.dumps({"symbols": suns})
+    joined = client.post("/api/rooms", json={"name": "ann", "mode": "caller", "preset": "sunmoon",
+                                             "options": {"symbols": own}})
+    assert joined.status_code == 201, joined.text
+    assert set(joined.json()["state"]["symbols"].values()) == {"sun"}
+    assert "reads no files" in refused(client.post("/api/rooms", json={
+        "name": "ann", "options": {"placement": "sunmoon", "symbols": "/tmp/map.json"}}))
+    bad = json_module.dumps({"symbols": {"574": "star"}})
+    assert refused(client.post("/api/rooms", json={"name": "ann", "options": {"placement": "sunmoon",
+                                                                               "symbols": bad}})) == (
+        "symbol map: tile '574' has symbol 'star'; expected 'sun' or 'moon'")

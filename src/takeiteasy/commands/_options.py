@@ -82,7 +82,8 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
                        help="daffodil variants 1-4: free, first, last, holding (default: free)")
     group.add_argument("--wildcards", action=argparse.BooleanOptionalAction, default=None,
                        help="include the four wildcard tiles (default: only on the daffodil board)")
-    group.add_argument("--symbols", metavar="FILE.json", help="sun/moon map of your own tile set")
+    group.add_argument("--symbols", metavar="FILE.json", help="sun/moon map of your own tile set (a file, or the map "
+                                                             "itself as JSON text: '{\"symbols\": {\"574\": \"sun\"}}')")
     group.add_argument("--draw", type=_positive, metavar="N",
                        help="tiles turned over at a time; 2 is the easier game (default: 1)")
     group.add_argument("--caller", action=argparse.BooleanOptionalAction, default=None,

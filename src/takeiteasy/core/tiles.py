@@ -160,9 +160,10 @@ def default_symbol_map() -> dict[str, str]:
 
 
 def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
-    """SYMBOLS[tile] (0 sun, 1 moon) from a JSON map file, or the default map.
+    """SYMBOLS[tile] (0 sun, 1 moon) from a JSON map file, the map itself as JSON text (starting with ``{``: what
+    the web server takes, which reads no files), or the default map.
 
-    A map file is ``{"symbols": {"574": "sun", ...}}``; tiles it leaves out
+    A map is ``{"symbols": {"574": "sun", ...}}``; tiles it leaves out
     keep their default symbol.
     """
     mapping = default_symbol_map()
@@ -172,30 +173,32 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
 
         if not str(path).strip():  # Path('') would be the working directory
             raise SymbolMapError("symbol map: give a file path (leave it out for the default map)")
+        inline = str(path).lstrip().startswith("{")
+        where = "symbol map" if inline else f"symbol map {path}"
         try:
-            text = read_text(path)
+            text = str(path) if inline else read_text(path)
         except UnicodeDecodeError:
-            raise SymbolMapError(f"symbol map {path}: not UTF-8 text") from None
+            raise SymbolMapError(f"{where}: not UTF-8 text") from None
         except OSError as exc:
-            raise SymbolMapError(f"symbol map {path}: cannot read it ({exc.strerror or exc})") from None
+            raise SymbolMapError(f"{where}: cannot read it ({exc.strerror or exc})") from None
         except ValueError:  # a NUL in a path given through --options or the API
             raise SymbolMapError(f"symbol map {str(path)!r}: not a file path (it holds a NUL character)") from None
-        data = read_json(text, f"symbol map {path}", SymbolMapError)
+        data = read_json(text, where, SymbolMapError)
         given = data.get("symbols") if isinstance(data, dict) else None
         if not isinstance(given, dict):
-            raise SymbolMapError(f'symbol map {path}: expected an object {{"symbols": {{"574": "sun", ...}}}}')
+            raise SymbolMapError(f'{where}: expected an object {{"symbols": {{"574": "sun", ...}}}}')
         first: dict[int, str] = {}  # tile -> the key that named it, to refuse "574" and "5-7-4" both
         for token, symbol in given.items():
             try:
                 tile = parse_tile(token)
             except NotationError as exc:
-                raise SymbolMapError(f"symbol map {path}: {exc}") from None
+                raise SymbolMapError(f"{where}: {exc}") from None
             if tile in first:
-                raise SymbolMapError(f"symbol map {path}: tile {TOKENS[tile]} is given twice ({first[tile]!r} and "
+                raise SymbolMapError(f"{where}: tile {TOKENS[tile]} is given twice ({first[tile]!r} and "
                                      f"{token!r})")
             first[tile] = token
             if symbol not in SYMBOL_NAMES:
-                raise SymbolMapError(f"symbol map {path}: tile {token!r} has symbol {symbol!r}; "
+                raise SymbolMapError(f"{where}: tile {token!r} has symbol {symbol!r}; "
                                      "expected 'sun' or 'moon'")
             mapping[TOKENS[tile]] = symbol
     table = np.array([SYMBOL_NAMES.index(mapping[tok]) for tok in TOKENS], dtype=np.int64)

@@ -185,8 +185,9 @@ def server_options(preset: str | None, options: dict | None) -> Options:
     result = Options.from_json(data)
     if result.board not in LAYOUT_NAMES:
         raise RoomError(f"board {result.board!r}: the server plays only {', '.join(LAYOUT_NAMES)}")
-    if result.symbols is not None:
-        raise RoomError("symbols: the server uses the shipped sun/moon map; a map file cannot be given")
+    if result.symbols is not None and not result.symbols.lstrip().startswith("{"):
+        raise RoomError('symbols: give the sun/moon map itself, {"symbols": {"574": "sun", ...}}; the server '
+                        "reads no files")
     return result
 
 

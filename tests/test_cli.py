@@ -78,7 +78,7 @@ def test_score_stream_skips_blank_lines_as_solve_stream_does(capsys, monkeypatch
     (["score", "--board", "hexagon", EXAMPLE_178], "unknown board 'hexagon'"),
     (["score", "--board", "daffodil", EXAMPLE_178], "the daffodil board has 21 cells"),
     (["score", "--scoring", "fancy", EXAMPLE_178], "unknown scoring 'fancy'"),
-    (["deal", "--seed", "x"], "invalid int value: 'x'"),
+    (["deal", "--seed", "x"], "'x' is not a whole number"),
     (["deal", "--seed", "1", "--index", "-1"], "--index -1: expected a game number, 0 or more"),
 ])
 def test_bad_input_gives_one_line_and_status_2(argv, message):

@@ -256,3 +256,27 @@ def test_a_score_database_named_in_the_environment_in_a_missing_folder_is_refuse
     err = capsys.readouterr().err
     assert "TAKEITEASY_DB /no/such/folder/scores.db: no folder /no/such/folder" in err and err.count("\n") == 1
     assert not os.path.exists("/no/such")
+
+
+@pytest.mark.parametrize("argv, given", [
+    (["deal", "--seed", "\uff17"], "'\uff17'"),  # a fullwidth 7: tile tokens refuse other scripts' digits too
+    (["deal", "--seed", " 7"], "' 7'"),
+    (["bench", "--games", "\u0662", "--agent", "random"], "'\u0662'"),
+    (["play", "--rounds", "\uff12"], "'\uff12'"),
+])
+def test_whole_number_options_take_ascii_digits_only(capsys, argv, given):
+    from takeiteasy.cli import main
+
+    with pytest.raises(SystemExit) as exited:  # argparse's own exit, with the one line
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{given} is not a whole number" in err and err.count("\n") == 1
+
+
+def test_whole_number_options_take_underscores_between_digits(capsys):
+    from takeiteasy.cli import main
+
+    assert main(["deal", "--seed", "1_0"]) == 0 and main(["deal", "--seed", "10"]) == 0
+    first, second = capsys.readouterr().out.strip().split("\n")
+    assert first == second

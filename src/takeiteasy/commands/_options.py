@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from dataclasses import fields
 
 from ..core.errors import shown
@@ -23,11 +24,19 @@ from ..core.rules import Options, Ruleset, RulesError
 FIELDS = tuple(f.name for f in fields(Options))
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+
+
+def integer(text: str) -> int:
+    """A whole number option's value in ASCII digits (int() also took ' 2' and other scripts' digits, '２', which
+    tile tokens refuse); '4_000_000' is fine."""
+    if not _WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value

@@ -31,7 +31,7 @@ from ..core.game import Game
 from ..core.notation import parse_tiles, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
-from ._options import add_rules_arguments, options_from_args
+from ._options import add_rules_arguments, integer, options_from_args
 
 DEFAULT_GAMES = 1000
 MAX_GAMES = 10**8  # every game's score is kept in memory (and with --vs, its deal)
@@ -68,10 +68,10 @@ def register(sub) -> None:
                                         "same deals.")
     parser.add_argument("--agent", default="random", action=_AgentOption,
                         help="agent name: %(agents)s (default: %(default)s)")
-    parser.add_argument("--games", type=int, default=None, metavar="N",
+    parser.add_argument("--games", type=integer, default=None, metavar="N",
                         help=f"number of games (default: {DEFAULT_GAMES}, or every line of --deals)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="series seed (default: 0)")
-    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+    parser.add_argument("--seed", type=integer, default=0, metavar="S", help="series seed (default: 0)")
+    parser.add_argument("--jobs", type=integer, default=None, metavar="J",
                         help="processes (threads for the batch random simulator); default 1")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="play the games as Ray tasks: 'local' starts Ray on this machine, 'auto' or "

@@ -7,7 +7,7 @@ import json
 from ..core.deal import deal
 from ..core.errors import InputError
 from ..core.tiles import TOKENS
-from ._options import add_rules_arguments, rules_from_args
+from ._options import add_rules_arguments, integer, rules_from_args
 
 
 def register(sub) -> None:
@@ -16,8 +16,8 @@ def register(sub) -> None:
                                         "same on every machine (docs/FORMATS.md).  `play --seed S` deals its "
                                         "rounds as --seed S --index 0, 1, 2...; `bench --seed S` its games the "
                                         "same way.")
-    parser.add_argument("--seed", type=int, required=True, help="the deal's seed (any integer)")
-    parser.add_argument("--index", type=int, default=None,
+    parser.add_argument("--seed", type=integer, required=True, help="the deal's seed (any integer)")
+    parser.add_argument("--index", type=integer, default=None,
                         help="game number within the series SEED, from 0: bench's games and play's rounds")
     parser.add_argument("--dashed", action="store_true", help="print tiles as a caller says them (5-7-4)")
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -7,7 +7,7 @@ import json
 from ..core.errors import InputError
 from ..core.notation import format_board, parse_tile, plural
 from ..core.tiles import TOKENS
-from ._options import add_rules_arguments, rules_from_args
+from ._options import add_rules_arguments, integer, rules_from_args
 
 
 def register(sub) -> None:
@@ -31,7 +31,7 @@ def register(sub) -> None:
                              "or heuristic")
     parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
                                                            "that depend on it)")
-    parser.add_argument("--previous-cell", type=int, default=-1, metavar="CELL",
+    parser.add_argument("--previous-cell", type=integer, default=-1, metavar="CELL",
                         help="where the previous tile went (sun/moon placement touching the previous tile)")
     parser.add_argument("--in-hand", metavar="TILES",
                         help="other tiles drawn with TILE (two-tile draw), white-space separated: they are "

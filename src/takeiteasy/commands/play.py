@@ -23,7 +23,7 @@ from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
 from ..terminal import board_text, symbol_legend, tile_text
-from ._options import add_rules_arguments, rules_from_args
+from ._options import add_rules_arguments, integer, rules_from_args
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
         "'?' shows where the best AI would put it (with two tiles, '? b' for the second; also for the tile just "
@@ -44,7 +44,7 @@ def register(sub) -> None:
                         help="comma-separated names of the people at this terminal, each different")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
                         help="add AI opponents by agent name (repeatable, or a comma list), e.g. --vs greedy")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a fresh random one)")
+    parser.add_argument("--seed", type=integer, default=None, help="seed of the deals (default: a fresh random one)")
     parser.add_argument("--db", default=None, metavar="PATH",
                         help="score database (default: $TAKEITEASY_DB or the user data directory)")
     parser.add_argument("--no-record", action="store_true", help="do not save results or personal bests")

@@ -10,6 +10,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from ..core.errors import InputError
+from ._options import integer
 
 MIN_WATCH_SECONDS = 0.05  # looking at the database more often than this only keeps a core busy
 
@@ -22,11 +23,11 @@ def register(sub) -> None:
                             description="Run the web app: open http://HOST:PORT/ in a browser.  Rooms are kept in "
                                         "a SQLite file (or a PostgreSQL database) and survive restarts.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument("--port", type=integer, default=8000, help="port (default: 8000)")
     parser.add_argument("--db", default=None, metavar="PATH|URL",
                         help=f"room database: a SQLite file, or a postgresql:// URL (needs the postgres extra) "
                              f"(default: {default_db()})")
-    parser.add_argument("--max-rooms", type=int, default=None, metavar="N",
+    parser.add_argument("--max-rooms", type=integer, default=None, metavar="N",
                         help="open rooms allowed at once (default: 500)")
     parser.add_argument("--idle-hours", type=float, default=None, metavar="H",
                         help="an unfinished room untouched this long stops counting as open; it stays stored and "

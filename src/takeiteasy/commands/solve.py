@@ -26,7 +26,7 @@ from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
 from ..solve import maximum, solve, solve_round
 from ..solve.solver import SolveError
-from ._options import add_rules_arguments, rules_from_args
+from ._options import add_rules_arguments, integer, rules_from_args
 from ._stdin import stdin_lines
 
 
@@ -41,11 +41,11 @@ def register(sub) -> None:
     parser.add_argument("--all", action="store_true", help="list every optimal board, not just one")
     parser.add_argument("--json", action="store_true", help="print JSON")
     many = parser.add_argument_group("many draws (the best score a player knowing every tile could reach)")
-    many.add_argument("--random", type=int, metavar="N",
+    many.add_argument("--random", type=integer, metavar="N",
                       help="solve the draws of games 0..N-1 of bench's series --seed and sum up their best scores")
-    many.add_argument("--seed", type=int, default=None, metavar="S", help="series seed for --random (default: 0)")
+    many.add_argument("--seed", type=integer, default=None, metavar="S", help="series seed for --random (default: 0)")
     many.add_argument("--deals", metavar="FILE", help="solve these deals instead (bench's format: one line each)")
-    many.add_argument("--jobs", type=int, default=None, metavar="J", help="processes (default: 1)")
+    many.add_argument("--jobs", type=integer, default=None, metavar="J", help="processes (default: 1)")
     many.add_argument("--ray", metavar="ADDRESS", help="solve the draws as Ray tasks ('local', 'auto' or HOST:6379; "
                                                         "needs the [ray] extra); --jobs then counts tasks")
     add_rules_arguments(parser)

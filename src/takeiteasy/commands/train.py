@@ -9,6 +9,7 @@ from ..core.errors import InputError
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import plural
 from ..core.rules import PLACEMENT_RULES
+from ._options import integer
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
@@ -25,8 +26,8 @@ def register(sub) -> None:
                     "curve.png and, at the end, weights.npz.  The same settings give the same weights, "
                     "however often the run is stopped and resumed.")
     parser.add_argument("--out", required=True, help="run directory")
-    parser.add_argument("--games", type=int, default=4_000_000, help="training games in all (default 4,000,000)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--games", type=integer, default=4_000_000, help="training games in all (default 4,000,000)")
+    parser.add_argument("--seed", type=integer, default=1, help="random seed (default 1)")
     parser.add_argument("--board", default="standard", choices=LAYOUT_NAMES, help="board layout (default standard)")
     parser.add_argument("--placement", default="free", choices=tuple(PLACEMENT_RULES),
                         help="placement variant the games follow (default free; docs/RULES.md); the agents use "
@@ -46,19 +47,19 @@ def register(sub) -> None:
                         help="fraction of games at the full step size (default 0.35)")
     parser.add_argument("--init", type=float, default=150.0,
                         help="optimistic starting value of every position, in points (default 150)")
-    parser.add_argument("--eval-games", type=int, default=2000, help="deals per evaluation (default 2000)")
-    parser.add_argument("--eval-every", type=int, default=200_000, help="games between evaluations (default 200,000)")
-    parser.add_argument("--checkpoint-every", type=int, default=200_000,
+    parser.add_argument("--eval-games", type=integer, default=2000, help="deals per evaluation (default 2000)")
+    parser.add_argument("--eval-every", type=integer, default=200_000, help="games between evaluations (default 200,000)")
+    parser.add_argument("--checkpoint-every", type=integer, default=200_000,
                         help="games between checkpoints (default 200,000)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+    parser.add_argument("--jobs", type=integer, default=1, metavar="J",
                         help="workers playing side by side, their weights merged every --sync games each "
                              "(default 1: one process, every game learns from the one before); part of the "
                              "settings: the same J gives the same weights")
-    parser.add_argument("--sync", type=int, default=5000, metavar="K",
+    parser.add_argument("--sync", type=integer, default=5000, metavar="K",
                         help="with --jobs: games each worker plays between merges (default 5,000)")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="run the --jobs workers as Ray tasks: 'local', 'auto' or HOST:6379 (the [ray] extra)")
-    parser.add_argument("--stop-after", type=int, default=None,
+    parser.add_argument("--stop-after", type=integer, default=None,
                         help="stop after this many more games (resume later; with --jobs, at the end of the round "
                              "of --sync games that reaches it).  Ctrl-C stops too, but the games since the last "
                              "checkpoint are played again on resuming")

@@ -296,7 +296,9 @@ def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
 ])
 def test_train_refuses_settings_it_cannot_run_before_training(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)  # a refused --out '' must not leave a run in the working directory
-    status = main(["train", "--out", str(tmp_path / "run"), "--games", "100", "--quiet", *argv])
+    defaults = {"--out": str(tmp_path / "run"), "--games": "100"}
+    defaults.update(dict(zip(argv[::2], argv[1::2])))  # each option once: a second is refused on its own
+    status = main(["train", *[x for pair in defaults.items() for x in pair], "--quiet"])
     assert status == 2 and capsys.readouterr().err == f"takeiteasy train: error: {message}\n"
     assert not any(tmp_path.iterdir())
 

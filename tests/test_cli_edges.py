@@ -280,3 +280,20 @@ def test_whole_number_options_take_underscores_between_digits(capsys):
     assert main(["deal", "--seed", "1_0"]) == 0 and main(["deal", "--seed", "10"]) == 0
     first, second = capsys.readouterr().out.strip().split("\n")
     assert first == second
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["deal", "--seed", "7", "--seed", "8"], "--seed: given twice (7, then 8)"),
+    (["solve", "--tiles", "574", "--tiles", "123"], "--tiles: given twice (574, then 123)"),
+    (["train", "--out", "a", "--out", "b"], "--out: given twice (a, then b)"),
+])
+def test_an_option_given_twice_is_refused_not_the_last_kept(capsys, argv, option):
+    """Repeated rule options were refused, any other option silently kept its last value ('--seed 7 --seed 8'
+    dealt seed 8)."""
+    from takeiteasy.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert option in err and err.count("\n") == 1

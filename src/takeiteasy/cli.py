@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # a command not built yet
             raise
         module.register(sub)
+    from .commands._options import store_each_once
+
+    for command in sub.choices.values():
+        store_each_once(command)
     parser.commands = sub.choices  # name -> subparser, for errors found after parsing
     return parser
 

@@ -43,11 +43,14 @@ def _positive(text: str) -> int:
 
 
 def _refuse_a_second(parser, namespace, action, value, option_string) -> None:
-    """A rule given twice is a mistake, not a change of mind: argparse kept the last, so '--preset daffodil
-    --placement adjacent --preset four-rounds' silently dropped the daffodil board."""
-    before = getattr(namespace, action.dest, None)
-    if before is None:
+    """An option given twice is a mistake, not a change of mind: argparse kept the last, so '--preset daffodil
+    --placement adjacent --preset four-rounds' silently dropped the daffodil board (and '--seed 7 --seed 8'
+    played seed 8)."""
+    given = namespace.__dict__.setdefault("_given_options", set())
+    if action.dest not in given:
+        given.add(action.dest)
         return
+    before = getattr(namespace, action.dest, None)
     name = next(o for o in action.option_strings if not o.startswith("--no-"))
     if isinstance(before, bool):  # a flag: name the two spellings given
         before, value = (f"--{'' if flag else 'no-'}{name[2:]}" for flag in (before, value))
@@ -66,6 +69,16 @@ class _FlagOnce(argparse.BooleanOptionalAction):
     def __call__(self, parser, namespace, values, option_string=None):
         _refuse_a_second(parser, namespace, self, not option_string.startswith("--no-"), option_string)
         super().__call__(parser, namespace, values, option_string)
+
+
+def store_each_once(parser: argparse.ArgumentParser) -> None:
+    """Make every option of ``parser`` that stores a value refuse a second one (see ``_refuse_a_second``); lists
+    (``--vs``, ``--other``) and plain flags (``--json`` twice says the same) stay as they are."""
+    for action in parser._actions:
+        if type(action) is argparse._StoreAction and action.option_strings:
+            action.__class__ = _StoreOnce
+        elif type(action) is argparse.BooleanOptionalAction:
+            action.__class__ = _FlagOnce
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

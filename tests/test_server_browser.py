@@ -1954,3 +1954,219 @@ def test_the_final_caller_table_marks_the_winner_not_the_host_and_fits_a_320_px_
     assert page.get_attribute("#caller-table tr:nth-child(3)", "class").split().count("winner") == 1
     assert "winner" not in (page.get_attribute("#caller-table tr:nth-child(2)", "class") or "")
     assert not errors
+
+
+# ---- a table's own sun/moon map, the stripe colours of either edition, the caller's table on a phone -------------
+def shipped_symbols(with_wildcards: bool = False) -> dict[str, str]:
+    """Each tile's sun or moon on the shipped map (the standard 27 tiles unless ``with_wildcards``)."""
+    from takeiteasy.core.tiles import SYMBOL_NAMES, SYMBOLS, TOKENS
+
+    return {token: SYMBOL_NAMES[int(SYMBOLS[tile])] for tile, token in enumerate(TOKENS)
+            if with_wildcards or "*" not in token}
+
+
+def editor_map(page) -> dict[str, str]:
+    """The sun/moon map the home page's editor shows: tile -> symbol drawn (and said) on its button."""
+    shown = page.eval_on_selector_all("#symbols-map button", "bs => bs.map(b => [b.dataset.tile, "
+                                      "b.querySelector('.symbol').dataset.symbol, b.getAttribute('aria-label'), "
+                                      "b.getAttribute('aria-pressed')])")
+    for tile, symbol, label, pressed in shown:
+        assert label == f"{'-'.join(tile)}, {symbol}" and pressed == str(symbol == "sun").lower()
+    return {tile: symbol for tile, symbol, _, _ in shown}
+
+
+def test_rulebook_000_a_table_sets_its_own_sun_moon_map_and_its_room_follows_it(server, browser):
+    """No public source lists which tiles carry a sun, so the shipped map is a guess; a table whose set differs
+    could not enter a legal board.  Under rules that use the symbols, the home page shows each tile with its sun or
+    moon (the shipped map to start with), on a 375 px phone too; a tap, Enter or Space turns one; "Reset to the
+    shipped map" undoes it all.  The device remembers the map, and a room made with it carries the tiles that
+    differ: the room's symbols, and the tiles the caller shows, follow the table's map."""
+    import json
+
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Tabler")
+    page.set_viewport_size({"width": 375, "height": 667})
+    shipped = shipped_symbols()
+    other = {"sun": "moon", "moon": "sun"}
+    page.select_option("#preset", "standard")
+    assert page.is_hidden("#symbols-box")  # the symbols mean nothing under the standard rules
+    page.select_option("#preset", "sunmoon")
+    assert page.is_visible("#symbols-box")
+    page.click("#symbols-box summary")
+    buttons = page.locator("#symbols-map button")
+    assert buttons.count() == 27 and editor_map(page) == shipped
+    assert page.is_disabled("#symbols-reset")
+    tiles = page.eval_on_selector_all("#symbols-map button", "bs => bs.map(b => b.dataset.tile)")
+    buttons.nth(0).click()  # a tap
+    buttons.nth(1).focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # the focus stays on the tile turned: Tab goes on to the next
+    page.keyboard.press(" ")
+    turned = {t: other[shipped[t]] for t in tiles[:3]}
+    assert editor_map(page) == {**shipped, **turned}
+    assert "3 tiles" in page.text_content("#symbols-box summary")
+    assert page.evaluate(FITS), "the map is wider than a 375 px phone"
+    for k in (0, 26):  # each tile a button a finger can hit, on screen
+        box = buttons.nth(k).bounding_box()
+        assert box["width"] >= 40 and box["height"] >= 40 and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    page.click("#symbols-reset")
+    assert editor_map(page) == shipped and page.is_disabled("#symbols-reset")
+    # a set whose every tile differs from the guess: each one turned
+    for k in range(27):
+        buttons.nth(k).click()
+    table = {t: other[s] for t, s in shipped.items()}
+    assert editor_map(page) == table
+    # the device keeps it: the page opened again shows the table's map
+    page.reload()
+    page.wait_for_selector("#preset option", state="attached")
+    page.fill("#name", "Tabler")
+    page.select_option("#preset", "sunrays")
+    assert editor_map(page) == table
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/rooms")) as request:
+        page.click("#create-caller")
+    sent = request.value.post_data_json["options"]["symbols"]
+    assert json.loads(sent) == {"symbols": table}
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.fill("#lobby-person", "Dora")
+    page.click("#lobby-add-p")
+    page.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    assert page.evaluate("S.state.symbols") == table
+    called = call_tiles(page, 3)
+    assert page.get_attribute("#caller-current svg .symbol", "data-symbol") == table[called[-1]]
+    drawn = page.eval_on_selector_all("#caller-history svg", "s => s.map(x => [x.dataset.tile, "
+                                      "x.querySelector('.symbol').dataset.symbol])")
+    assert drawn == [[t, table[t]] for t in called]
+    # under rules that ignore the symbols, nothing is sent
+    page.click("#caller-leave")
+    page.select_option("#preset", "standard")
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/rooms")) as request:
+        page.click("#create-room")
+    assert "options" not in request.value.post_data_json
+    assert not errors
+
+
+def stripe_colours(page, selector: str) -> dict[str, str]:
+    """The stripes of the tile drawn at ``selector``: each value shown -> the colour of its stripe."""
+    return dict(page.eval_on_selector_all(f"{selector} > line:not(.stripe-edge)", """ls => ls.map(l => {
+        const dx = l.getAttribute('x2') - l.getAttribute('x1'), dy = l.getAttribute('y2') - l.getAttribute('y1');
+        const direction = Math.abs(dx) < 1e-6 ? 0 : dy < 0 ? 1 : 2;  // upright, rising, falling
+        return [l.closest('[data-tile]').dataset.tile[direction], l.getAttribute('stroke')]; })"""))
+
+
+def palette_colours(name: str, tile: str) -> dict[str, str]:
+    from takeiteasy.core.tiles import PALETTES
+
+    return {v: PALETTES[name][int(v)][1] for v in tile}
+
+
+def test_the_stripe_colours_follow_the_edition_chosen_and_the_rules_until_chosen(server, browser):
+    """The page drew the classic colours only.  "Colours" offers the six-board edition's too: by default the
+    six-board colours under rules that use suns and moons (that edition's tiles carry them), the classic ones
+    otherwise, until the person chooses; the choice is kept on the device, and every tile drawn follows it."""
+    errors: list[str] = []
+    page = open_solo(browser, server, errors, "Painter", "sunrays")
+    page.wait_for_selector("#board .legal")
+    tile = page.get_attribute("#current svg", "data-tile")
+    assert stripe_colours(page, "#current svg") == palette_colours("sixboard", tile)
+    assert page.input_value("#palette-game") == "sixboard"
+    page.select_option("#palette-game", "classic")
+    page.wait_for_function(f"document.querySelector('#current svg > line:not(.stripe-edge)').getAttribute('stroke')"
+                           f" !== {palette_colours('sixboard', tile)[tile[0]]!r}")
+    assert stripe_colours(page, "#current svg") == palette_colours("classic", tile)
+    place(page)
+    placed = page.get_attribute("#board g.cell[data-tile]", "data-tile")
+    assert stripe_colours(page, "#board g.cell[data-tile]") == palette_colours("classic", placed)
+    # chosen once, kept: another game under the same rules, and the home page, show the classic colours
+    page.click("#leave")
+    assert page.input_value("#palette-home") == "classic"
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    tile = page.get_attribute("#current svg", "data-tile")
+    assert stripe_colours(page, "#current svg") == palette_colours("classic", tile)
+    # a standard caller room on another device: classic until chosen, then the six-board colours everywhere
+    errors2: list[str] = []
+    host = open_caller_room(browser, server, errors2, "Caller")
+    called = call_tiles(host, 2)
+    assert host.is_visible("#palette-caller") and host.input_value("#palette-caller") == "classic"
+    assert stripe_colours(host, "#caller-current svg") == palette_colours("classic", called[-1])
+    host.select_option("#palette-caller", "sixboard")
+    host.wait_for_function(f"document.querySelector('#caller-current svg > line:not(.stripe-edge)')"
+                           f".getAttribute('stroke') !== {palette_colours('classic', called[-1])[called[-1][0]]!r}")
+    assert stripe_colours(host, "#caller-current svg") == palette_colours("sixboard", called[-1])
+    first = f"#caller-history svg[data-tile='{called[0]}']"
+    assert stripe_colours(host, first) == palette_colours("sixboard", called[0])
+    host.reload()
+    host.wait_for_selector("#caller:not([hidden])")
+    assert stripe_colours(host, "#caller-current svg") == palette_colours("sixboard", called[-1])
+    assert host.input_value("#palette-caller") == "sixboard"
+    assert not errors and not errors2
+
+
+def test_on_a_phone_the_caller_table_breaks_long_names_between_words_only(server, browser):
+    """A caller's score table on a 375 px phone broke a long name anywhere ("Maximiliana_Wolkenst / ein"). A name
+    now breaks only between its words; a word too long for the column ends in an ellipsis, the whole name in the
+    cell's title; the page keeps its width."""
+    errors: list[str] = []
+    long_word, words = "Maximiliana_Wolkenstein", "Anna Maria Wolkenstein"
+    page = open_caller_room(browser, server, errors, "Keeper", "four-rounds", people=(long_word, words),
+                            viewport={"width": 375, "height": 667})
+    call_tiles(page, 19)
+    for name, score in ((long_word, 123), (words, 98), ("Keeper", 150)):
+        enter_for(page, name, score=score)
+    page.click("#end-round")
+    page.wait_for_selector("#caller-next:not([hidden])")
+    page.click("#caller-next")
+    page.wait_for_function("S.state.status === 'playing' && S.state.round === 1")
+    call_tiles(page, 19)
+    enter_for(page, long_word, score=144)
+    # no word of a name split over two lines
+    split = page.evaluate("""() => [...document.querySelectorAll('#caller-table tr td:first-child')].flatMap(td => {
+        const text = td.firstElementChild ? td.firstElementChild.firstChild : td.firstChild;
+        const out = []; let at = 0;
+        for (const word of text.textContent.split(' ')) {
+          const range = document.createRange(); range.setStart(text, at); range.setEnd(text, at + word.length);
+          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (tops.size > 1) out.push(word);
+          at += word.length + 1;
+        }
+        return out; })""")
+    assert split == []
+    cells = page.eval_on_selector_all("#caller-table tr td:first-child", "tds => tds.map(td => [td.textContent, "
+                                      "td.getAttribute('title')])")
+    assert [c[0] for c in cells] == ["Keeper", long_word, words] and all(c[1] == c[0] for c in cells)
+    assert page.evaluate(FITS)
+    table = page.locator("#caller-table").bounding_box()
+    assert table["x"] >= 0 and table["x"] + table["width"] <= 375
+    assert not errors
+
+
+def test_on_a_phone_the_caller_screen_shows_the_last_tile_small_once_the_round_is_over(server, browser):
+    """After a round at 375x667 the last tile called stayed big, with its call, and the scores were below the fold.
+    Once the round is over it is shown small and dimmed, saying so (as the game screen shows a tile placed), and
+    the scores are on screen; the next round's calls are big again."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Keeper", "four-rounds", people=("Dora",),
+                            viewport={"width": 375, "height": 667})
+    called = call_tiles(page, 19)
+    big = page.locator("#caller-current svg").bounding_box()
+    assert big["width"] > 120
+    enter_for(page, "Dora", score=120)
+    enter_for(page, "Keeper", score=140)
+    page.click("#end-round")
+    page.wait_for_selector("#caller-next:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")
+    small = page.locator("#caller-current svg").bounding_box()
+    assert small["width"] <= 80
+    assert page.get_attribute("#caller-current svg", "data-tile") == called[-1]
+    assert "last tile" in page.text_content("#caller-current")
+    table = page.locator("#caller-table").bounding_box()
+    assert table["y"] >= 0 and table["y"] + table["height"] <= 667, "the scores are below the fold"
+    assert page.evaluate(FITS)
+    page.click("#caller-next")
+    page.wait_for_function("S.state.status === 'playing' && S.state.round === 1")
+    call_tiles(page, 1)
+    assert page.locator("#caller-current svg").bounding_box()["width"] > 120
+    assert "last tile" not in page.text_content("#caller-current")
+    assert not errors

@@ -12,6 +12,10 @@ const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sq
 
 const S = {
   presets: [], agents: [], palette: {}, names: {}, layouts: {},
+  palettes: {},           // the stripe colours of each edition ("classic", "sixboard"), from /api/tiles
+  paletteChoice: null,    // the edition's colours this device chose (null: as the rules suggest)
+  tokens: [], symbolOf: {},  // every tile, and its sun or moon on the shipped map
+  mySymbols: {},          // the table's own sun/moon map: only the tiles whose symbol differs from the shipped one
   session: null,          // {code, token, player}
   state: null, ws: null, pollTimer: null, wsRetry: 0,
   standinTimer: null,     // asks for the state again when the server said a stand-in becomes possible
@@ -100,16 +104,27 @@ function hexPoints(cx, cy, r) {
 
 function colourOf(value) { return value === "*" ? "#ffffff" : (S.palette[value] || {}).hex || "#888"; }
 
-// Draw a tile (token like "574") centred at cx, cy into an SVG group.
-function drawTile(group, token, cx, cy, r = R) {
+// A colour too dark to be seen on the dark tile (the six-board edition's black stripe): edged in grey.
+function tooDark(hex) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  return !!m && 0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16) < 64;
+}
+
+// Draw a tile (token like "574") centred at cx, cy into an SVG group, in the colours of the palette in use; with
+// ``symbol`` ("sun" or "moon") that symbol, else the room's for the tile when its rules use them.
+function drawTile(group, token, cx, cy, r = R, symbol) {
   group.appendChild(el("svg:polygon", { points: hexPoints(cx, cy, r), class: "tile-bg" }));
   const a = r * Math.sqrt(3) / 2;
   const order = [0, 1, 2].sort((i, j) => (token[i] === "*" ? 0 : +token[i]) - (token[j] === "*" ? 0 : +token[j]));
   for (const d of order) {  // the higher number is drawn on top
     const [ux, uy] = DIRS[d];
+    const ends = { x1: cx - ux * a, y1: cy - uy * a, x2: cx + ux * a, y2: cy + uy * a };
+    const colour = colourOf(token[d]);
+    if (token[d] !== "*" && tooDark(colour)) {
+      group.appendChild(el("svg:line", { ...ends, class: "stripe-edge", stroke: "#b9b2a8", "stroke-width": r * 0.38 }));
+    }
     const stripe = el("svg:line", {
-      x1: cx - ux * a, y1: cy - uy * a, x2: cx + ux * a, y2: cy + uy * a,
-      stroke: colourOf(token[d]), "stroke-width": r * 0.3, "stroke-linecap": "butt",
+      ...ends, stroke: colour, "stroke-width": r * 0.3, "stroke-linecap": "butt",
     });
     if (token[d] === "*") stripe.setAttribute("stroke-dasharray", `${r * 0.12} ${r * 0.08}`);
     group.appendChild(stripe);
@@ -120,7 +135,8 @@ function drawTile(group, token, cx, cy, r = R) {
     digit.style.fontSize = `${r * 0.34}px`;
     group.appendChild(digit);
   }
-  if (symbolsShown() && S.state.symbols[token]) drawSymbol(group, S.state.symbols[token], cx + 0.8 * a, cy, r * 0.12);
+  const shown = symbol !== undefined ? symbol : symbolsShown() ? S.state.symbols[token] : null;
+  if (shown) drawSymbol(group, shown, cx + 0.8 * a, cy, r * 0.12);
 }
 
 // Sun/moon rules (the placement and the scoring variants) need each tile's symbol: the room's state has them
@@ -157,12 +173,12 @@ function pressable(node, label, handler) {
   });
 }
 
-function tileIcon(token, cls = "") {
+function tileIcon(token, cls = "", symbol) {
   const svg = el("svg:svg", { viewBox: `${-R - 2} ${-APOTHEM - 2} ${2 * R + 4} ${2 * APOTHEM + 4}`, class: cls });
   svg.dataset.tile = token;
   const title = el("svg:title", {}, tileName(token));
   svg.appendChild(title);
-  drawTile(svg, token, 0, 0);
+  drawTile(svg, token, 0, 0, R, symbol);
   return svg;
 }
 
@@ -339,8 +355,9 @@ function mayStartNext() {
 
 async function render() {
   const st = S.state;
+  applyPalette();
   $("room-label").textContent = st ? `room ${st.code}` : "";
-  if (!st) { renderInvite(); show("home"); keepFocus("home"); return; }
+  if (!st) { renderInvite(); renderSymbolsEditor(); show("home"); keepFocus("home"); return; }
   if (st.status === "lobby") { renderLobby(); show("lobby"); keepFocus("lobby"); return; }
   if (st.mode === "caller") { renderCaller(); show("caller"); keepFocus("caller"); return; }
   if (await renderGame() === false) return;  // out of date: the newer render shows the game
@@ -965,6 +982,15 @@ function renderCaller() {
   const cur = $("caller-current");
   cur.replaceChildren(...(st.current || []).map((t) => tileIcon(t)));
   cur.classList.toggle("several", (st.current || []).length > 1);  // two tiles side by side fit a phone too
+  // the round is over: the last tile called, shown big, pushed the scores below the fold on a phone; it is shown
+  // small and dimmed beside its words, which are no longer called out big (as the game screen shows a tile placed)
+  const over = st.status !== "playing" && (st.current || []).length > 0;
+  cur.classList.toggle("over", over);
+  $("caller-say").hidden = over;
+  if (over) {
+    cur.appendChild(el("span", { class: "placed-note muted" },
+      `the round's last tile${st.current.length > 1 ? "s" : ""}: ${(st.call || st.current.map(tileName)).join(", ")}`));
+  }
   // the server's words: numbers kept on one line; a wildcard's name ("double wildcard with 3") wraps, smaller
   $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, words)));
   $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
@@ -973,7 +999,7 @@ function renderCaller() {
     (st.status === "round_over" && !isHost() ? ` — waiting for ${st.players[st.host].name} to start the next` : "");
   $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
   const host = isHost();
-  $("call-btn").hidden = !host || st.status === "finished";
+  $("call-btn").hidden = !host || st.status !== "playing";  // nothing to call until the next round starts
   $("call-btn").disabled = st.status !== "playing" || st.left === 0;
   // a second tap the table was not ready for: the same tile comes again with the next call (not under an entry)
   $("uncall-btn").hidden = !host || st.status !== "playing" || !(st.drawn || []).length
@@ -996,7 +1022,11 @@ function renderCaller() {
   const winners = st.status === "finished" ? new Set(st.winners) : new Set();
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: [p.index === st.you ? "me" : "", winners.has(p.index) ? "winner" : ""].join(" ").trim() });
-    tr.appendChild(el("td", {}, p.name));
+    // a long name breaks between its words only, a word too long for the column ending in "…" (the whole name
+    // in the cell's title): broken anywhere, "Maximiliana_Wolkenst / ein" was hard to read
+    const who = el("td", { class: "who", title: p.name });
+    who.appendChild(el("span", {}, p.name));
+    tr.appendChild(who);
     st.results.forEach((r, k) => {
       const e = k === st.results.length - 1 && st.status !== "playing" ? (st.entries || {})[p.index] : null;
       const td = el("td", { class: "num" }, r[p.index]);
@@ -1327,6 +1357,107 @@ async function loadMyRooms() {
   $("my-rooms-box").hidden = !items.length;
 }
 
+// ---- the table's own tiles: which carry a sun (the shipped map is a guess), and the edition's colours -----
+const SYMBOLS_KEY = "tie-symbols", PALETTE_KEY = "tie-palette";
+const OTHER_SYMBOL = { sun: "moon", moon: "sun" };
+
+function presetOf(name) { return S.presets.find((p) => p.name === name); }
+
+// Whether a preset's rules look at the suns and moons (as the engine's Ruleset.uses_symbols: sun/moon placement,
+// or any scoring but the standard one)
+function presetUsesSymbols(name) {
+  const p = presetOf(name);
+  return !!p && (p.options.placement === "sunmoon" || (p.options.scoring || "standard") !== "standard");
+}
+
+// The tiles of a preset's set: the 27 standard ones, and the four wildcards on the daffodil board (or if asked).
+function presetTiles(name) {
+  const o = (presetOf(name) || {}).options || {};
+  const wild = o.wildcards === null || o.wildcards === undefined ? o.board === "daffodil" : !!o.wildcards;
+  return S.tokens.filter((t) => wild || !t.includes("*"));
+}
+
+// The map this device keeps: tiles whose symbol differs from the shipped map (anything else in it is dropped).
+function readMySymbols() {
+  const mine = {};
+  try {
+    const kept = JSON.parse(localStorage.getItem(SYMBOLS_KEY));
+    for (const [token, symbol] of Object.entries(kept && typeof kept === "object" ? kept : {})) {
+      if (S.symbolOf[token] && OTHER_SYMBOL[symbol] && symbol !== S.symbolOf[token]) mine[token] = symbol;
+    }
+  } catch { /* a damaged map: the shipped one */ }
+  return mine;
+}
+
+function saveMySymbols() {
+  try {
+    if (Object.keys(S.mySymbols).length) localStorage.setItem(SYMBOLS_KEY, JSON.stringify(S.mySymbols));
+    else localStorage.removeItem(SYMBOLS_KEY);
+  } catch { /* storage full or off: the map lasts as long as the page */ }
+}
+
+function mySymbol(token) { return S.mySymbols[token] || S.symbolOf[token]; }
+
+// A room's options for the table's map, under rules that use it: the map's JSON text, only the tiles that differ.
+function symbolOptions(preset) {
+  if (!presetUsesSymbols(preset) || !Object.keys(S.mySymbols).length) return null;
+  return { symbols: JSON.stringify({ symbols: S.mySymbols }) };
+}
+
+// The home page's map editor, shown under rules that use the symbols: every tile of the set with its sun or moon
+// (a button: a tap, Enter or Space turns it), the tiles that differ from the shipped map outlined.
+function renderSymbolsEditor() {
+  const preset = $("preset").value, box = $("symbols-box");
+  box.hidden = !presetUsesSymbols(preset);
+  if (box.hidden) return;
+  const tiles = presetTiles(preset);
+  const changed = tiles.filter((t) => S.mySymbols[t]).length;
+  $("symbols-summary").textContent = changed
+    ? `your set's (${changed} tile${changed === 1 ? "" : "s"} unlike the shipped map)` : "the shipped map";
+  const focused = document.activeElement && $("symbols-map").contains(document.activeElement)
+    ? document.activeElement.dataset.tile : null;
+  $("symbols-map").replaceChildren(...tiles.map((token) => {
+    const symbol = mySymbol(token), name = tileName(token);
+    const b = el("button", {
+      type: "button", class: `sym-tile${S.mySymbols[token] ? " changed" : ""}`, "data-tile": token,
+      "aria-label": `${name}, ${symbol}`, "aria-pressed": String(symbol === "sun"),
+      title: `${name}: ${symbol}${S.mySymbols[token] ? ` (the shipped map says ${S.symbolOf[token]})` : ""}; ` +
+        `press for a ${OTHER_SYMBOL[symbol]}`,
+    });
+    const icon = tileIcon(token, "sym-icon", null);  // the symbol big beneath it, not small in the tile
+    const mark = el("svg:svg", { viewBox: "-12 -12 24 24", class: "sym-mark" });
+    drawSymbol(mark, symbol, 0, 0, 6.5);
+    for (const svg of [icon, mark]) {
+      svg.setAttribute("aria-hidden", "true");
+      for (const t of svg.querySelectorAll("title")) t.remove();  // the button's title says it all
+    }
+    b.append(icon, mark);
+    b.addEventListener("click", () => {
+      const next = OTHER_SYMBOL[mySymbol(token)];
+      if (next === S.symbolOf[token]) delete S.mySymbols[token]; else S.mySymbols[token] = next;
+      saveMySymbols();
+      renderSymbolsEditor();
+    });
+    return b;
+  }));
+  if (focused) { const again = $("symbols-map").querySelector(`[data-tile="${focused}"]`); if (again) again.focus(); }
+  $("symbols-reset").disabled = !changed;
+}
+
+// The stripe colours: the edition chosen on this device, else the six-board edition's under rules that use the
+// sun and moon (its tiles carry them) and the classic ones otherwise.
+function paletteName() {
+  if (S.paletteChoice && S.palettes[S.paletteChoice]) return S.paletteChoice;
+  const symbols = S.state ? !!S.state.symbols : presetUsesSymbols($("preset").value);
+  return symbols && S.palettes.sixboard ? "sixboard" : "classic";
+}
+
+function applyPalette() {
+  const name = paletteName();
+  S.palette = S.palettes[name] || S.palette;
+  for (const pick of document.querySelectorAll(".palette-pick")) pick.value = name;
+}
+
 // ---- home ------------------------------------------------------------------------------------------
 function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => s.value).filter(Boolean); }
 
@@ -1358,6 +1489,8 @@ async function createNow(mode) {
   try {
     // the AI picks are the solo game's opponents; a friends' room adds its AI players in the lobby
     const body = { mode, name: $("name").value, preset: $("preset").value, agents: mode === "solo" ? picks() : [] };
+    const options = symbolOptions(body.preset);  // the table's own sun/moon map, under rules that use it
+    if (options) body.options = options;
     if (mode === "solo" && $("confirm").checked) body.confirm = true;
     if (mode !== "solo") body.public = $("listed").checked;
     localStorage.setItem("tie-name", $("name").value);
@@ -1538,9 +1671,21 @@ async function init() {
   const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
   const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
   S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic; S.names = tiles.names || {};
+  S.palettes = tiles.palettes; S.tokens = tiles.tiles || []; S.symbolOf = tiles.symbol_of || {};
+  S.mySymbols = readMySymbols();
+  const chosen = localStorage.getItem(PALETTE_KEY);
+  S.paletteChoice = S.palettes[chosen] ? chosen : null;
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
   const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
-  $("preset").addEventListener("change", () => { info(); loadScores(); }); info();
+  $("preset").addEventListener("change", () => { info(); loadScores(); if (!S.state) render(); }); info();
+  $("symbols-reset").addEventListener("click", () => { S.mySymbols = {}; saveMySymbols(); renderSymbolsEditor(); });
+  for (const pick of document.querySelectorAll(".palette-pick")) {
+    pick.addEventListener("change", () => {  // chosen: kept on the device, whatever the rules
+      S.paletteChoice = pick.value;
+      try { localStorage.setItem(PALETTE_KEY, pick.value); } catch { /* storage off: for this page only */ }
+      render();
+    });
+  }
   for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map(agentOption));
   $("lobby-agent").replaceChildren(...agents.map(agentOption));
   if (agents.includes("best")) $("lobby-agent").value = "best";  // the strongest, not the first listed
@@ -1651,7 +1796,10 @@ async function init() {
   $("score-btn").addEventListener("click", async () => {
     try {
       $("score-out").textContent = "";  // no earlier board's score beside a refused one
-      const r = await api("POST", "/api/score", { board: $("score-text").value, preset: $("preset").value });
+      const body = { board: $("score-text").value, preset: $("preset").value };
+      const options = symbolOptions(body.preset);  // scored with the table's sun/moon map
+      if (options) body.options = options;
+      const r = await api("POST", "/api/score", body);
       $("score-out").textContent = `score ${r.score}`;
     } catch (e) { toast(e.message); }
   });

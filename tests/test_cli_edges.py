@@ -82,6 +82,10 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["serve", "--host", ""], "--host: empty"),
     (["serve", "--db", "/no/such/folder/rooms.db"], "--db /no/such/folder/rooms.db: no folder /no/such/folder"),
     (["play", "--db", "/no/such/folder/scores.db"], "--db /no/such/folder/scores.db: no folder /no/such/folder"),
+    (["hint", " ".join(["."] * 19), "574", "--previous-cell", "24"],
+     "--previous-cell 24: not a cell of the standard board (0 to 18, or -1 for none)"),
+    (["bench", "--agent", "fast", "--games", "1", "--weights", "/dev/zero"],
+     "weights /dev/zero: not a regular file"),  # numpy read the device to the end
 ])
 def test_output_and_option_values_are_refused_before_any_work(capsys, argv, reason):
     assert main(argv) == 2

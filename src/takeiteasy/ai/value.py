@@ -73,6 +73,8 @@ class ValueFunction:
 
     @classmethod
     def load(cls, path: str | Path) -> "ValueFunction":
+        if Path(path).exists() and not Path(path).is_file():  # a device such as /dev/zero: numpy read it whole
+            raise WeightsError(f"weights {path}: not a regular file (takeiteasy train writes weights.npz)")
         if Path(path).is_file() and not zipfile.is_zipfile(path):  # numpy would suggest unpickling it
             raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
         try:

@@ -49,6 +49,9 @@ def run(args) -> int:
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
+    if not -1 <= args.previous_cell < rules.board_size:  # the engine's words would not name the option
+        raise InputError(f"--previous-cell {args.previous_cell}: not a cell of the {rules.layout.name} board "
+                         f"(0 to {rules.board_size - 1}, or -1 for none)")
     if args.announce:
         return run_announce(args, rules)
     if args.other:

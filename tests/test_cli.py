@@ -1241,3 +1241,13 @@ def test_rulebook_000_a_sun_moon_map_may_be_given_as_json_text(capsys):
     assert main(["tiles", "--symbols", '{"symbols": {"123": "star"}}']) == 2
     assert capsys.readouterr().err == ("takeiteasy tiles: error: symbol map: tile '123' has symbol 'star'; expected "
                                        "'sun' or 'moon'\n")
+
+
+def test_rulebook_003_deal_dashed_says_the_tiles_as_a_caller_does(capsys):
+    """Rulebook 003: a caller names the wildcards ("triple wildcard"); --dashed printed '*-*-*'."""
+    from takeiteasy.core.notation import call_words
+
+    tiles = deal(3, Ruleset.from_options(board="daffodil").tile_set, 21)
+    assert main(["deal", "--seed", "3", "--preset", "daffodil", "--dashed"]) == 0
+    said = capsys.readouterr().out.strip().split(", ")
+    assert said == [call_words(t) for t in tiles] and "triple wildcard" in said and "5-7-4" in said

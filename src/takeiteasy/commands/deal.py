@@ -6,6 +6,7 @@ import json
 
 from ..core.deal import deal
 from ..core.errors import InputError
+from ..core.notation import call_words
 from ..core.tiles import TOKENS
 from ._options import add_rules_arguments, integer, rules_from_args
 
@@ -19,7 +20,8 @@ def register(sub) -> None:
     parser.add_argument("--seed", type=integer, required=True, help="the deal's seed (any integer)")
     parser.add_argument("--index", type=integer, default=None,
                         help="game number within the series SEED, from 0: bench's games and play's rounds")
-    parser.add_argument("--dashed", action="store_true", help="print tiles as a caller says them (5-7-4)")
+    parser.add_argument("--dashed", action="store_true",
+                        help="print tiles as a caller says them, comma-separated (5-7-4, triple wildcard)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
@@ -30,9 +32,9 @@ def run(args) -> int:
         raise InputError(f"--index {args.index}: expected a game number, 0 or more")
     rules = rules_from_args(args)
     tiles = deal(args.seed, rules.tile_set, rules.tiles_per_round, index=args.index)
-    tokens = ["-".join(TOKENS[t]) if args.dashed else TOKENS[t] for t in tiles]
+    tokens = [call_words(t) if args.dashed else TOKENS[t] for t in tiles]  # wildcards by name, as called
     if args.json:
         print(json.dumps({"seed": args.seed, "index": args.index, "tiles": tokens}))
     else:
-        print(" ".join(tokens))
+        print((", " if args.dashed else " ").join(tokens))
     return 0

@@ -84,6 +84,10 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["play", "--db", "/no/such/folder/scores.db"], "--db /no/such/folder/scores.db: no folder /no/such/folder"),
     (["hint", " ".join(["."] * 19), "574", "--previous-cell", "24"],
      "--previous-cell 24: not a cell of the standard board (0 to 18, or -1 for none)"),
+    (["hint", " ".join(["."] * 19), "574", "--previous", ""], "--previous: empty; give a tile token"),
+    (["hint", " ".join(["."] * 19), "574", "--in-hand", " "], "--in-hand: empty; give a tile token"),
+    (["play", "--vs", ""], "--vs: '' has an empty agent name"),
+    (["play", "--vs", "best,"], "--vs: 'best,' has an empty agent name"),
     (["bench", "--agent", "fast", "--games", "1", "--weights", "/dev/zero"],
      "weights /dev/zero: not a regular file"),  # numpy read the device to the end
 ])

@@ -49,6 +49,9 @@ def run(args) -> int:
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
+    for option, value in (("--previous", args.previous), ("--in-hand", args.in_hand)):
+        if value is not None and not value.strip():  # left out silently: the hint was for another position
+            raise InputError(f"{option}: empty; give a tile token, or leave the option out")
     if not -1 <= args.previous_cell < rules.board_size:  # the engine's words would not name the option
         raise InputError(f"--previous-cell {args.previous_cell}: not a cell of the {rules.layout.name} board "
                          f"(0 to {rules.board_size - 1}, or -1 for none)")

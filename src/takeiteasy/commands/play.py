@@ -68,7 +68,11 @@ def run(args) -> int:
     humans = [name.strip() for name in args.players.split(",") if name.strip()]
     if "," in args.players and len(humans) < args.players.count(",") + 1:  # 'ann,' or 'ann,,bob': a name left out?
         raise InputError(f"--players: {args.players!r} has an empty name; give each name between commas")
-    args.vs = [name.strip() for given in args.vs for name in given.split(",") if name.strip()]  # as --players
+    for given in args.vs:  # '--vs ""' or '--vs best,' left an AI out without a word
+        if not all(name.strip() for name in given.split(",")):
+            raise InputError(f"--vs: {given!r} has an empty agent name; give each agent between commas, e.g. "
+                             "--vs best,fast")
+    args.vs = [name.strip() for given in args.vs for name in given.split(",")]  # as --players
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
     if args.seed is None:

@@ -87,6 +87,8 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["hint", " ".join(["."] * 19), "574", "--previous", ""], "--previous: empty; give a tile token"),
     (["hint", " ".join(["."] * 19), "574", "--in-hand", " "], "--in-hand: empty; give a tile token"),
     (["play", "--vs", ""], "--vs: '' has an empty agent name"),
+    (["score", "--symbols", '{"symbols": {"574": "moon"}}', " ".join(["574"] + ["."] * 18)],
+     "--symbols: no rule in play looks at the suns and moons"),  # the map was ignored without a word
     (["play", "--vs", "best,"], "--vs: 'best,' has an empty agent name"),
     (["bench", "--agent", "fast", "--games", "1", "--weights", "/dev/zero"],
      "weights /dev/zero: not a regular file"),  # numpy read the device to the end

@@ -178,4 +178,9 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 
 def rules_from_args(args: argparse.Namespace) -> Ruleset:
-    return Ruleset.from_options(options_from_args(args))
+    rules = Ruleset.from_options(options_from_args(args))
+    # a map no rule in play looks at would be ignored without a word (`tiles` shows it, so there it is used)
+    if rules.options.symbols is not None and not rules.uses_symbols and getattr(args, "command", "") != "tiles":
+        raise RulesError("--symbols: no rule in play looks at the suns and moons; add placement 'sunmoon' or "
+                         "scoring 'sunrays' or 'best-sunray' (or see them with takeiteasy tiles --symbols)")
+    return rules

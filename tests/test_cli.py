@@ -328,6 +328,7 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     (lambda g: g["players"][0]["moves"][0].update(tile=None),
      "player 'ann' move 1: a tile is written as text, like \"574\", not null"),
     (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
+    (lambda g: g.update(version=True), "saved game version True: this takeiteasy reads version 1"),  # true == 1
     (lambda g: g["players"][0]["moves"][0].update(cell=True),
      "saved game: player 'ann' move 1: a cell is a whole number, like 3, not true"),
     (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),

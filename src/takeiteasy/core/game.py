@@ -599,7 +599,8 @@ class Game:
         """Rebuild a game by replaying its saved moves through the rules."""
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
             raise InputError(f"not a saved game: expected format {FORMAT_NAME!r}")
-        if data.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        version = data.get("version", FORMAT_VERSION)
+        if isinstance(version, bool) or version != FORMAT_VERSION:  # true == 1 in Python, not in the format
             raise InputError(f"saved game version {data['version']!r}: this takeiteasy reads version {FORMAT_VERSION}")
         try:
             rules = Ruleset.from_options(Options.from_json(data.get("options", {}), saved=True))

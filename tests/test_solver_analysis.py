@@ -322,3 +322,14 @@ def test_rulebook_003_variant_4_the_analysis_sets_the_end_moves_against_the_best
     path.write_text(json.dumps(record))
     assert main(["analyse", str(path)]) == 0
     assert f"would have made {rules.score(after)}" in " ".join(capsys.readouterr().out.split())
+
+
+def test_rulebook_004_the_agent_of_a_no_caller_round_is_dealt_its_tiles_in_their_order():
+    """Rulebook 004 (no caller): the analysis's "best AI on the same tiles" played a round of its own, announcing
+    its own tiles, and scored 149 on a round the table's own `best` had made 204 of.  It is dealt the round's tiles
+    in the order they came, so the same agent playing them scores the same."""
+    rules = Ruleset.from_options(caller=False)
+    game = Game(rules, ["best", "fast"], seed=3)
+    game.play([make_agent("best", rules, 0), make_agent("fast", rules, 1)])
+    report = analyse_game(game.to_json())
+    assert report["agent"]["agent"] == "best" and report["agent"]["score"] == game.scores()[0]

@@ -90,6 +90,13 @@ def _evaluator(rules: Ruleset):
     return SampledSolverEvaluator(rules), "sampled-solver (stand-in: no 'best' agent is registered)"
 
 
+def _dealt(rules: Ruleset) -> Ruleset:
+    """The rules with a caller: an agent replaying a round's tiles in their order must be dealt them (with no
+    caller a lone agent announced tiles of its own choosing, and "the best AI on the same tiles" scored 122 on a
+    round the room's own best AI had made 212 of)."""
+    return rules if rules.options.caller else Ruleset.from_options(rules.options.but(caller=True))
+
+
 def _agent_score(rules: Ruleset, deal: list[int]) -> dict:
     return _agent_game(rules, deal)[0]
 
@@ -98,6 +105,7 @@ def _agent_game(rules: Ruleset, deal: list[int]) -> tuple[dict, np.ndarray | Non
     """The strongest registered agent's game on the deal: its record for the report, and its board."""
     from ..ai import AGENTS, make_agent
 
+    rules = _dealt(rules)
     for name in AGENT_PREFERENCE:
         if name in AGENTS:
             game = Game(rules, [name], deal=list(deal))
@@ -193,6 +201,7 @@ def _laid_by_agent(rules: Ruleset, deal: list[int]) -> np.ndarray:
     """The board a quick agent lays with these tiles in this order (it keeps every rule)."""
     from ..ai import AGENTS, make_agent
 
+    rules = _dealt(rules)
     name = next(n for n in ("heuristic", "greedy", *AGENTS) if n in AGENTS)
     game = Game(rules, [name], deal=list(deal))
     game.play([make_agent(name, rules, 0)])

@@ -1977,3 +1977,33 @@ def test_rulebook_000_a_table_gives_its_own_sun_moon_map_and_never_a_file(client
     assert refused(client.post("/api/rooms", json={"name": "ann", "options": {"placement": "sunmoon",
                                                                                "symbols": bad}})) == (
         "symbol map: tile '574' has symbol 'star'; expected 'sun' or 'moon'")
+
+
+def test_a_finished_room_opens_a_rematch_for_the_same_players_with_their_tokens(client):
+    """Friends who finished a match had no way to play again but to make a new room and send the link again.  The
+    host opens a rematch: a new room in its lobby with the same seats (AI players too), every person's token
+    working there; the old room's state names it for every page, and asking again gives the same room."""
+    host = create(client, mode="room")
+    code, ann = host["code"], host["token"]
+    bob = client.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    assert post(client, code, "add", token=ann, agent="greedy").status_code == 201
+    assert "finished match" in refused(post(client, code, "rematch", token=ann), 409)  # still in the lobby
+    st = post(client, code, "start", token=ann).json()["state"]
+    assert "only the host" in refused(post(client, code, "rematch", token=bob), 403)
+    while st["status"] == "playing":
+        for token in (ann, bob):
+            mine = state(client, code, token)
+            if mine["status"] == "playing" and mine["me"]["pending"]:
+                place_first_legal(client, code, token, mine)
+        st = after_ais(client, code, ann)
+    assert st["status"] == "finished" and st["rematch"] is None
+    again = post(client, code, "rematch", token=ann)
+    assert again.status_code == 201, again.text
+    new = again.json()
+    assert new["code"] != code and new["player"] == 0 and new["state"]["status"] == "lobby"
+    assert [(p["name"], p["kind"], p["agent"]) for p in new["state"]["players"]] == \
+        [(p["name"], p["kind"], p["agent"]) for p in st["players"]]
+    assert state(client, code, bob)["rematch"] == new["code"]  # the old room tells everyone where to go
+    assert state(client, new["code"], bob)["you"] == 1  # bob's token is his seat there
+    assert post(client, code, "rematch", token=bob).json()["code"] == new["code"]  # asked again: the same room
+    assert post(client, new["code"], "start", token=ann).json()["state"]["status"] == "playing"

@@ -157,7 +157,7 @@ class RateLimit:
             request = Request(scope)
             path = scope["path"].rstrip("/")
             kinds = ["requests"]
-            if request.method == "POST" and path == "/api/rooms":
+            if request.method == "POST" and (path == "/api/rooms" or path.endswith("/rematch")):
                 kinds.append("rooms")
             elif (request.method == "POST" and path == "/api/hint") or path.endswith("/analysis"):
                 kinds.append("hints")
@@ -779,6 +779,30 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         async with room_lock(room.code):
             wake_ais(room)  # the AI players' first moves follow the answer
             return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
+
+    @app.post("/api/rooms/{code}/rematch", status_code=201)
+    async def rematch(code: str, body: msg.Authorised, request: Request):
+        """The host opens a new room for the same players (seats and tokens kept); the old room names it."""
+        client = client_address(request)
+        place = None if open_rooms is None else await run_in_threadpool(open_rooms.reserve, client, room_is_open)
+        if open_rooms is not None and place is None:
+            return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one")
+        try:
+            async with room_lock(code):
+                room = await run_in_threadpool(master.rematch, code, body.token)
+                old = await room_of(code)
+                views = hub.snapshot(old)
+        except BaseException:
+            if place is not None:
+                open_rooms.release(client, place)
+            raise
+        if place is not None:
+            open_rooms.made(place, room.code)
+        await hub.deliver(old.code, views)  # every page of the old room learns where the rematch is
+        async with room_lock(room.code):
+            wake_ais(room)
+            seat = room.authenticate(body.token)  # the host's, or a player asking after the host opened it
+            return msg.Joined(code=room.code, player=seat, token=body.token, state=room.state(seat)).model_dump()
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, since: int | None = Query(default=None, ge=-1, le=10**9),

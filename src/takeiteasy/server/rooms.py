@@ -268,6 +268,7 @@ class Room:
         self.confirm = bool(record.get("confirm"))
         self._draw_asked = False
         self.stood_in: set[int] = set()  # seats an AI played at some time this round (kept off the best scores)
+        self.rematch: str | None = None  # the room the host opened for the same players once this one finished
         for event in events:
             self._apply(event)
             self.events.append(event)
@@ -381,6 +382,8 @@ class Room:
             seat.kind, seat.agent, seat.standin = "ai", event["agent"], True
             self._agents.pop(int(event["p"]), None)
             self.stood_in.add(int(event["p"]))
+        elif kind == "rematch":
+            self.rematch = event["code"]
         elif kind == "reclaim":
             seat = self.seats[int(event["p"])]
             seat.kind, seat.agent, seat.standin = "human", None, False
@@ -753,6 +756,18 @@ class Room:
         self._emit(out, {"t": "end", "scores": scores})
         return out
 
+    def rematch_to(self, seat: int, code: str) -> list[dict]:
+        """Record the room the host opened for a rematch (:meth:`RoomMaster.rematch`): every page of this room
+        learns it from the state and goes on there with its own token."""
+        self._host_only(seat, "start a rematch")
+        if self.status != "finished":
+            raise Conflict(f"a rematch follows a finished match; the room is {self.status.replace('_', ' ')}")
+        if self.rematch is not None:
+            raise Conflict(f"the rematch is room {self.rematch} already")
+        out: list[dict] = []
+        self._emit(out, {"t": "rematch", "code": code})
+        return out
+
     def standin(self, seat: int, target, agent: str = STANDIN_AGENT) -> list[dict]:
         """Hand the seat of ``target``, a person the game has waited for in vain, to an AI ``agent``: it keeps
         the name and the token, and the AI makes its moves until the person reclaims it."""
@@ -973,6 +988,7 @@ class Room:
             "totals": totals, "standings": self.match.standings if self.match else [0] * n,
             "winners": self.match.winners if self.match else [],
             "players": [s.public(i) for i, s in enumerate(self.seats)],
+            "rematch": self.rematch,  # the room the host opened for the same players, once this one finished
         }
         if self.rules.uses_symbols:  # the sun or moon of each tile, when the rules look at them
             state["symbols"] = {TOKENS[t]: name for t, name in self.rules.symbol_names().items()}
@@ -1226,6 +1242,48 @@ class RoomMaster:
                 with self._lock:
                     self._keep(room)
                 return room, token
+        raise Busy("no free room code was found; try again")
+
+    def rematch(self, code: str, token: str) -> Room:
+        """The host of a finished room opens a new one for the same players: the same mode, rules and seats (names,
+        AI players, and each person's token, so everyone goes on with the token they have), in its lobby.  The old
+        room's state names it (``rematch``).  Asked again, the same new room."""
+        old = self.get(code)
+        seat = old.authenticate(token)
+        if old.rematch is not None:
+            return self.get(old.rematch)
+        old._host_only(seat, "start a rematch")
+        if old.status != "finished":
+            raise Conflict(f"a rematch follows a finished match; the room is {old.status.replace('_', ' ')}")
+        self._check_room_limit()
+        record = {key: old.record[key] for key in ("mode", "options", "preset", "public", "confirm")}
+        record.update(code=None, seed=secrets.randbits(63), created=time.time(), rematch_of=old.code)
+        for _ in range(3):
+            record["code"] = new = self._free_code()
+            room = Room(record)
+            room.standin_grace = self.standin_seconds
+            events: list[dict] = []
+            for s in old.seats:  # a person an AI stood in for is a person again
+                person = s.standin or s.kind != "ai"
+                room._emit(events, {"t": "join", "name": s.name, "kind": "human" if s.standin else s.kind,
+                                    "agent": None if person else s.agent, "token": s.token_hash})
+            if old.mode == "solo":
+                events += room.start(0)
+            with self._creating:
+                self._check_room_limit()
+                try:
+                    self.store.create(new, record, room.summary(), events)
+                except StoreConflict:
+                    continue
+                except StoreError as exc:
+                    raise Busy(f"storage failed, no room was created ({exc})") from None
+                with self._lock:
+                    self._keep(room)
+            try:
+                self.act(code, "rematch_to", new, token=token)
+            except Conflict:  # the host asked twice at once: the other request's room is the rematch
+                return self.get(self.get(code).rematch)
+            return room
         raise Busy("no free room code was found; try again")
 
     def _free_code(self) -> str:

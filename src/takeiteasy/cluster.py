@@ -4,7 +4,8 @@ Work that outgrows one machine here is embarrassingly parallel: thousands of
 benchmark games or solved draws, each dealt and seeded from (series, game
 index) alone, so the results do not depend on where or in what order the
 work runs; and training, whose workers play their share of each round's games
-from the same weights and whose changes are then added up in a fixed order.  This module only maps a function over argument tuples, in local
+from the same weights and whose changes are then combined in a fixed order (each weight moved by the mean
+change of the workers that moved it: docs/AI.md).  This module only maps a function over argument tuples, in local
 processes or with Ray, and gives the results back in order; what runs is the
 same code either way.
 
@@ -42,15 +43,34 @@ def require_ray():
     return ray
 
 
+#: HTTP/2's connection preface and an empty SETTINGS frame: what a gRPC client opens with.
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
 def _probe(address: str, timeout: float = 5.0) -> None:
     """Refuse at once an address nothing listens on (Ray itself keeps retrying for a minute or more)."""
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not (port.isascii() and port.isdigit()) or len(port) > 5:
+    if not (port.isascii() and port.isdigit()) or len(port) > 5:
         return  # "auto" and other forms: Ray finds or refuses them quickly
+    if not host:  # Ray printed a traceback of its own for ':6379' before refusing it
+        raise InputError(f"--ray {address}: no host before the port; give HOST:PORT, e.g. 10.0.0.5:6379")
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
+        connection = socket.create_connection((host, int(port)), timeout=timeout)
     except OSError as exc:
         raise InputError(f"--ray {address}: cannot reach a Ray cluster there ({exc.strerror or exc})") from None
+    with connection:
+        if os.environ.get("RAY_USE_TLS", "0") not in ("", "0"):
+            return  # a TLS cluster does not answer in the clear
+        # Ray's services speak gRPC: to HTTP/2's opening they answer with a SETTINGS frame.  Something else that
+        # takes connections (a web server, a silent port) made Ray retry for ever, deaf to Ctrl-C for seconds.
+        try:
+            connection.sendall(HTTP2_PREFACE)
+            answer = connection.recv(9)
+        except OSError:
+            answer = b""
+        if len(answer) < 4 or answer[3] != 4:
+            raise InputError(f"--ray {address}: something answers there, but not a Ray cluster (no gRPC answer "
+                             f"within {timeout:g} s); the head node's address is HOST:6379 by default")
 
 
 def connect(address: str):
@@ -62,13 +82,12 @@ def connect(address: str):
         _probe(address)
     settings = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        if address == "local":
-            ray.init(**settings)
-        else:
-            ray.init(address=address, **settings)
+        # "local" starts a Ray of its own even where RAY_ADDRESS names a cluster (ray.init() alone would join it)
+        ray.init(address=address, **settings)
     except (ConnectionError, ValueError, RuntimeError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"--ray {address}: cannot reach a Ray cluster ({first_line})") from None
+        raise InputError(f"--ray {address}: cannot reach a Ray cluster ({first_line}; a cluster that asks for a "
+                         "token needs RAY_AUTH_MODE=token and its token, as Ray documents)") from None
     return ray
 
 

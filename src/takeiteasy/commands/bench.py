@@ -230,7 +230,9 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
     games from (seed, index) with another generator: ``batch=False`` plays the series' deals."""
     from .. import fast
 
-    if agent_name == "random" and batch and fast.supports(rules) and ray is None:
+    # the compiled loop plays millions of games a second here, so it stays here with --ray too (a Ray run played
+    # the generic path instead: other random choices, other scores than the same command without --ray)
+    if agent_name == "random" and batch and fast.supports(rules):
         if deals is None:
             fast.random_scores(rules, seed, 2, threads=jobs)  # compile or load from cache before timing
             start = time.perf_counter()

@@ -105,10 +105,10 @@ def run(args) -> int:
         raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
     if args.ray is not None and args.jobs < 2:
         raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
-    if args.ray is not None:  # before the run's folder and log are written
-        from ..cluster import require_ray
+    if args.ray is not None:  # before the run's folder and log are written: Ray there, and the cluster reached
+        from ..cluster import connect
 
-        require_ray()
+        connect(args.ray)
     config = config_from(args)
     try:
         return train(Trainer(config, args.out), args)

@@ -19,6 +19,8 @@ const S = {
   session: null,          // {code, token, player}
   state: null, ws: null, pollTimer: null, wsRetry: 0,
   standinTimer: null,     // asks for the state again when the server said a stand-in becomes possible
+  standinTick: null,      // counts down the seconds until "Let an AI play for NAME" is offered
+  stateAt: 0,             // when the state shown arrived (Date.now()): its standin_after counts from then
   selected: null,         // the pending tile chosen to place
   moving: null,           // a just-placed tile picked up to move
   releases: [], holdPick: null,  // daffodil holding area, end of round
@@ -301,6 +303,17 @@ function drawBoard(svg, layout, board, opts = {}) {
     svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-shadow" }));
     svg.appendChild(el("svg:polyline", { points: pts, class: "scoring-line" }));
   }
+  // the marks ran over the numbers on their stripes: the digits of the cells they cross go on top (a layer of
+  // their own, after the marks), so that each stays readable in its dark halo
+  const crossed = new Set((opts.scoring || []).flatMap((line) => line.cells));
+  if (crossed.size) {
+    const over = el("svg:g", { class: "digits-over", "aria-hidden": "true" });
+    for (const c of crossed) {
+      const g = svg.querySelector(`g.cell[data-cell="${c}"]`);
+      if (g) for (const digit of g.querySelectorAll(":scope > .digit")) over.appendChild(digit);
+    }
+    svg.appendChild(over);
+  }
 }
 
 // A board is one Tab stop (a "roving tabindex"): Tab passed through up to 21 cells to reach the hint button.
@@ -401,8 +414,9 @@ function renderLobby() {
     const removable = p.index !== st.host && (isHost() || p.index === st.you);
     if (removable) {
       const own = p.index === st.you;
-      const b = el("button", { class: "remove", "aria-label": own ? "Give up your seat" : `Remove ${p.name}` },
-        own ? "Give up my seat" : "Remove");
+      const b = el("button", { class: "remove", "aria-label": own ? "Give up your seat" : `Remove ${p.name}`,
+        title: own ? "leave the room for good: your seat is freed (you may join again before the start)"
+          : `take ${p.name}'s seat out of the room` }, own ? "Give up my seat" : "Remove");
       b.addEventListener("click", async () => {
         const code = S.session.code;
         S.leaving = own;
@@ -418,6 +432,14 @@ function renderLobby() {
   $("lobby-wait").hidden = isHost();
   $("lobby-wait").textContent = st.you === null ? "Watching: you have no seat in this room. Waiting for the host to start."
     : "Waiting for the host to start.";
+  // "Leave the room" keeps the seat; "Give up my seat" frees it: said beside the buttons, not only in their titles
+  const guest = st.you !== null && st.you !== st.host;
+  $("lobby-leave-help").hidden = st.you === null;
+  $("lobby-leave-help").textContent = guest
+    ? "\"Leave the room\" takes you to the home page and keeps your seat: \"Back to it\" there brings you back, " +
+      "and the game waits for you. \"Give up my seat\" leaves the room for good, freeing the seat."
+    : "\"Leave the room\" takes you to the home page; the room and your seat stay, and \"Back to it\" there " +
+      "brings you back.";
   $("lobby-add-ai").hidden = st.mode === "caller";
   $("lobby-add-person").hidden = st.mode !== "caller";
 }
@@ -435,7 +457,7 @@ function statusText() {
     // a best-of match past its boards goes on only while the most boards won are shared (rulebook 001)
     const deciding = st.options.match === "best-of" && st.round + 1 >= st.rounds ? "; the lead in boards won is shared, so another board decides" : "";
     const which = st.round + 1 > st.rounds ? `Deciding round ${st.round + 1 - st.rounds}` : `Round ${st.round + 1} of ${st.rounds}`;
-    return `${which} over${deciding}${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+    return `${which} over${boardTaken(st)}${deciding}${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
   }
   if (!m) return "Watching";
   if (m.phase === "standin") return "An AI is playing for you";
@@ -454,6 +476,26 @@ function statusText() {
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
   if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
   return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
+}
+
+// A best-of match: who took the board just played (the sole top score, as Match.boards_won counts it; a deciding
+// board is played for by the leaders tied after the N boards), or that nobody did: "" in other matches.
+function boardTaken(st) {
+  if (st.options.match !== "best-of" || !st.results.length || st.players.length < 2) return "";
+  const everyone = st.players.map((p) => p.index), won = everyone.map(() => 0);
+  const take = (scores, contenders) => {
+    const top = Math.max(...contenders.map((p) => scores[p]));
+    const best = contenders.filter((p) => scores[p] === top);
+    if (best.length === 1) won[best[0]] += 1;
+    return best;
+  };
+  let best = [];
+  st.results.slice(0, st.rounds).forEach((scores) => { best = take(scores, everyone); });
+  const leaders = everyone.filter((p) => won[p] === Math.max(...won));
+  st.results.slice(st.rounds).forEach((scores) => { best = take(scores, leaders); });
+  const names = best.map((p) => st.players[p].name);
+  if (best.length === 1) return ` — ${names[0]} takes the board`;
+  return ` — nobody takes the board: ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the top score`;
 }
 
 // What the game waits for while this player has nothing to do: "waiting for Bob", "Bob is announcing…", or "".
@@ -506,6 +548,8 @@ async function renderGame() {
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
+  $("leave").title = st.mode === "solo" ? "to the home page: an unfinished game waits under \"Your games\""
+    : "to the home page: your seat is kept, and the others wait for your moves (\"Back to it\" returns)";
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
 }
 
@@ -537,7 +581,8 @@ function renderCurrentTiles(st, m) {
   cur.replaceChildren();
   // settling: the last drawn tile is already on the board, showing it big looked like one more to place
   // announcing: the last tile (on the board already) sat above the tiles to announce, looking like one of them
-  const showTiles = st.status !== "playing" || (m && ["settle", "announce"].includes(m.phase)) ? []
+  // an AI standing in: it places the tile; shown big, it pushed "Take my seat back" below the fold on a phone
+  const showTiles = st.status !== "playing" || (m && ["settle", "announce", "standin"].includes(m.phase)) ? []
     : m && m.phase === "place" ? m.pending : st.current || [];
   const choice = !!m && m.phase === "place" && m.pending.length > 1;  // two drawn: pick the one to place
   // placed already, waiting for the others (or, confirming each tile, for the player's own "Next tile"; or done with
@@ -610,11 +655,21 @@ function renderPlayersTable(st) {
 function renderResult(st, mine, layout) {
   $("final-score").textContent = mine.round_score;
   $("new-best").hidden = !noteRound(st, mine);
-  const rt = [el("tr", {}, "")];
-  rt[0].replaceChildren(el("th", {}, "player"), el("th", { class: "num" }, "board"), el("th", { class: "num" }, "bonus"), el("th", { class: "num" }, "round"));
+  // a round bonus (Best Sunray/Moonbeam) has a column of its own; under other rules there is none (Sunrays' rows of
+  // suns and moons are in the board's score), and a column of zeros only puzzled
+  const bonus = st.options.scoring === "best-sunray" || st.players.some((p) => p.bonus);
+  const rt = [el("tr")];
+  rt[0].append(el("th", {}, "player"), el("th", { class: "num" }, "board"));
+  if (bonus) {
+    rt[0].append(el("th", { class: "num", title: "Best Sunray/Moonbeam: 60 points for the round's best row of suns, " +
+      "and 60 for its best row of moons (shared when equal)" }, "best ray bonus"));
+  }
+  rt[0].append(el("th", { class: "num" }, "round"));
   for (const p of st.players) {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
-    tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score), el("td", { class: "num" }, p.bonus), el("td", { class: "num" }, p.round_score));
+    tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score));
+    if (bonus) tr.append(el("td", { class: "num" }, p.bonus));
+    tr.append(el("td", { class: "num" }, p.round_score));
     rt.push(tr);
   }
   $("result-table").replaceChildren(...rt);
@@ -684,15 +739,41 @@ function lineStatus(l, board) {
 }
 
 // ---- a player who went away: the server says whom the viewer may let an AI play for, and from when ---------
+// While the viewer has nothing to do but wait, a seat whose grace period runs shows when the offer comes
+// ("An AI may play for Bob in 42 s"), counting down; once it is over, the button.
 function renderStandin(st, m) {
-  const absent = st.status === "playing" ? st.players.filter((p) => p.standin_after === 0) : [];
+  const playing = st.status === "playing";
+  const absent = playing ? st.players.filter((p) => p.standin_after === 0) : [];
+  const idle = !!m && ["wait", "done"].includes(m.phase);
+  const soon = playing && idle ? st.players.filter((p) => p.standin_after > 0) : [];
   $("standin-bar").replaceChildren(...absent.map((p) => {
     const b = el("button", { "data-player": p.index }, `Let an AI play for ${p.name}`);
     b.addEventListener("click", () => act("standin", { player: p.index }));
     return b;
   }));
   $("standin-bar").hidden = !absent.length;
+  $("standin-wait").replaceChildren(...soon.map((p) => el("span", {
+    class: "standin-count muted", "data-player": p.index, "data-name": p.name,
+    "data-until": S.stateAt + p.standin_after * 1000,
+    title: `${p.name} has not moved for a while; if they do not come back, you may let an AI play for them`,
+  })));
+  $("standin-wait").hidden = !soon.length;
+  clearInterval(S.standinTick);
+  S.standinTick = null;
+  if (soon.length) {
+    tickStandin();
+    S.standinTick = setInterval(tickStandin, 1000);
+  }
   $("reclaim-bar").hidden = !(m && m.phase === "standin");
+}
+
+function tickStandin() {
+  const waits = document.querySelectorAll("#standin-wait .standin-count");
+  if (!waits.length) { clearInterval(S.standinTick); S.standinTick = null; return; }
+  for (const span of waits) {
+    const left = Math.ceil((+span.dataset.until - Date.now()) / 1000);
+    span.textContent = `An AI may play for ${span.dataset.name} ${left > 0 ? `in ${left} s` : "in a moment"}`;
+  }
 }
 
 // No event marks the end of a grace period, so ask for the state again when the first one ends.
@@ -775,20 +856,31 @@ async function renderAnalysis(bar, info, box) {
     const same = mine.moves.filter((m) => m.cell === m.best_cell).length;
     parts.push(el("p", {}, `${same} of your ${mine.moves.length} moves went where the ${report.evaluator} search would put them. ` +
       (mine.worst_moves.length ? "Your costliest moves, in expected final points:" : "No move cost you points.")));
+    // the steps first: each costly move leads to its step, where both cells are shown on the board
+    const steps = stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator, mine.releases || []);
     const rows = [el("tr")];
     rows[0].append(el("th", { class: "num" }, "move"), el("th", {}, "tile"), el("th", { class: "num" }, "your cell"),
       el("th", { class: "num" }, "best cell"), el("th", { class: "num" }, "cost"));
     for (const m of mine.worst_moves) {
-      const tr = el("tr");
-      tr.append(el("td", { class: "num" }, m.move), el("td", { class: "mono" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
+      const tr = el("tr", { "data-move": m.move, title: `show move ${m.move} on the board below: your cell and the best one` });
+      const go = el("button", { type: "button", class: "to-move", "aria-label": `move ${m.move}: show it on the board` }, `${m.move}`);
+      const cell = el("td", { class: "num" });
+      cell.append(go);
+      // a tile's name on one line ("1-" over "7-3" was hard to read)
+      tr.append(cell, el("td", { class: "word tile-name" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
         el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(m.loss < 0.1 ? 2 : 1)));
+      tr.addEventListener("click", () => steps.goTo(m.move));  // the whole row: a finger need not hit the number
       rows.push(tr);
     }
     if (mine.worst_moves.length) {
-      parts.push(el("table", { class: "table worst-moves" }));
-      parts[parts.length - 1].append(...rows);
+      // on a narrow phone the table scrolls in its own box, never the page
+      const table = el("table", { class: "table worst-moves" });
+      table.append(...rows);
+      const scroll = el("div", { class: "table-scroll" });
+      scroll.append(table);
+      parts.push(scroll);
     }
-    parts.push(stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator, mine.releases || []));
+    parts.push(steps);
   } else {  // a table game: no moves, only the boards or scores typed in
     const rows = [el("tr")];
     rows[0].append(el("th", {}, "player"), el("th", { class: "num" }, "score"), el("th", { class: "num" }, "below best"));
@@ -805,19 +897,29 @@ async function renderAnalysis(bar, info, box) {
 
 // The player's round move by move: the board after each move, the tile just placed outlined, and the
 // cell the analysing search preferred (with its expected final score) where it was another; then, under
-// the holding area (daffodil variant 4), one last step with the held tiles moved onto the stamen.
+// the holding area (daffodil variant 4), one last step with the held tiles moved onto the stamen.  The ‹ › buttons
+// and the slider are right under the board and the words below them, so that on a phone the board and the buttons
+// stay on screen together, tap after tap.  ``goTo(move)`` (a costly move's row) shows a move and brings it into view.
 function stepThrough(layout, moves, size, evaluator, releases) {
   const steps = moves.length + (releases.length ? 1 : 0);
   const svg = el("svg:svg", { class: "step-board", "aria-label": "your board, move by move" });
   const slider = el("input", { type: "range", min: 1, max: steps, value: steps, "aria-label": "move" });
   const caption = el("p", { class: "step-caption", "aria-live": "polite" });
+  const box = el("div", { class: "step-through" });
+  const tile = (token) => el("span", { class: "tile-name" }, tileName(token));  // never broken at its hyphens
   const show = (k) => {
+    const analysis = box.parentNode;  // (none yet as the step-through is made)
+    for (const tr of analysis ? analysis.querySelectorAll(".worst-moves tr[data-move]") : []) {
+      tr.classList.toggle("current-move", +tr.dataset.move === k);
+    }
     const board = Array(size).fill(null);
     moves.slice(0, k).forEach((m) => { if (m.cell < size) board[m.cell] = m.tile; });
     if (k > moves.length) {
       releases.forEach((r) => { board[r.cell] = r.tile; });
       drawBoard(svg, layout, board, { marked: releases.map((r) => r.cell) });
-      caption.textContent = "At the end: " + releases.map((r) => `${tileName(r.tile)} from the holding area onto cell ${r.cell}`).join(", ") + ".";
+      caption.replaceChildren("At the end: ");
+      releases.forEach((r, i) => caption.append(i ? ", " : "", tile(r.tile), ` from the holding area onto cell ${r.cell}`));
+      caption.append(".");
       slider.setAttribute("aria-valuetext", "the end moves");
       return;
     }
@@ -827,19 +929,29 @@ function stepThrough(layout, moves, size, evaluator, releases) {
       !board[m.best_cell] && typeof m.expected_best === "number";
     drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
     slider.setAttribute("aria-valuetext", `move ${k} of ${moves.length}, ${tileName(m.tile)} on cell ${m.cell}`);
-    caption.textContent = `Move ${k}: ${tileName(m.tile)} on cell ${m.cell}, expected final score ${num(m.expected)}` +
-      (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, marked).` : ", where the AI would put it too.");
+    caption.replaceChildren(`Move ${k}: `, tile(m.tile), ` on cell ${m.cell} (outlined in blue), expected final score ${num(m.expected)}` +
+      (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, in yellow).`
+        : ", where the AI would put it too."));
   };
   const step = (d) => { slider.value = Math.min(steps, Math.max(1, +slider.value + d)); show(+slider.value); };
   slider.addEventListener("input", () => show(+slider.value));
-  const back = el("button", { type: "button", "aria-label": "previous move" }, "‹");
-  const on = el("button", { type: "button", "aria-label": "next move" }, "›");
+  const back = el("button", { type: "button", class: "step-btn", "aria-label": "previous move" }, "‹");
+  const on = el("button", { type: "button", class: "step-btn", "aria-label": "next move" }, "›");
   back.addEventListener("click", () => step(-1));
   on.addEventListener("click", () => step(1));
+  const controls = el("div", { class: "row step-controls" });
+  controls.append(back, slider, on);
+  // the board, its buttons and the words: brought into view together (the words last: as they grow or shrink,
+  // nothing above them moves)
+  const view = el("div", { class: "step-view" });
+  view.append(svg, controls, caption);
+  box.append(el("h4", {}, "Step through your round"), view);
+  box.goTo = (k) => {
+    slider.value = Math.min(steps, Math.max(1, k));
+    show(+slider.value);
+    view.scrollIntoView({ block: "nearest" });
+  };
   show(steps);
-  const box = el("div", { class: "step-through" });
-  box.append(el("h4", {}, "Step through your round"), el("div", { class: "row" }, ""), caption, svg);
-  box.children[1].append(back, slider, on);
   return box;
 }
 
@@ -1225,6 +1337,8 @@ function setState(state) {
   if (S.session && S.session.token && state.you === null) { seatGone(); return; }  // removed, or gave it up
   if (S.state && S.state.round !== state.round) { S.releases = []; S.holdPick = null; }
   S.state = state;
+  S.stateAt = Date.now();
+  noteStandin(state);
   scheduleStandinCheck(state);
   render();
 }
@@ -1316,6 +1430,7 @@ function leave() {
   const code = S.session && S.session.code;
   disconnect();
   clearTimeout(S.standinTimer);
+  clearInterval(S.standinTick); S.standinTick = null;
   S.session = null; S.state = null; S.spoken = null; S.invite = null;
   localStorage.removeItem("tie-last");
   if (history.state && history.state.pushed && history.state.room === code) history.back();  // to the home entry
@@ -1324,6 +1439,26 @@ function leave() {
   loadRooms();
   loadScores();
   loadMyRooms();
+}
+
+// "Leave the room" (or the title) from a game: the seat is kept, and a room of friends waits for it.  Leaving while
+// the game waits for this player's own move holds the others up at once, so the page asks first; leaving at another
+// time says so on the home page.
+function leaveRoom() {
+  const st = S.state, m = me();
+  const company = !!st && st.mode === "room" && st.you !== null && st.you !== undefined &&
+    st.players.some((p) => p.index !== st.you && p.kind === "human");
+  const underWay = company && ["playing", "round_over"].includes(st.status);
+  const holding = underWay && st.status === "playing" && !!m && ["place", "announce", "settle"].includes(m.phase);
+  if (holding && !window.confirm(`Leave room ${st.code}? Your seat is kept, and the others wait for your move: ` +
+    "the game goes on only when you play (after a while without you, they may let an AI play for you until you " +
+    "come back). \"Back to it\", under \"Your games\" on the home page, brings you back.")) return;
+  const code = st && st.code, stoodIn = underWay && !!st.players[st.you].standin;
+  leave();
+  if (underWay && !holding) {
+    toast(`You left room ${code}: your seat is kept` + (stoodIn ? ", and an AI goes on playing for you. "
+      : ", and the others will wait for your next move. ") + "\"Back to it\", under \"Your games\", brings you back.", "info");
+  }
 }
 
 // Rooms this browser has a seat in that are not over: a player who left (or closed the tab) mid-game holds up
@@ -1593,10 +1728,30 @@ function readRecord() {
   return { presets: {}, counted: [] };
 }
 
+// Rounds an AI played (some of) for this device's seat: the server leaves them off the best scores, and so does the
+// record.  The state says only whether an AI stands in now (a seat taken back before the round ended looks like any
+// other at its end), so the page notes each round in which it saw one in this seat.  Kept on the device, as the
+// record is (another tab, a reload).
+const STOOD_IN_KEY = "tie-stood-in";
+function stoodIn() {
+  try { const kept = JSON.parse(localStorage.getItem(STOOD_IN_KEY)); return Array.isArray(kept) ? kept : []; }
+  catch { return []; }
+}
+
+function noteStandin(st) {
+  const mine = st.you !== null && st.you !== undefined ? st.players[st.you] : null;
+  if (!mine || !mine.standin || st.mode === "caller" || st.status === "lobby") return;
+  const key = `${st.code}:${st.round}`, kept = stoodIn();
+  if (kept.includes(key)) return;
+  try { localStorage.setItem(STOOD_IN_KEY, JSON.stringify([...kept, key].slice(-ROUNDS_REMEMBERED))); }
+  catch { /* storage full or off */ }
+}
+
 // Count a round just over (once); true if it is a new best under its preset (not the very first round).
 function noteRound(st, mine) {
   if (!st.preset || mine.standin || typeof mine.round_score !== "number") return false;  // custom rules: no record
   const key = `${st.code}:${st.round}`, record = readRecord();
+  if (stoodIn().includes(key)) return false;  // an AI played some of it for this seat
   const mark = record.presets[st.preset] || { best: null, bestRound: null, rounds: 0, total: 0 };
   if (!record.counted.includes(key)) {
     record.counted = [...record.counted, key].slice(-ROUNDS_REMEMBERED);
@@ -1667,6 +1822,9 @@ async function openFromAddress() {
 }
 
 async function init() {
+  // each screen starts at its top (show): the browser put the home page back where it was scrolled to when a room
+  // was entered (Back, "Leave the room"), so on a phone "Your games", first on the page, was out of sight
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
   const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
   const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
@@ -1710,11 +1868,11 @@ async function init() {
   $("caller-person").addEventListener("keydown", (e) => { if (e.key === "Enter") $("caller-add-p").click(); });
   $("lobby-start").addEventListener("click", () => act("start"));
   $("next-round").addEventListener("click", () => act("next"));
-  $("leave").addEventListener("click", leave);
+  $("leave").addEventListener("click", leaveRoom);
   $("again").addEventListener("click", playAgain);
   $("caller-leave").addEventListener("click", leave);
   $("lobby-leave").addEventListener("click", leave);
-  $("home-link").addEventListener("click", (e) => { e.preventDefault(); leave(); });
+  $("home-link").addEventListener("click", (e) => { e.preventDefault(); if (S.session) leaveRoom(); else leave(); });
   // the tiles this page shows called: if another device called meanwhile, the server calls nothing (409), and the
   // page fetches the room as it is
   $("call-btn").addEventListener("click", async () => {

@@ -1595,6 +1595,8 @@ def test_a_stand_in_and_its_reclaim_are_stored_and_the_token_still_works(tmp_pat
         assert r.status_code == 200, r.text
         seat = r.json()["state"]["players"][1]
         assert (seat["kind"], seat["agent"], seat["standin"]) == ("human", None, False)
+        # taken back, but an AI played some of this round for him: it stays off the best scores, and says so
+        assert seat["stood_in"] and not r.json()["state"]["players"][0]["stood_in"]
         assert r.json()["state"]["me"]["phase"] == "wait"  # for ann, who has the second tile to place
         seats = client.app.state.master.get(code).seats
         st = place_first_legal(client, code, ann, state(client, code, ann))
@@ -2007,3 +2009,4 @@ def test_a_finished_room_opens_a_rematch_for_the_same_players_with_their_tokens(
     assert state(client, new["code"], bob)["you"] == 1  # bob's token is his seat there
     assert post(client, code, "rematch", token=bob).json()["code"] == new["code"]  # asked again: the same room
     assert post(client, new["code"], "start", token=ann).json()["state"]["status"] == "playing"
+

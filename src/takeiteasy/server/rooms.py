@@ -987,7 +987,8 @@ class Room:
             "results": [list(r) for r in self.match.results] if self.match else [],
             "totals": totals, "standings": self.match.standings if self.match else [0] * n,
             "winners": self.match.winners if self.match else [],
-            "players": [s.public(i) for i, s in enumerate(self.seats)],
+            # stood_in: an AI played (some of) this round for the seat, taken back or not (kept off best scores)
+            "players": [s.public(i) | {"stood_in": i in self.stood_in} for i, s in enumerate(self.seats)],
             "rematch": self.rematch,  # the room the host opened for the same players, once this one finished
         }
         if self.rules.uses_symbols:  # the sun or moon of each tile, when the rules look at them

@@ -1731,7 +1731,7 @@ function readRecord() {
 // Rounds an AI played (some of) for this device's seat: the server leaves them off the best scores, and so does the
 // record.  The state says only whether an AI stands in now (a seat taken back before the round ended looks like any
 // other at its end), so the page notes each round in which it saw one in this seat.  Kept on the device, as the
-// record is (another tab, a reload).
+// record is (another tab, a reload).  The server's own word, ``stood_in`` on the player, is taken first.
 const STOOD_IN_KEY = "tie-stood-in";
 function stoodIn() {
   try { const kept = JSON.parse(localStorage.getItem(STOOD_IN_KEY)); return Array.isArray(kept) ? kept : []; }
@@ -1751,7 +1751,7 @@ function noteStandin(st) {
 function noteRound(st, mine) {
   if (!st.preset || mine.standin || typeof mine.round_score !== "number") return false;  // custom rules: no record
   const key = `${st.code}:${st.round}`, record = readRecord();
-  if (stoodIn().includes(key)) return false;  // an AI played some of it for this seat
+  if (mine.stood_in || stoodIn().includes(key)) return false;  // an AI played some of it for this seat
   const mark = record.presets[st.preset] || { best: null, bestRound: null, rounds: 0, total: 0 };
   if (!record.counted.includes(key)) {
     record.counted = [...record.counted, key].slice(-ROUNDS_REMEMBERED);

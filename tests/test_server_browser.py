@@ -2531,3 +2531,33 @@ def test_a_round_an_ai_played_some_of_is_kept_off_the_devices_own_record(server,
     bob.wait_for_selector("#result:not([hidden])")
     assert f"{code}:0" not in bob.evaluate(record) and bob.is_hidden("#new-best")
     assert not errors
+
+
+def test_friends_who_finished_a_room_play_a_rematch_with_the_same_seats(server, browser):
+    """Friends who finished a match could only make a new room and send the link again.  The host opens a
+    rematch; the guest's page offers to follow, and both are seated in the new room's lobby."""
+    errors: list[str] = []
+    ann, bob = ann_and_bob_playing(browser, server, errors)
+    old = ann.evaluate("S.state.code")
+    for turn in range(19):
+        for page in (ann, bob):
+            page.wait_for_selector("#board .legal")
+            place(page)
+        for page in (ann, bob):
+            page.wait_for_function(f"S.state.status === 'finished' || S.state.drawn.length > {turn + 1}")
+    for page in (ann, bob):
+        page.wait_for_function("S.state.status === 'finished'")
+    assert bob.locator("#rematch").is_hidden()  # only the host opens it
+    ann.wait_for_selector("#rematch:not([hidden])")
+    assert ann.text_content("#rematch") == "Rematch: same players"
+    ann.click("#rematch")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    new = ann.evaluate("S.state.code")
+    assert new != old
+    bob.wait_for_selector("#rematch:not([hidden])")
+    assert bob.text_content("#rematch") == f"Go to the rematch (room {new})"
+    bob.click("#rematch")
+    bob.wait_for_selector("#lobby:not([hidden])")
+    assert bob.evaluate("[S.state.code, S.state.you]") == [new, 1]
+    assert ann.evaluate("S.state.players.map((p) => p.name)") == ["Ann", "Bob"]
+    assert not errors

@@ -547,6 +547,7 @@ async function renderGame() {
   renderOthers(st, mine, layout);
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
+  showRematch($("rematch"), st);
   $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
   $("leave").title = st.mode === "solo" ? "to the home page: an unfinished game waits under \"Your games\""
     : "to the home page: your seat is kept, and the others wait for your moves (\"Back to it\" returns)";
@@ -1120,6 +1121,7 @@ function renderCaller() {
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
   $("caller-next").hidden = !host || st.status !== "round_over";
+  showRematch($("caller-rematch"), st);
   $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
   $("caller-status").textContent = callerStatus(st, host);
   // score table: rounds so far, this round's entries, totals
@@ -1633,6 +1635,27 @@ async function createNow(mode) {
   } catch (e) { toast(e.message); }
 }
 
+// A finished room of friends or at a table, once more: the host opens a rematch (a new room, the same seats, each
+// token working there); every other page is told by the state (``rematch``) and follows with its own token.
+function showRematch(button, st) {
+  const mine = st.you !== null && st.you !== undefined;
+  button.hidden = !(st.mode !== "solo" && st.status === "finished" && mine && (isHost() || st.rematch));
+  button.textContent = st.rematch ? `Go to the rematch (room ${st.rematch})` : "Rematch: same players";
+}
+
+function rematch() { return entering(() => rematchNow()); }
+
+async function rematchNow() {
+  const session = S.session;
+  try {
+    const joined = await api("POST", `/api/rooms/${session.code}/rematch`, { token: session.token });
+    disconnect();
+    clearTimeout(S.standinTimer);
+    history.replaceState({ ...(history.state || {}), room: joined.code }, "", `#room=${joined.code}`);
+    enterRoom(joined);
+  } catch (e) { toast(e.message); }
+}
+
 // A finished solo game, once more: the same rules, opponents and name, a new deal (a new room, entered as any).
 function playAgain() { return entering(() => playAgainNow()); }
 
@@ -1871,6 +1894,8 @@ async function init() {
   $("leave").addEventListener("click", leaveRoom);
   $("again").addEventListener("click", playAgain);
   $("caller-leave").addEventListener("click", leave);
+  $("rematch").addEventListener("click", rematch);
+  $("caller-rematch").addEventListener("click", rematch);
   $("lobby-leave").addEventListener("click", leave);
   $("home-link").addEventListener("click", (e) => { e.preventDefault(); if (S.session) leaveRoom(); else leave(); });
   // the tiles this page shows called: if another device called meanwhile, the server calls nothing (409), and the

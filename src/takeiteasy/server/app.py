@@ -760,22 +760,31 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             return _error(400, f"preset {preset!r}: expected one of {', '.join(presets())}")
         return {"preset": preset, "scores": await run_in_threadpool(master.best_scores, preset, limit)}
 
-    @app.post("/api/rooms", status_code=201)
-    async def create_room(body: msg.CreateRoom, request: Request):
+    async def with_open_room_place(request: Request, make):
+        """``await make()``, which makes a room and returns ``(room, ...)``, holding a place among the asking
+        address's open rooms (``RateLimits.open_rooms``); a 429 answer instead when it has none left."""
         client = client_address(request)
         place = None if open_rooms is None else await run_in_threadpool(open_rooms.reserve, client, room_is_open)
         if open_rooms is not None and place is None:
             return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one (a room made more "
                                f"than {master.idle_seconds / 3600:g} hours ago no longer counts)")
         try:
-            room, token = await run_in_threadpool(master.create, body.mode, body.name, body.preset, body.options,
-                                                  body.agents, body.public, body.confirm)
+            made = await make()
         except BaseException:
             if place is not None:
                 open_rooms.release(client, place)
             raise
         if place is not None:
-            open_rooms.made(place, room.code)
+            open_rooms.made(place, made[0].code)
+        return made
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(body: msg.CreateRoom, request: Request):
+        made = await with_open_room_place(request, lambda: run_in_threadpool(
+            master.create, body.mode, body.name, body.preset, body.options, body.agents, body.public, body.confirm))
+        if not isinstance(made, tuple):
+            return made  # refused
+        room, token = made
         async with room_lock(room.code):
             wake_ais(room)  # the AI players' first moves follow the answer
             return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
@@ -783,21 +792,16 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     @app.post("/api/rooms/{code}/rematch", status_code=201)
     async def rematch(code: str, body: msg.Authorised, request: Request):
         """The host opens a new room for the same players (seats and tokens kept); the old room names it."""
-        client = client_address(request)
-        place = None if open_rooms is None else await run_in_threadpool(open_rooms.reserve, client, room_is_open)
-        if open_rooms is not None and place is None:
-            return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one")
-        try:
+        async def make():
             async with room_lock(code):
                 room = await run_in_threadpool(master.rematch, code, body.token)
                 old = await room_of(code)
-                views = hub.snapshot(old)
-        except BaseException:
-            if place is not None:
-                open_rooms.release(client, place)
-            raise
-        if place is not None:
-            open_rooms.made(place, room.code)
+                return room, old, hub.snapshot(old)
+
+        made = await with_open_room_place(request, make)
+        if not isinstance(made, tuple):
+            return made  # refused
+        room, old, views = made
         await hub.deliver(old.code, views)  # every page of the old room learns where the rematch is
         async with room_lock(room.code):
             wake_ais(room)

@@ -1223,15 +1223,24 @@ class RoomMaster:
         record = {"code": None, "mode": mode, "options": opts.to_json(), "preset": preset_of(opts),
                   "seed": secrets.randbits(63), "public": bool(public), "created": time.time(),
                   "confirm": bool(confirm)}
-        for _ in range(3):  # a code free when chosen may be taken before the write (another server, same database)
-            record["code"] = code = self._free_code()
-            room = Room(record)
-            room.standin_grace = self.standin_seconds
+        def seat_everyone(room: Room) -> tuple[list[dict], str]:
             _, token, events = room.join(name)
             for k, agent in enumerate(agents):
                 events += room.join(room.free_name(f"{agent} {k + 1}"), "ai", agent)[2]
             if mode == "solo":
                 events += room.start(0)  # the first draw; AI players move afterwards (RoomMaster.ai_turns)
+            return events, token
+
+        return self._new_room(record, seat_everyone)
+
+    def _new_room(self, record: dict, seat_everyone) -> tuple[Room, object]:
+        """Store a new room of ``record`` under a free code: ``seat_everyone(room)`` gives its first events and
+        what to return with the room."""
+        for _ in range(3):  # a code free when chosen may be taken before the write (another server, same database)
+            record["code"] = code = self._free_code()
+            room = Room(record)
+            room.standin_grace = self.standin_seconds
+            events, result = seat_everyone(room)
             with self._creating:
                 self._check_room_limit()  # again: with the store write, one step for every creator
                 try:
@@ -1242,7 +1251,7 @@ class RoomMaster:
                     raise Busy(f"storage failed, no room was created ({exc})") from None
                 with self._lock:
                     self._keep(room)
-                return room, token
+                return room, result
         raise Busy("no free room code was found; try again")
 
     def rematch(self, code: str, token: str) -> Room:
@@ -1259,10 +1268,7 @@ class RoomMaster:
         self._check_room_limit()
         record = {key: old.record[key] for key in ("mode", "options", "preset", "public", "confirm")}
         record.update(code=None, seed=secrets.randbits(63), created=time.time(), rematch_of=old.code)
-        for _ in range(3):
-            record["code"] = new = self._free_code()
-            room = Room(record)
-            room.standin_grace = self.standin_seconds
+        def seat_everyone(room: Room) -> tuple[list[dict], None]:
             events: list[dict] = []
             for s in old.seats:  # a person an AI stood in for is a person again
                 person = s.standin or s.kind != "ai"
@@ -1270,22 +1276,14 @@ class RoomMaster:
                                     "agent": None if person else s.agent, "token": s.token_hash})
             if old.mode == "solo":
                 events += room.start(0)
-            with self._creating:
-                self._check_room_limit()
-                try:
-                    self.store.create(new, record, room.summary(), events)
-                except StoreConflict:
-                    continue
-                except StoreError as exc:
-                    raise Busy(f"storage failed, no room was created ({exc})") from None
-                with self._lock:
-                    self._keep(room)
-            try:
-                self.act(code, "rematch_to", new, token=token)
-            except Conflict:  # the host asked twice at once: the other request's room is the rematch
-                return self.get(self.get(code).rematch)
-            return room
-        raise Busy("no free room code was found; try again")
+            return events, None
+
+        room, _ = self._new_room(record, seat_everyone)
+        try:
+            self.act(code, "rematch_to", room.code, token=token)
+        except Conflict:  # the host asked twice at once: the other request's room is the rematch
+            return self.get(self.get(code).rematch)
+        return room
 
     def _free_code(self) -> str:
         """A room code neither in memory nor in storage (most likely: the codes are random)."""

@@ -274,7 +274,7 @@ def test_hint_command_announce(capsys):
     for argv in (["123", "--previous-cell", "40"], ["--announce", "--previous-cell", "-7"]):
         assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", *argv, "--agent", "fast"]) == 2
         error = capsys.readouterr().err.strip()
-        assert "not a cell of this board" in error and "\n" not in error
+        assert "--previous-cell" in error and "not a cell of the standard board" in error and "\n" not in error
 
 
 def _two_empty_cells(seed: int):

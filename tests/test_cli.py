@@ -1252,3 +1252,27 @@ def test_rulebook_003_deal_dashed_says_the_tiles_as_a_caller_does(capsys):
     assert main(["deal", "--seed", "3", "--preset", "daffodil", "--dashed"]) == 0
     said = capsys.readouterr().out.strip().split(", ")
     assert said == [call_words(t) for t in tiles] and "triple wildcard" in said and "5-7-4" in said
+
+
+def test_serve_loads_the_hint_search_while_it_waits_for_its_first_visitor(monkeypatch, tmp_path, capsys):
+    """The first hint after a start waited about 12 s for the search's kernels and weights to load; `serve` loads
+    them in the background as it starts listening."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    import takeiteasy.ai
+
+    asked = []
+    monkeypatch.setattr(takeiteasy.ai, "hint", lambda rules, board, tile, *a, **k: asked.append(
+        (rules.options.board, list(board), tile)))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["serve", "--port", str(port), "--db", str(tmp_path / "rooms.db")]) == 0
+    for thread in threading.enumerate():
+        if thread.name == "warm-up":
+            thread.join(30)
+    assert asked == [("standard", [-1] * 19, 0)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import threading
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -109,6 +110,19 @@ def open_store(db: str | None):
     return store, str(store.path)
 
 
+def warm_up() -> None:
+    """Load the hint search's kernels and weights while the server waits for its first visitor: the first hint
+    after a start took about 12 s (later ones well under one)."""
+    try:
+        from ..ai import hint
+        from ..core.rules import Ruleset
+
+        rules = Ruleset.from_options()
+        hint(rules, rules.empty_board(), 0)
+    except Exception:  # nothing depends on it: a real request would meet the same problem and say so
+        pass
+
+
 def run(args) -> int:
     import uvicorn
 
@@ -140,6 +154,7 @@ def run(args) -> int:
         owner = f"{socket.gethostname()}:{args.port}"
         config = uvicorn.Config(create_app(store, **settings, ai_owner=owner), log_level="warning",
                                 ws_max_size=WS_MAX_SIZE)  # clients only ping: no 16 MiB messages to read
+        threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
         with sock:
             uvicorn.Server(config).run(sockets=[sock])
     finally:

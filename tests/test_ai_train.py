@@ -218,6 +218,14 @@ def test_a_share_of_any_size_is_played_in_chunks_of_bounded_memory_with_the_same
     assert np.array_equal(whole[0], chunked[0]) and whole[1] == chunked[1]
 
 
+def edit_checkpoint(out, change) -> None:
+    """Rewrite the run's checkpoint after ``change(saved)`` alters its arrays (by name) in place."""
+    with np.load(out / "checkpoint.npz") as data:
+        saved = dict(data)
+    change(saved)
+    np.savez(out / "checkpoint.npz", **saved)
+
+
 def test_a_checkpoint_from_before_jobs_resumes_as_one_job_only(tmp_path, capsys):
     """Checkpoints written before --jobs have no jobs or sync setting: they were one job's, and resume so; with
     --jobs 2 they are refused in one line naming the setting."""
@@ -225,12 +233,13 @@ def test_a_checkpoint_from_before_jobs_resumes_as_one_job_only(tmp_path, capsys)
     args = ["train", "--out", str(out), "--games", "1000", "--eval-games", "50", "--eval-every", "500",
             "--checkpoint-every", "500", "--quiet"]
     assert main(args + ["--stop-after", "500"]) == 0
-    with np.load(out / "checkpoint.npz") as data:
-        saved = dict(data)
-    config = json.loads(str(saved["config"]))
-    del config["jobs"], config["sync"]
-    saved["config"] = np.array(json.dumps(config))
-    np.savez(out / "checkpoint.npz", **saved)
+
+    def without_jobs(saved: dict) -> None:
+        config = json.loads(str(saved["config"]))
+        del config["jobs"], config["sync"]
+        saved["config"] = np.array(json.dumps(config))
+
+    edit_checkpoint(out, without_jobs)
     capsys.readouterr()
     assert main(args + ["--jobs", "2", "--sync", "250"]) == 2
     error = capsys.readouterr().err.strip()
@@ -533,10 +542,8 @@ def test_a_checkpoint_that_cannot_be_is_refused_in_one_line(tmp_path, capsys, fi
     args = ["train", "--out", str(out), "--games", "300", "--eval-games", "20", "--eval-every", "100",
             "--checkpoint-every", "100", "--quiet"]
     assert main(args + ["--stop-after", "100"]) == 0
-    with np.load(out / "checkpoint.npz") as data:
-        saved = dict(data)
-    saved[field] = np.full_like(saved["weights"], np.nan) if field == "weights" else value
-    np.savez(out / "checkpoint.npz", **saved)
+    edit_checkpoint(out, lambda saved: saved.update(
+        {field: np.full_like(saved["weights"], np.nan) if field == "weights" else value}))
     capsys.readouterr()
     assert main(args + ["--stop-after", "50"]) == 2
     assert capsys.readouterr().err == (f"takeiteasy train: error: checkpoint {out / 'checkpoint.npz'}: cannot read "

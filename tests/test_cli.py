@@ -1220,7 +1220,7 @@ def test_play_with_a_score_database_it_cannot_use_says_so_in_one_line(capsys, mo
     assert status == 2 and err == f"takeiteasy play: error: score database {path}: cannot open it (database is locked)\n"
 
     def locked(self, *args):  # and when the round ends
-        with self._reading("read the personal best"):
+        with self._sqlite_errors("read the personal best"):
             raise sqlite3.OperationalError("database is locked")
 
     monkeypatch.setattr(takeiteasy.store.Records, "personal_best", locked)

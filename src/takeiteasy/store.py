@@ -75,23 +75,23 @@ class Records:
                              f"no {missing[0]} column)")
 
     def add(self, player: str, ruleset: str, score: int, board: str) -> None:
-        with self._reading("record the score"), self._db:
+        with self._sqlite_errors("record the score"), self._db:
             self._db.execute("INSERT INTO results (played_at, player, ruleset, score, board) VALUES (?, ?, ?, ?, ?)",
                              (time.time(), player, ruleset, int(score), board))
 
     def personal_best(self, player: str, ruleset: str) -> int | None:
-        with self._reading("read the personal best"):
+        with self._sqlite_errors("read the personal best"):
             row = self._db.execute("SELECT MAX(score) FROM results WHERE player = ? AND ruleset = ?",
                                    (player, ruleset)).fetchone()
         return row[0]
 
     def history(self, player: str, ruleset: str, limit: int = 10) -> list[tuple[float, int]]:
-        with self._reading("read the history"):
+        with self._sqlite_errors("read the history"):
             return self._db.execute("SELECT played_at, score FROM results WHERE player = ? AND ruleset = ? "
                                     "ORDER BY played_at DESC LIMIT ?", (player, ruleset, limit)).fetchall()
 
     @contextlib.contextmanager
-    def _reading(self, what: str):
+    def _sqlite_errors(self, what: str):
         """sqlite3's errors (another program holding the database locked, a disk full) as a :class:`RecordsError`."""
         try:
             yield

@@ -825,7 +825,8 @@ class Room:
         stamen = set(shape.stamen_cells) if self.rules.holding_cells else set()
         holes = [c for c, t in enumerate(cells) if t < 0 and c not in stamen]
         if holes:
-            missing = [TOKENS[t] for t in called if t not in set(cells)]
+            on_board = set(cells)
+            missing = [TOKENS[t] for t in called if t not in on_board]
             raise RoomError(f"board: cell {holes[0]} is empty, but every tile has been called"
                             + (f" ({', '.join(missing)} not on the board)" if missing else ""))
         if self.rules.holding_cells:  # the order is not checked under the holding area; what may end on the stamen is

@@ -347,6 +347,8 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     (lambda g: g["players"][0].update(name=None), "player 1: name: expected the player's name, as text, not null"),
     (lambda g: g["players"][0].update(name="ann\x1b[2J"),  # it was printed as is: the terminal cleared its screen
      "player 1: name 'ann\\x1b[2J' has a control character"),
+    (lambda g: g["players"].append(dict(g["players"][0])),  # the report's lines could not be told apart
+     "player 2: name 'ann' is player 1's too; each player needs a name of their own"),
     (lambda g: g["players"][0].update(moves=None),
      "player 'ann': moves: expected a list like [{\"tile\": \"574\", \"cell\": 3}, ...], not null"),
     (lambda g: g["players"][0]["moves"].__setitem__(2, ["574", 3]),

@@ -99,6 +99,11 @@ def _check_fields(game: dict) -> None:
             raise _wrong(f"player {n}: name", "the player's name, as text", player, "name")
         if not player["name"].isprintable():  # an escape sequence would act on the terminal when the name is shown
             raise InputError(f"player {n}: name {player['name']!r} has a control character")
+        same = next((m for m, other in enumerate(players[:n - 1], start=1)
+                     if isinstance(other, dict) and other.get("name") == player["name"]), None)
+        if same is not None:  # the report names players: two alike could not be told apart
+            raise InputError(f"player {n}: name {player['name']!r} is player {same}'s too; each player needs "
+                             "a name of their own")
         who = f"player {player['name']!r}"
         for key, what in (("moves", "move"), ("releases", "release")):
             if key == "releases" and key not in player:

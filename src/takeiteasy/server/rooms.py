@@ -664,13 +664,6 @@ class Room:
         self._emit(out, {"t": "call"})
         return out
 
-    @property
-    def _order_checked(self) -> bool:
-        """A typed board is replayed in call order (placement rules, stamen first or last).  Not under the
-        holding area: a final board does not show where tiles were held."""
-        options = self.options
-        return (options.placement != "free" or options.stamen in ("first", "last")) and not self.rules.holding_cells
-
     def uncall(self, seat: int) -> list[dict]:
         """Take back the last call (a second tap on "Call" the table was not ready for).  The deal is fixed when
         the round starts, so the same tiles come with the next call: nobody can call tiles away."""
@@ -710,28 +703,21 @@ class Room:
             raise Conflict(f"boards and scores are entered once every tile has been called ({self.called} of "
                            f"{self.rules.tiles_per_round} so far)")
         event = {"t": "entry", "p": player, "board": None, "by": seat}
+        from ..solve.table import board_refusal, score_refusal  # the solver loads only for caller rooms
+
         if board is not None:
             cells = parse_board(board, self.rules.layout, self.rules.tile_set)
-            called = set(self.caller_deal[: self.called])
-            stray = [TOKENS[t] for t in cells if t >= 0 and t not in called]
-            if stray:
-                raise RoomError(f"board: tile {stray[0]} was not called this round")
-            self._check_complete(cells)
-            if self._order_checked:  # the rules judge each placement on the tiles laid before it
-                from ..solve.analysis import order_refusal  # the solver loads only for such rooms
-
-                why = order_refusal(self.rules, cells, self.caller_deal[: self.called])
-                if why:
-                    raise RoomError(f"board: not laid in the order of the calls: {why}")
+            why = board_refusal(self.rules, cells, self.caller_deal[: self.called])
+            if why:
+                raise RoomError(why)
             event["board"] = format_board(cells)
             event["score"] = self.rules.score(cells)
         else:
             if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= MAX_SCORE:
                 raise RoomError(f"score: expected a whole number 0..{MAX_SCORE}")
-            best = self._best_of_called()
-            if score > best:  # 1600 for 160 went into the totals
-                raise RoomError(f"score: {score} is more than any board of this round's tiles makes (at most {best}; "
-                                "a round bonus such as Best Sunray's is added when the round ends)")
+            why = score_refusal(score, self._best_of_called())
+            if why:
+                raise RoomError(why)
             event["score"] = score
         out: list[dict] = []
         self._emit(out, event)
@@ -813,28 +799,10 @@ class Room:
         """The best board score this round's called tiles allow (in any order: an upper bound under the placement
         rules), worked out once a round."""
         if self._best_called is None or self._best_called[0] != self.round:
-            from ..solve import solve_round  # the solver loads only for caller rooms that need it
+            from ..solve.table import best_score  # the solver loads only for caller rooms that need it
 
-            self._best_called = (self.round, solve_round(self.rules, self.caller_deal[: self.called]).score)
+            self._best_called = (self.round, best_score(self.rules, self.caller_deal[: self.called]))
         return self._best_called[1]
-
-    def _check_complete(self, cells: list[int]) -> None:
-        """A typed board after the last call holds every tile called: a cell left empty is a tile forgotten (under
-        the holding area only a stamen cell may stay empty, a held tile not moved on, and never for a wildcard)."""
-        shape, called = self.rules.layout, self.caller_deal[: self.called]
-        stamen = set(shape.stamen_cells) if self.rules.holding_cells else set()
-        holes = [c for c, t in enumerate(cells) if t < 0 and c not in stamen]
-        if holes:
-            on_board = set(cells)
-            missing = [TOKENS[t] for t in called if t not in on_board]
-            raise RoomError(f"board: cell {holes[0]} is empty, but every tile has been called"
-                            + (f" ({', '.join(missing)} not on the board)" if missing else ""))
-        if self.rules.holding_cells:  # the order is not checked under the holding area; what may end on the stamen is
-            allowed = set(self.rules.stamen_rule.stamen_tiles(shape, called))
-            for cell in shape.stamen_cells:
-                if cells[cell] >= 0 and cells[cell] not in allowed:
-                    raise RoomError(f"board: {TOKENS[cells[cell]]} on stamen cell {cell}: "
-                                    f"{self.rules.stamen_rule.summary}")
 
     def _host_only(self, seat: int, what: str) -> None:
         if seat != 0:

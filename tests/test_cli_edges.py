@@ -167,7 +167,7 @@ def test_no_command_is_a_usage_error_on_standard_error(capsys):
     assert stop.value.code == 2
     out, err = capsys.readouterr()
     assert not out and err.count("\n") == 1
-    assert err.startswith("takeiteasy: error: a command is required (play, score, tiles, ")
+    assert err.startswith("takeiteasy: error: a command is required (play, call, score, tiles, ")
 
 
 def test_hint_usage_reads_as_one_board_then_one_tile(capsys):

@@ -20,7 +20,7 @@ from takeiteasy.cli import build_parser, main
 from takeiteasy.core.tiles import TOKENS
 
 BOARD_178 = "928 978 968 123 178 164 124 523 574 568 573 528 973 563 168 923 163 174 128"
-COMMANDS = ["score", "tiles", "deal", "variants", "solve", "analyse", "hint", "play", "bench"]
+COMMANDS = ["score", "tiles", "deal", "variants", "solve", "analyse", "hint", "play", "call", "bench"]
 LEFT_OUT = {"-h", "--help", "--jobs", "--ray", "--db", "--save", "--plot", "--scores"}
 # values an option of that name would take, plus near misses; every option also gets junk
 VALUES = {
@@ -105,7 +105,7 @@ def command_lines(draw):
 
 @pytest.fixture
 def quiet_stdin(monkeypatch, tmp_path):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # play: the player has nothing to say and leaves
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # play, call: the table has nothing to say and leaves
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # and any record of it stays here
 
 
@@ -118,7 +118,8 @@ def test_no_command_line_ends_in_a_traceback(quiet_stdin, capsys, argv):
     except SystemExit as stop:  # argparse: a usage error, or --help
         status = stop.code
     out, err = capsys.readouterr()
-    abandoned = argv[0] == "play" and status == 1 and "Game abandoned" in out  # input ended mid-game
+    abandoned = status == 1 and (argv[0] == "play" and "Game abandoned" in out  # input ended mid-game
+                                 or argv[0] == "call" and out.rstrip().endswith("Stopped."))
     assert status in (0, 2) or abandoned, (argv, status, err)
     if status == 2:
         lines = err.strip().splitlines()
@@ -147,3 +148,21 @@ def test_no_answer_at_the_play_prompt_ends_in_a_traceback(capsys, monkeypatch, t
     out, err = capsys.readouterr()
     assert (status, "Traceback" in err) in ((0, False), (1, False)), (status, err)
     assert status == 0 or "Game abandoned" in out
+
+
+board_answers = st.one_of(answers, st.lists(st.sampled_from(TOKENS + (".",)), min_size=17, max_size=22).map(" ".join))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(preset=st.sampled_from(["standard", "easier", "daffodil-holding", "sunmoon", "best-sunray", "best-of-3"]),
+       lines=st.lists(board_answers, max_size=60))
+def test_no_answer_at_the_call_prompt_ends_in_a_traceback(capsys, monkeypatch, preset, lines):
+    """``call`` reads the table's answers (mostly Enter, then boards or scores): whatever is typed, the round goes
+    on or stops when the input ends (status 1), and a finished match is status 0."""
+    lines = [""] * 19 + lines  # the calls, then the answers
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    status = main(["call", "--seed", "5", "--preset", preset, "--players", "ann,bob"])
+    out, err = capsys.readouterr()
+    assert (status, err) in ((0, ""), (1, "")), (status, err)
+    assert status == 0 or out.rstrip().endswith("Stopped.")

@@ -20,7 +20,7 @@ from . import __version__
 # load inside main(), where Ctrl-C while they load ends quietly like Ctrl-C later on.
 
 #: Command modules, in the order ``--help`` lists them.
-COMMANDS = ("play", "score", "tiles", "deal", "variants", "solve", "analyse", "hint", "bench", "train", "serve")
+COMMANDS = ("play", "call", "score", "tiles", "deal", "variants", "solve", "analyse", "hint", "bench", "train", "serve")
 
 EXIT_USAGE = 2
 

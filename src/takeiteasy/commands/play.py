@@ -24,15 +24,12 @@ from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
 from ..terminal import board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, integer, rules_from_args
+from ._prompt import Quit, ask, player_names, round_title
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
         "'?' shows where the best AI would put it (with two tiles, '? b' for the second; also for the tile just "
         "placed, while it may still move), or when you announce, which tile to call.  'q' quits.")
 HINTS_SHOWN = 5
-
-
-class Quit(Exception):
-    """The player asked to stop, or the input ended."""
 
 
 def register(sub) -> None:
@@ -65,9 +62,7 @@ def run(args) -> int:
         raise InputError("--db: give a file path (leave --db out for the default database)")
     if args.save is not None:
         _check_writable(args.save)
-    humans = [name.strip() for name in args.players.split(",") if name.strip()]
-    if "," in args.players and len(humans) < args.players.count(",") + 1:  # 'ann,' or 'ann,,bob': a name left out?
-        raise InputError(f"--players: {args.players!r} has an empty name; give each name between commas")
+    humans = player_names(args.players)
     for given in args.vs:  # '--vs ""' or '--vs best,' left an AI out without a word
         if not all(name.strip() for name in given.split(",")):
             raise InputError(f"--vs: {given!r} has an empty agent name; give each agent between commas, e.g. "
@@ -83,11 +78,8 @@ def run(args) -> int:
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:
         raise InputError("standard input is closed: play reads the players' moves from it")
-    unprintable = next((name for name in humans if not name.isprintable()), None)
-    if unprintable is not None:  # an escape sequence in a name would act on the terminal each time it is shown
-        raise InputError(f"--players: {unprintable!r} has a control character; give printable names")
     repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if repeated is not None:  # two players of one name: whose turn, board and personal best would it be?
+    if repeated is not None:  # a person named like an AI player ('fast (AI)'): whose board would it be?
         raise InputError(f"--players: {repeated!r} is given twice; give each player a different name")
     bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i) for i, name in enumerate(args.vs)}
     records = None if args.no_record else Records(args.db)
@@ -101,7 +93,7 @@ def run(args) -> int:
         while not match.finished:
             game = match.new_round()
             if match.rounds > 1:  # each round starts at tile 1 again: say which round it is
-                console.rule(f"[bold]{_round_title(match, len(match.results) + 1)}[/]")
+                console.rule(f"[bold]{round_title(len(match.results) + 1, match.rounds)}[/]")
             _play_round(console, game, bots, args)
             match.record(game)
             _show_results(console, match, game, humans, records, ruleset_key, saving=bool(args.save),
@@ -154,16 +146,6 @@ def _write_game(path: Path, game: Game) -> None:
         raise InputError(f"--save {path}: cannot write it ({exc.strerror})") from None
 
 
-def _ask(console: Console, prompt: str) -> str:
-    try:
-        answer = console.input(prompt)
-    except EOFError:
-        raise Quit from None
-    if answer.strip().lower() in ("q", "quit", "exit"):
-        raise Quit
-    return answer.strip()
-
-
 def _play_round(console: Console, game: Game, bots: dict, args) -> None:
     rules = game.rules
     agents = [bots.get(p) for p in range(len(game.players))]
@@ -211,7 +193,7 @@ def _human_announce(console: Console, game: Game, player: int, palette: str) -> 
         console.print(f"[bold]{game.players[p]}[/]")
         _print_board(console, game.rules, board, palette)
     while True:
-        answer = _ask(console, "announce> ")
+        answer = ask(console, "announce> ")
         if not answer:  # Enter alone: ask again, as at the cell prompt
             continue
         if answer == "?":
@@ -241,7 +223,7 @@ def _human_settle(console: Console, game: Game, player: int, args) -> None:
         _print_board(console, rules, board, args.palette)
         console.print(f"{game.players[player]}, holding area: " + " ".join(format_tile(t) for t in held)
                       + f"  (empty stamen cells: {' '.join(str(c) for c in rules.layout.stamen_cells if board[c] < 0)})")
-        answer = _ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish ('?' for the best moves)> ")
+        answer = ask(console, "move 'TILE CELL' onto the stamen, or Enter to finish ('?' for the best moves)> ")
         if not answer:
             game.settle(player)
             return
@@ -273,9 +255,9 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
             line.append_text(tile_text(tile, args.palette))
             line.append("  ")
         console.print(line)
-        answer = _ask(console, "cell> ")
+        answer = ask(console, "cell> ")
         while not answer:  # Enter alone: ask again (the board and the tiles are still on screen above)
-            answer = _ask(console, "cell> ")
+            answer = ask(console, "cell> ")
         if answer.split()[:1] == ["?"]:
             _show_hint(console, game, player, answer)
             continue
@@ -293,7 +275,7 @@ def _human_turn(console: Console, game: Game, player: int, args) -> None:
                      highlight={c for t, c in game.moves[player] if t in game.movable[player]})
         movable = game.movable[player]
         which = "  ('a 12' / 'b 12': the first or second placed)" if len(movable) > 1 else ""
-        answer = _ask(console, f"Enter: {onward}  |  a cell number: move the tile you just placed{which}"
+        answer = ask(console, f"Enter: {onward}  |  a cell number: move the tile you just placed{which}"
                                "  |  '?' hint> ")
         if not answer:
             return
@@ -419,19 +401,11 @@ def _print_board(console: Console, rules, board, palette: str, **marks) -> None:
     console.print(board_text(board, rules.layout, palette, symbols=symbols, max_width=console.width, **marks))
 
 
-def _round_title(match: Match, number: int) -> str:
-    """'Round 2 of 3', or past the rounds of a best-of match, its deciding rounds (rulebook 001: at most as many
-    again, between the tied leaders)."""
-    if number <= match.rounds:
-        return f"Round {number} of {match.rounds}"
-    return f"Round {number}: deciding round {number - match.rounds} of at most {match.rounds}"
-
-
 def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str,
                   saving: bool = False, palette: str = "classic") -> None:
     scores = game.scores()
     best_of = match.format == "best-of"  # boards won decide, not a running total
-    table = Table(title=_round_title(match, len(match.results)) + (" (best of)" if best_of else ""))
+    table = Table(title=round_title(len(match.results), match.rounds) + (" (best of)" if best_of else ""))
     table.add_column("player")
     rules = game.rules
     awards = _ray_awards(game) if getattr(rules.scoring, "round_bonus", False) else None

@@ -2,7 +2,9 @@
 
 Game i of series S is dealt by ``deal(S, tile_set, n, index=i)``, exactly as
 ``takeiteasy bench`` deals it, so both give the same scores for the same
-agent.  Figures for docs/BENCHMARKS.md:
+deterministic agent (``fast``, ``best``, ``heuristic``).  ``greedy`` and ``random``
+break ties at random: ``bench`` seeds them for each game, this script once, so
+their scores differ between the two.  Figures for docs/BENCHMARKS.md:
 
     PYTHONPATH=src python scripts/ai_benchmark.py --agent best --games 10000 --seed 2026
 

@@ -43,7 +43,7 @@ AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
 #: in docs/BENCHMARKS.md (random: the exact expectation).
 STRENGTH = {
     "random": "any empty cell (about 11 points)",
-    "greedy": "the most points now (about 26)",
+    "greedy": "the most points now (about 28)",
     "heuristic": "hand-written rules of thumb (about 144)",
     "fast": "learned, instant (about 166)",
     "expectimax": "learned, looks a draw ahead (about 167)",

@@ -379,6 +379,24 @@ def test_postgres_rooms_survive_closing_the_store_and_opening_a_new_one(postgres
     second.close()
 
 
+def test_a_postgres_url_with_no_host_reaches_the_server_over_its_unix_socket(psycopg, postgres_server, postgres_url):
+    """Debian's usual set-up: ``postgresql:///DB?host=/run/postgresql`` (no host, the socket directory as a
+    parameter).  The store rewrote it as ``postgresql:/DB?...``, which libpq refused."""
+    with psycopg.connect(postgres_server) as conn:
+        sockets = conn.execute("SHOW unix_socket_directories").fetchone()[0]
+        port = conn.execute("SHOW port").fetchone()[0]
+        user = conn.execute("SELECT current_user").fetchone()[0]
+        database = conn.execute("SELECT current_database()").fetchone()[0]
+    if not sockets:
+        pytest.skip("this PostgreSQL server listens on no Unix socket")
+    options = postgres_url.partition("?")[2]  # the test's own schema
+    url = f"postgresql:///{database}?host={sockets.split(',')[0].strip()}&port={port}&user={user}&{options}"
+    store = PostgresStore(url)
+    store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+    assert PostgresStore(postgres_url).load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}])
+    store.close()
+
+
 def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(postgres_url):
     """Two servers on one database: the version is checked inside the append's transaction, so of two appends
     from the same version exactly one is stored, also when they run at the same moment."""
@@ -985,6 +1003,45 @@ def test_an_action_that_keeps_finding_the_room_changed_is_a_409_and_changes_noth
         assert again == st
         assert place_first_legal(client, code, token, again)["players"][0]["placed"] == 2
     store.close()
+
+
+def test_an_action_asks_storage_once_when_storage_is_down_a_read_answers_from_memory_and_health_says_so():
+    """With the database down, each store call waits out the pool's timeout: a move asked storage three times
+    (is the room newer there? twice, then the append) and took 30 s to fail.  It now fails at the first, and a
+    read of the room still answers from memory.  /api/health said ok all the while; it is a 503 now."""
+    class DownStore(MemoryStore):
+        down = False
+        calls = 0
+
+        def version(self, code):
+            self.calls += 1
+            if self.down:
+                raise StoreError("database unreachable or busy (no connection within 10 s)")
+            return super().version(code)
+
+        def append(self, code, version, events, summary):
+            self.calls += 1
+            if self.down:
+                raise StoreError("database unreachable or busy (no connection within 10 s)")
+            super().append(code, version, events, summary)
+
+    store = DownStore()
+    with TestClient(create_app(store, rate_limits=UNLIMITED)) as client:
+        joined = client.post("/api/rooms", json={"mode": "solo", "name": "ann"}).json()
+        code, token, st = joined["code"], joined["token"], joined["state"]
+        store.down, store.calls = True, 0
+        tile = st["me"]["pending"][0]
+        r = client.post(f"/api/rooms/{code}/place", json={"token": token, "cell": st["me"]["legal"][tile][0]})
+        assert r.status_code == 503 and "storage failed, nothing was changed" in r.json()["error"], r.text
+        assert store.calls == 1
+        again = client.get(f"/api/rooms/{code}", headers={"x-player-token": token})
+        assert again.status_code == 200 and again.json()["state"] == st
+        health = client.get("/api/health")  # a load balancer's check: this server cannot serve players now
+        assert health.status_code == 503 and health.json()["ok"] is False
+        assert health.json()["error"].startswith("storage failed (database unreachable")
+        store.down = False
+        assert client.get("/api/health").json()["ok"] is True
+        assert place_first_legal(client, code, token, st)["players"][0]["placed"] == 1
 
 
 def test_websocket_sends_each_player_their_own_view_after_every_change(tmp_path):

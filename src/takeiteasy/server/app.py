@@ -50,7 +50,7 @@ from . import protocol as msg
 from .limits import Buckets, Limit, OpenRooms, RateLimits
 from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError, RoomMaster,
                     hash_token, server_options)
-from .store import MemoryStore, Store
+from .store import MemoryStore, Store, StoreError
 
 MAX_BODY = 16 * 1024
 MAX_SCORES = 50  # entries of a best-scores list
@@ -668,7 +668,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     # -- reference data ------------------------------------------------------
     @app.api_route("/api/health", methods=["GET", "HEAD"])
     async def health():
-        return {"ok": True, "version": __version__, "rooms": master.rooms_in_memory}
+        """Up, with its storage answering: a load balancer should not send players to a server whose database
+        is gone.  ``rooms``: the rooms this server holds in memory."""
+        body = {"ok": True, "version": __version__, "rooms": master.rooms_in_memory}
+        try:
+            await run_in_threadpool(master.store.ping)
+        except StoreError as exc:
+            return JSONResponse({**body, "ok": False, "error": f"storage failed ({exc})"}, status_code=503)
+        return body
 
     @app.get("/api/presets")
     async def get_presets():

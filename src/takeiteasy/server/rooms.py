@@ -1116,7 +1116,10 @@ class RoomMaster:
                 if not entry[1]:
                     del self._acting[code]
 
-    def get(self, code) -> Room:
+    def get(self, code, acting: bool = False) -> Room:
+        """Room ``code``, from memory if storage holds nothing newer, else replayed from storage.  ``acting``: for
+        an action, which storage must take, a storage that cannot say fails at once (503) instead of the action
+        waiting for it again to store its events (a move took three pool timeouts to fail)."""
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
             raise NotFound("room code: expected letters and digits, like K7QX2M")
         code = code.upper()
@@ -1124,7 +1127,7 @@ class RoomMaster:
             room = self._rooms.get(code)
         stale = None
         if room is not None:
-            if not self._behind(room):
+            if not self._behind(room, acting):
                 with self._lock:
                     if self._rooms.get(code) is room:
                         self._keep(room)
@@ -1156,14 +1159,16 @@ class RoomMaster:
                 if not loading[1]:
                     del self._loading[code]
 
-    def _behind(self, room: Room) -> bool:
+    def _behind(self, room: Room, acting: bool = False) -> bool:
         """Whether storage holds more of ``room`` than memory: another server on the same database (two
         ``serve`` processes on one SQLite file, several servers on one PostgreSQL database) acted on it.
         A room this server is acting on may be ahead of storage for a moment; that is not behind.  If storage
-        cannot say, the copy in memory is the best there is (a single server's is always current)."""
+        cannot say, the copy in memory is the best there is to read (a single server's is always current)."""
         try:
             stored = self.store.version(room.code)
         except StoreError as exc:
+            if acting:
+                raise Busy(f"storage failed, nothing was changed ({exc})") from None
             LOG.debug("room %s: cannot compare with storage (%s)", room.code, exc)
             return False
         return stored is not None and stored > room.version
@@ -1281,9 +1286,9 @@ class RoomMaster:
         stored events first (the append finds the version moved), the action is tried once more on the room
         as stored now, like a request that came after that server's; a second conflict is a 409.
         """
-        with self._acting_on(self.get(code).code):  # get first: entries only for rooms that exist
+        with self._acting_on(self.get(code, acting=True).code):  # get first: entries only for rooms that exist
             for attempt in range(2):
-                room = self.get(code)  # as it is now that nobody else acts on it
+                room = self.get(code, acting=True)  # as it is now that nobody else acts on it
                 before, playing = room.version, room.status == "playing"
                 try:
                     seat = () if token is None else (room.authenticate(token),)

@@ -73,6 +73,10 @@ class Store(ABC):
         loaded = self.load(code)
         return None if loaded is None else len(loaded[1])
 
+    def ping(self) -> None:
+        """Raise :class:`StoreError` if storage cannot answer now (the server's health check)."""
+        self.version("-")  # no room has this code: one cheap read
+
     def versions(self, codes: list[str]) -> dict[str, int]:
         """:meth:`version` of each room of ``codes`` there is, in one call: a server asks it every second or so
         for the rooms it has live connections to, to send them what other servers stored (a store should

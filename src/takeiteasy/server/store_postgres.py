@@ -89,6 +89,13 @@ def is_postgres_url(text: str) -> bool:
     return bool(sep) and scheme.lower() in SCHEMES
 
 
+def _unsplit(parts) -> str:
+    """``urlunsplit``, keeping the ``//`` of a URL with no host (libpq then takes the Unix socket, or ``PGHOST``):
+    ``postgresql:///rooms?host=/run/postgresql`` came back as ``postgresql:/rooms?...``, which libpq refuses."""
+    text = urlunsplit(parts)
+    return text if parts.netloc else text.replace(f"{parts.scheme}:", f"{parts.scheme}://", 1)
+
+
 def mask_password(url: str) -> str:
     """``url`` with its password, in the user part or a ``password`` parameter, shown as ``***``.
 
@@ -101,7 +108,7 @@ def mask_password(url: str) -> str:
     userinfo, at, hosts = parts.netloc.rpartition("@")
     netloc = f"{userinfo.partition(':')[0]}:***@{hosts}" if at and ":" in userinfo else parts.netloc
     query = re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query)
-    return urlunsplit(parts._replace(netloc=netloc, query=query))
+    return _unsplit(parts._replace(netloc=netloc, query=query))
 
 
 def _secrets(url: str) -> list[str]:
@@ -130,6 +137,8 @@ def pool_parameters(url: str) -> tuple[str, dict[str, str]]:
 
     >>> pool_parameters("postgresql://db.example/rooms?pool_max=4&sslmode=require")
     ('postgresql://db.example/rooms?sslmode=require', {'pool_max': '4'})
+    >>> pool_parameters("postgresql:///rooms?host=/run/postgresql&pool_max=4")[0], pool_parameters("postgresql://")[0]
+    ('postgresql:///rooms?host=/run/postgresql', 'postgresql://')
     """
     parts = urlsplit(url)
     kept, taken = [], {}
@@ -139,7 +148,7 @@ def pool_parameters(url: str) -> tuple[str, dict[str, str]]:
             taken[key.lower()] = unquote(value)
         else:
             kept.append(item)
-    return urlunsplit(parts._replace(query="&".join(kept))), taken
+    return _unsplit(parts._replace(query="&".join(kept))), taken
 
 
 class _MaskPassword(logging.Filter):

@@ -15,6 +15,7 @@ import logging
 import secrets
 import threading
 import time
+from urllib.parse import unquote
 
 import pytest
 
@@ -395,6 +396,14 @@ def test_a_postgres_url_with_no_host_reaches_the_server_over_its_unix_socket(psy
     store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
     assert PostgresStore(postgres_url).load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}])
     store.close()
+    # "postgresql://" alone: everything from libpq's environment variables
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in (("PGHOST", sockets.split(",")[0].strip()), ("PGPORT", port), ("PGUSER", user),
+                            ("PGDATABASE", database), ("PGOPTIONS", unquote(options.partition("=")[2]))):
+            env.setenv(name, value)
+        store = PostgresStore("postgresql://")
+        assert store.load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}])
+        store.close()
 
 
 def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(postgres_url):

@@ -333,3 +333,30 @@ def test_rulebook_004_the_agent_of_a_no_caller_round_is_dealt_its_tiles_in_their
     game.play([make_agent("best", rules, 0), make_agent("fast", rules, 1)])
     report = analyse_game(game.to_json())
     assert report["agent"]["agent"] == "best" and report["agent"]["score"] == game.scores()[0]
+
+
+def test_rulebook_000_best_sunray_the_agents_score_is_its_boards_own_as_the_players_are():
+    """Rulebook 000, Best Sunray/Moonbeam: the 60s are shared between boards after the round, so the analysis
+    compares boards' own scores.  The agent playing the deal alone took both bonuses: "agent 'best' on the same
+    deal: 314" beside a best possible board of 239."""
+    rules = Ruleset.from_options(Options(scoring="best-sunray"))
+    game = Game(rules, ["greedy0", "random1"], seed=12)
+    game.play([make_agent("greedy", rules, seed=12), make_agent("random", rules, seed=12)])
+    record = analyse_game(game.to_json())
+    agent = record["agent"]
+    assert agent["score"] == rules.score(parse_board(agent["board"])) <= record["best_possible"]["score"]
+
+
+def test_a_game_turning_over_two_tiles_at_a_time_by_its_own_draw_size_is_analysed_so():
+    """``Game(draw_size=2)`` under rules drawing one: the analysis grouped the tiles by the rules' draw, judging
+    a tile drawn with another as if that other were still in the bag."""
+    import copy
+
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=21, draw_size=2)
+    game.play([make_agent("greedy", rules, seed=1)])
+    saved = game.to_json()
+    assert saved["draw_size"] == 2 and saved["options"]["draw"] == 1
+    by_rules = copy.deepcopy(saved)
+    by_rules["options"]["draw"] = 2  # the same round under rules drawing two
+    assert analyse_game(saved)["players"] == analyse_game(by_rules)["players"]

@@ -109,7 +109,9 @@ def _agent_game(rules: Ruleset, deal: list[int]) -> tuple[dict, np.ndarray | Non
     for name in AGENT_PREFERENCE:
         if name in AGENTS:
             game = Game(rules, [name], deal=list(deal))
-            score = game.play([make_agent(name, rules, 0)])[0]
+            game.play([make_agent(name, rules, 0)])
+            # the board's own score: alone, the agent would take every Best Sunray bonus (314 beside a best 239)
+            score = game.board_scores()[0]
             return {"agent": name, "score": int(score), "board": format_board(game.boards[0])}, game.boards[0]
     return {"agent": None, "score": None, "board": None}, None
 
@@ -135,6 +137,8 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     if not game.finished:
         raise InputError("the saved game is not finished: every player must have placed every tile")
     rules = game.rules
+    if game.draw_size != rules.options.draw:  # Game(draw_size=...) turned over another number at a time
+        rules = Ruleset.from_options(rules.options.but(draw=game.draw_size))
     evaluator, evaluator_label = _evaluator(rules)
     deal = list(game.deal)
     report = _deal_report(rules, deal, agent_game, floors=game.boards)

@@ -487,6 +487,31 @@ def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres
     again.close()
 
 
+def test_a_postgres_role_that_may_only_read_the_tables_is_refused_at_start(postgres_server, postgres_url):
+    """It served, and every create and move was a 503 "permission denied for table rooms"."""
+    import psycopg
+
+    if "postgresql://postgres@" not in postgres_url:
+        pytest.skip("needs the test server's URL form")
+    PostgresStore(postgres_url).close()  # the tables, made by their owner
+    role, schema = f"read_test_{secrets.token_hex(4)}", postgres_url.rsplit("%3D", 1)[1]
+    with psycopg.connect(postgres_server, autocommit=True) as admin:
+        try:
+            admin.execute(f"CREATE ROLE {role} LOGIN")
+        except psycopg.errors.InsufficientPrivilege:
+            pytest.skip("the test server's user may not create roles")
+        try:
+            admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+            admin.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+            with pytest.raises(InputError) as refused:
+                PostgresStore(postgres_url.replace("postgresql://postgres@", f"postgresql://{role}@", 1))
+            assert f"role {role} may not INSERT on table rooms (grant it SELECT, INSERT, UPDATE on rooms)" \
+                in str(refused.value)
+        finally:
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
+
+
 def terminate(postgres_server, application_name: str) -> int:
     """End the server processes of the connections named ``application_name`` (as a database restart or a
     network failure would), waiting until they are gone (PostgreSQL 14 or newer); how many were ended."""

@@ -210,6 +210,7 @@ class PostgresStore(Store):
         try:
             with self._connect() as conn:  # first on its own: a database that cannot be opened says why at once
                 self._create_tables(conn)
+                self._check_rights(conn)
         except psycopg.Error as exc:
             self._unmask()
             raise InputError(f"server database {self.shown}: cannot open it ({self._text(exc)})") from None
@@ -280,6 +281,20 @@ class PostgresStore(Store):
             self.leases = False
             log.warning("database %s: no table ai_leases, and this role may not create it (%s); several servers on "
                         "this database may each let a room's AI players think", self.shown, self._text(exc))
+
+    #: What the store does to each table (the AI leases' are checked as they are used: see _create_tables).
+    RIGHTS = {"rooms": ("SELECT", "INSERT", "UPDATE"), "events": ("SELECT", "INSERT"), "scores": ("SELECT", "INSERT")}
+
+    def _check_rights(self, conn) -> None:
+        """Refuse at start a role that may read the tables but not write them: it served, and every move was a
+        503 "permission denied"."""
+        for table, rights in self.RIGHTS.items():
+            for right in rights:
+                if not conn.execute("SELECT has_table_privilege(to_regclass(%s), %s)", (table, right)).fetchone()[0]:
+                    user = conn.execute("SELECT current_user").fetchone()[0]
+                    self._unmask()
+                    raise InputError(f"server database {self.shown}: role {user} may not {right} on table {table} "
+                                     f"(grant it {', '.join(rights)} on {table})")
 
     def _unmask(self) -> None:
         for name in PSYCOPG_LOGGERS:

@@ -450,17 +450,15 @@ def test_two_postgres_stores_on_one_database_never_both_append_at_one_version(po
     theirs.close()
 
 
-def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres_server, postgres_url, caplog):
-    """A database made before the AI leases, used by a role that may use its tables but not create any: the store
-    opens, says what is missing, and lets every server think (as before the leases: rooms stay right)."""
+@contextlib.contextmanager
+def role_granted(postgres_server, postgres_url, rights: str):
+    """The URL of a new login role that has ``rights`` on the test schema's tables (and may create nothing);
+    the role is dropped afterwards."""
     import psycopg
 
     if "postgresql://postgres@" not in postgres_url:
         pytest.skip("needs the test server's URL form")
-    made = PostgresStore(postgres_url)
-    made._call(lambda conn: conn.execute("DROP TABLE ai_leases"))  # as made by an earlier version
-    made.close()
-    role, schema = f"lease_test_{secrets.token_hex(4)}", postgres_url.rsplit("%3D", 1)[1]
+    role, schema = f"role_test_{secrets.token_hex(4)}", postgres_url.rsplit("%3D", 1)[1]
     with psycopg.connect(postgres_server, autocommit=True) as admin:
         try:
             admin.execute(f"CREATE ROLE {role} LOGIN")
@@ -468,20 +466,30 @@ def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres
             pytest.skip("the test server's user may not create roles")
         try:
             admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
-            admin.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}")
-            caplog.set_level("WARNING", logger="takeiteasy.server.store_postgres")
-            store = PostgresStore(postgres_url.replace("postgresql://postgres@", f"postgresql://{role}@", 1))
-            try:
-                assert not store.leases and "no table ai_leases" in caplog.text
-                assert store.claim_ai("ROOM01", "ours", 60) and store.claim_ai("ROOM01", "theirs", 60)
-                store.release_ai("ROOM01", "ours")
-                store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
-                assert store.load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}])
-            finally:
-                store.close()
+            admin.execute(f"GRANT {rights} ON ALL TABLES IN SCHEMA {schema} TO {role}")
+            yield postgres_url.replace("postgresql://postgres@", f"postgresql://{role}@", 1), role
         finally:
             admin.execute(f"DROP OWNED BY {role}")
             admin.execute(f"DROP ROLE {role}")
+
+
+def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres_server, postgres_url, caplog):
+    """A database made before the AI leases, used by a role that may use its tables but not create any: the store
+    opens, says what is missing, and lets every server think (as before the leases: rooms stay right)."""
+    made = PostgresStore(postgres_url)
+    made._call(lambda conn: conn.execute("DROP TABLE ai_leases"))  # as made by an earlier version
+    made.close()
+    with role_granted(postgres_server, postgres_url, "SELECT, INSERT, UPDATE, DELETE") as (url, _):
+        caplog.set_level("WARNING", logger="takeiteasy.server.store_postgres")
+        store = PostgresStore(url)
+        try:
+            assert not store.leases and "no table ai_leases" in caplog.text
+            assert store.claim_ai("ROOM01", "ours", 60) and store.claim_ai("ROOM01", "theirs", 60)
+            store.release_ai("ROOM01", "ours")
+            store.create("ROOM01", {"code": "ROOM01"}, LOBBY, [{"t": "join"}])
+            assert store.load("ROOM01") == ({"code": "ROOM01"}, [{"t": "join"}])
+        finally:
+            store.close()
     again = PostgresStore(postgres_url)
     assert again.leases  # a role that may create it adds the table
     again.close()
@@ -489,27 +497,12 @@ def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres
 
 def test_a_postgres_role_that_may_only_read_the_tables_is_refused_at_start(postgres_server, postgres_url):
     """It served, and every create and move was a 503 "permission denied for table rooms"."""
-    import psycopg
-
-    if "postgresql://postgres@" not in postgres_url:
-        pytest.skip("needs the test server's URL form")
     PostgresStore(postgres_url).close()  # the tables, made by their owner
-    role, schema = f"read_test_{secrets.token_hex(4)}", postgres_url.rsplit("%3D", 1)[1]
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        try:
-            admin.execute(f"CREATE ROLE {role} LOGIN")
-        except psycopg.errors.InsufficientPrivilege:
-            pytest.skip("the test server's user may not create roles")
-        try:
-            admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
-            admin.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
-            with pytest.raises(InputError) as refused:
-                PostgresStore(postgres_url.replace("postgresql://postgres@", f"postgresql://{role}@", 1))
-            assert f"role {role} may not INSERT on table rooms (grant it SELECT, INSERT, UPDATE on rooms)" \
-                in str(refused.value)
-        finally:
-            admin.execute(f"DROP OWNED BY {role}")
-            admin.execute(f"DROP ROLE {role}")
+    with role_granted(postgres_server, postgres_url, "SELECT") as (url, role):
+        with pytest.raises(InputError) as refused:
+            PostgresStore(url)
+        assert f"role {role} may not INSERT on table rooms (grant it SELECT, INSERT, UPDATE on rooms)" \
+            in str(refused.value)
 
 
 def terminate(postgres_server, application_name: str) -> int:

@@ -132,3 +132,14 @@ def test_call_refuses_what_cannot_be_played_in_one_line(capsys, monkeypatch, arg
     status, out, err = call(capsys, monkeypatch, [], *argv)
     assert status == 2 and err.startswith(f"takeiteasy call: error: {message}")
     assert err.count("\n") == 1 and not out
+
+
+def test_names_are_shown_as_typed_and_a_huge_score_is_refused(capsys, monkeypatch):
+    """A name like "[/]" was read as colour markup (a traceback at the first entry); a score of 5,000 digits
+    reached int() and raised."""
+    tiles = deal(5, index=0)
+    answers = [""] * 19 + ["9" * 5000, format_board(tiles), "100"]
+    status, out, err = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "[/],Bob [host]")
+    assert status == 0 and not err
+    assert "score: expected a whole number of at most 4 digits" in out
+    assert "[/]: board or score" in out and "Bob [host]" in out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -179,7 +180,7 @@ def _enter_results(console: Console, rules: Ruleset, tiles: list[int], names: li
     best = None
     scores, boards = [], {}
     symbols = rules.symbol_names() if rules.uses_symbols else None
-    for player, name in enumerate(names):
+    for player, name in enumerate(escape(n) for n in names):  # a name like "[/]" is no markup
         while True:
             answer = ask(console, f"{name}: board or score > ")
             if answer.lower() in ("l", "list"):
@@ -190,7 +191,9 @@ def _enter_results(console: Console, rules: Ruleset, tiles: list[int], names: li
                     raise TakeBack
                 console.print("[red]a call cannot be taken back once a result is typed in[/]")
                 continue
-            if answer.isascii() and answer.isdigit():
+            if answer.isascii() and answer.isdigit() and len(answer) > 4:  # int() of 5,000 digits raises
+                why = "score: expected a whole number of at most 4 digits"
+            elif answer.isascii() and answer.isdigit():
                 if best is None:  # the solver runs once a round, and only when a score is typed
                     best = best_score(rules, tiles)
                 why = score_refusal(int(answer), best)
@@ -228,11 +231,11 @@ def _show_standings(console: Console, match: Match, scores: list[int], bonuses: 
             table.add_column(heading, justify="right")
     table.add_column("round", justify="right")
     table.add_column("boards won" if best_of else "total", justify="right")
-    for player, name in enumerate(match.players):
+    for player, name in enumerate(escape(n) for n in match.players):
         split = [] if bonuses is None else [str(scores[player]), str(bonuses[player])]
         table.add_row(name, *split, str(match.results[-1][player]), str(match.standings[player]))
     console.print(table)
     if match.finished and len(match.players) > 1:
-        winners = [match.players[p] for p in match.winners]
+        winners = [escape(match.players[p]) for p in match.winners]
         console.print(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners))
 

@@ -70,12 +70,12 @@ def run(args) -> int:
     if rules.uses_symbols:
         console.print(symbol_legend())
     match = Match(rules, names, seed=args.seed) if names else None
-    rounds = rules.options.rounds
+    rounds = rules.options.rounds  # a best-of match may add deciding rounds (match.finished says when it ends)
     played = 0
     try:
         while (not match.finished) if match else played < rounds:
-            if (match.rounds if match else rounds) > 1:
-                console.rule(f"[bold]{round_title(played + 1, match.rounds if match else rounds)}[/]")
+            if rounds > 1:
+                console.rule(f"[bold]{round_title(played + 1, rounds)}[/]")
             calls = Calls(rules, deal(args.seed, rules.tile_set, rules.tiles_per_round, index=played))
             played += 1
             while True:
@@ -93,7 +93,7 @@ def run(args) -> int:
                     ask(console, "Enter: start the next round > ")
                 continue
             match.results.append([score + bonus for score, bonus in zip(scores, bonuses)])
-            _show_standings(console, match, scores, bonuses if _has_round_bonus(rules) else None)
+            _show_standings(console, match, scores, bonuses if getattr(rules.scoring, "round_bonus", False) else None)
     except Quit:
         console.print("Stopped.")
         return 1
@@ -163,10 +163,6 @@ def _call_round(console: Console, rules: Ruleset, calls: Calls, palette: str) ->
 
 def _list_calls(console: Console, called: list[int]) -> None:
     console.print(f"Called so far ({len(called)}): " + (", ".join(call_words(t) for t in called) or "none"))
-
-
-def _has_round_bonus(rules: Ruleset) -> bool:
-    return getattr(rules.scoring, "round_bonus", False)
 
 
 def _enter_results(console: Console, rules: Ruleset, tiles: list[int], names: list[str],

@@ -8,9 +8,10 @@ import json
 import pytest
 
 from takeiteasy.cli import main
-from takeiteasy.core import Ruleset, deal
+from takeiteasy.core import Options, Ruleset, deal
 from takeiteasy.core.notation import format_board, parse_board
 from takeiteasy.core.tiles import TOKENS
+from takeiteasy.solve import solve_round
 
 RULES = Ruleset.from_options()
 DRAW = " ".join(TOKENS[t] for t in deal(1, range(27), 19, index=0))  # optimum 232 (independent program)
@@ -152,3 +153,18 @@ def test_solve_many_draws_bad_input_is_one_line(capsys, args, message):
     err = capsys.readouterr().err
     assert err.startswith("takeiteasy solve: error: ") and message in err and err.count("\n") == 1
 
+
+
+def test_solve_under_the_holding_area_keeps_wildcards_off_the_stamen(capsys):
+    """Rulebook 003, Daffodil variant 4 (holding area): a wildcard never moves onto the stamen, in any order of
+    drawing, so `solve --tiles` keeps it off and its best board is one the round could end with."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding"))
+    for index in range(6):
+        drawn = deal(1, rules.tile_set, rules.tiles_per_round, index=index)
+        tokens = " ".join(TOKENS[t] for t in drawn)
+        assert main(["solve", "--preset", "daffodil-holding", "--tiles", tokens, "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        board = parse_board(record["board"], rules.layout, rules.tile_set)
+        assert all(board[cell] < 27 for cell in rules.layout.stamen_cells)  # ids 27.. are the wildcards
+        assert "order_free" not in record
+        assert record["score"] == solve_round(rules, drawn).score  # the order-aware solve agrees

@@ -25,7 +25,7 @@ from ..core.notation import format_board, parse_board, parse_tiles, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
 from ..solve import maximum, solve, solve_round
-from ..solve.solver import SolveError
+from ..solve.solver import SolveError, any_order_allowed
 from ._options import add_rules_arguments, integer, rules_from_args
 from ._stdin import stdin_lines
 
@@ -74,7 +74,7 @@ def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool =
         both = [t for t in tiles if t in on_board]
         if both:
             raise SolveError(f"duplicate tile: {TOKENS[both[0]]} is both on the --fixed board and in {where}")
-    result = solve(rules, tiles, fixed=fixed, all=all_boards)
+    result = solve(rules, tiles, fixed=fixed, all=all_boards, allowed=any_order_allowed(rules, tiles, fixed))
     record = result.to_json(all_boards)
     if order_rule(rules) is not None:
         record["order_free"] = True
@@ -86,11 +86,12 @@ def solve_record(rules: Ruleset, tiles_text: str, fixed=None, all_boards: bool =
 def order_rule(rules: Ruleset, stamen_kept: bool = False) -> str | None:
     """The rule, in words ("adjacent placement"), under which the order the tiles come limits the boards and
     which the order-free solver does not apply; None if there is none.  ``stamen_kept``: the solver keeps the
-    stamen rule as solve_round does, exactly when tiles come one at a time or the rule is the holding one."""
+    stamen rule as solve_round does, exactly when tiles come one at a time.  The holding area's rule (no
+    wildcard on the stamen) holds whatever the order, and every solve keeps it (any_order_allowed)."""
     options = rules.options
     if options.placement != "free":
         return f"{options.placement} placement"
-    if options.stamen == "free" or (stamen_kept and (options.draw == 1 or options.stamen == "holding")):
+    if options.stamen in ("free", "holding") or (stamen_kept and options.draw == 1):
         return None
     return f"the stamen-{options.stamen} rule" + (f" with draws of {options.draw}" if stamen_kept else "")
 

@@ -539,10 +539,19 @@ def _matchings(want: np.ndarray, option_tiles: np.ndarray, cell_base: np.ndarray
     yield from extend(0)
 
 
+def any_order_allowed(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> dict[int, tuple[int, ...]] | None:
+    """The tiles that can end on each empty stamen cell in some order of drawing ``tiles`` (None: any): under
+    the daffodil's holding area (variant 4) no wildcard, which no order lets on.  ``fixed``: a board whose
+    filled cells are kept as they are."""
+    permitted = rules.stamen_rule.stamen_tiles_in_any_order(tile_ids(tiles)) if isinstance(rules, Ruleset) else None
+    if permitted is None:
+        return None
+    cells = [c for c in rules.layout.stamen_cells if fixed is None or fixed[c] < 0]
+    return dict.fromkeys(cells, tuple(permitted)) or None
+
+
 def maximum(rules: Ruleset, all: bool = False) -> Solution:
-    """The best score over the whole tile set (307 on the standard board), in any order of drawing: under the
-    daffodil's holding area (variant 4) no wildcard on the stamen, which no order allows."""
+    """The best score over the whole tile set (307 on the standard board), in any order of drawing
+    (:func:`any_order_allowed`)."""
     tiles = list(getattr(rules, "tile_set", ()))  # solve names a rules object that is none
-    permitted = rules.stamen_rule.stamen_tiles_in_any_order(tiles) if isinstance(rules, Ruleset) else None
-    allowed = None if permitted is None else dict.fromkeys(rules.layout.stamen_cells, permitted)
-    return solve(rules, tiles, all=all, allowed=allowed)
+    return solve(rules, tiles, all=all, allowed=any_order_allowed(rules, tiles))

@@ -136,6 +136,19 @@ def test_a_saved_cell_must_be_a_json_integer(cell, shown):
     assert str(info.value) == f"saved game: player 'bob' move 3: a cell is a whole number, like 3, not {shown}"
 
 
+def test_a_saved_seed_must_be_the_seed_of_the_saved_deal():
+    """A record whose seed and deal disagree was read, and its seed then named a deal it never had."""
+    from takeiteasy.core.errors import InputError
+
+    game = Game(RULES, ["ann"], seed=4)
+    game.play([ScriptedPlayer("ann", list(range(19)))])
+    record = game.to_json()
+    with pytest.raises(InputError, match="^saved game: the deal is not the one of its seed 5 "):
+        Game.from_json({**record, "seed": 5})
+    again = Game.from_json({**record, "seed": None})  # the same deal, given rather than seeded
+    assert again.deal == game.deal and again.seed is None
+
+
 def test_rulebook_001_four_rounds_keep_running_totals():
     """Rulebook 001: four rounds make one game and the highest combined total wins."""
     match = Match(RULES, ["a", "b"], rounds=4, seed=9)

@@ -616,6 +616,10 @@ class Game:
             raise InputError(f"saved game: missing or malformed field ({exc})") from None
         no_caller = not rules.options.caller
         game = cls(rules, [p["name"] for p in players], data.get("seed"), None if no_caller else deal, size, caller)
+        if game.seed is not None and not no_caller \
+                and game.deal != seeded_deal(game.seed, rules.tile_set, rules.tiles_per_round):
+            raise InputError(f"saved game: the deal is not the one of its seed {game.seed} (`takeiteasy deal --seed "
+                             f"{game.seed}`); a deal of its own has seed null")
         while not game.all_drawn and any(len(game.moves[p]) < len(moves[p]) for p in range(len(moves))):
             if no_caller:
                 start = len(game.drawn)

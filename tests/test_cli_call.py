@@ -247,25 +247,6 @@ def test_the_round_ends_with_the_best_score_its_tiles_allowed(capsys, monkeypatc
     assert status == 0 and f"Best possible with these tiles: {solve_round(rules, tiles).score}\n" in out
 
 
-def test_rulebook_000_best_sunray_is_for_two_to_six_players_a_table_of_one_is_refused(capsys, monkeypatch):
-    """Rulebook 000, Best Sunray/Moonbeam "is suitable for between two and six players": one person at a table
-    would take every 60.  The rule is the engine's (``check_table``); a game alone under it (an agent, a solo
-    game: docs/RULES.md) is still played."""
-    from takeiteasy.core.errors import InputError
-    from takeiteasy.core.game import Game, check_table
-
-    status, out, err = call(capsys, monkeypatch, [], "--players", "ann", "--preset", "best-sunray")
-    assert status == 2 and not out
-    assert err == ("takeiteasy call: error: best-sunray scoring compares the players' best rays: it is for 2 to 6 "
-                   "players, not 1\n")
-    options = preset("best-sunray")
-    with pytest.raises(InputError):
-        check_table(options, 1)
-    check_table(options, 2)
-    check_table(preset("standard"), 1)
-    assert Game(Ruleset.from_options(options), ["solo"], seed=1).players == ["solo"]
-
-
 def test_the_help_names_ctrl_c_and_what_a_seed_keeps(capsys):
     with pytest.raises(SystemExit):
         run_cli(capsys, "call", "--help")

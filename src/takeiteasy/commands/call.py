@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..core.deal import deal
 from ..core.errors import InputError, shown
-from ..core.game import Match, check_table, group_sizes
+from ..core.game import Match, check_players, group_sizes
 from ..core.notation import NotationError, call_words, parse_board
 from ..core.rules import Ruleset
 from ..core.tiles import PALETTES
@@ -65,7 +65,7 @@ def run(args) -> int:
     if args.players is not None and not names:
         raise InputError("--players: give at least one name (leave --players out to only call the tiles)")
     if names:
-        check_table(rules.options, len(names))
+        check_players(rules.options, len(names))
     if sys.stdin is None:
         raise InputError("standard input is closed: call waits for Enter before each tile")
     if args.seed is None:

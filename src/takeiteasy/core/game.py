@@ -37,7 +37,7 @@ import numpy as np
 
 from .deal import SplitMix64, deal as seeded_deal, game_seed
 from .notation import format_board, format_tile, parse_tile
-from .rules import MAX_ROUNDS, SCORING_RULES, Options, Ruleset, _whole
+from .rules import MAX_ROUNDS, Options, Ruleset, _whole
 from .tiles import NUM_STANDARD, TOKENS
 
 FORMAT_NAME = "takeiteasy-game"
@@ -126,16 +126,6 @@ def check_players(options: Options, count: int) -> None:
         raise InputError("a game needs at least one player")
     if options.solitaire and count != 1:
         raise InputError(f"solitaire is for one player, not {count}")
-
-
-def check_table(options: Options, count: int) -> None:
-    """:func:`check_players`, and what a table of people sitting down to play needs besides: Best Sunray/Moonbeam
-    compares the players' rays, so it is for 2 to 6 players (rulebook 000).  :class:`Game` does not ask it: an
-    agent, an environment or a solo game plays those rules alone and is awarded its own rays (docs/RULES.md)."""
-    check_players(options, count)
-    if getattr(SCORING_RULES[options.scoring], "round_bonus", False) and count < 2:
-        raise InputError(f"{options.scoring} scoring compares the players' best rays: it is for 2 to 6 players, "
-                         f"not {count}")
 
 
 def group_sizes(total: int, group: int) -> list[int]:

@@ -1,10 +1,13 @@
 """``takeiteasy call``: the terminal as the caller and scorekeeper of a physical table."""
 
+import io
 import re
+import sys
 
 import numpy as np
 import pytest
 
+from takeiteasy.cli import main
 from takeiteasy.core import Ruleset, deal
 from takeiteasy.core.notation import call_words, format_board, parse_board
 from takeiteasy.core.presets import preset
@@ -52,7 +55,10 @@ def test_rulebook_004_the_easier_game_calls_two_tiles_at_a_time(capsys, monkeypa
     status, out, _ = call(capsys, monkeypatch, [""] * 10, "--seed", "3", "--preset", "easier")
     assert status == 0
     assert calls_in(out) == words(deal(3, index=0))
-    assert out.count("Call ") == 10 and "Call 19/19" in out
+    assert len(re.findall(r"─ Tiles? \d+(-\d+)? of 19 ─", out)) == 10
+    # each prompt and heading names the draw's tiles, not one tile number
+    assert "Enter: call tiles 3-4 of 19 (" in out and "─ Tiles 17-18 of 19 ─" in out
+    assert "Enter: call tile 19 of 19 (" in out and "─ Tile 19 of 19 ─" in out and "call tile 3 of" not in out
 
 
 def test_the_scorekeeper_takes_boards_and_scores_and_refuses_what_cannot_be(capsys, monkeypatch):
@@ -66,14 +72,14 @@ def test_the_scorekeeper_takes_boards_and_scores_and_refuses_what_cannot_be(caps
     stranger = next(t for t in range(27) if t not in first)
     strayed = format_board([stranger] + first[1:])
     best = solve_round(rules, second).score
-    answers = ([""] * 19 + [strayed, " ".join(holed), laid, "160"]
-               + [""] * 19 + [str(best + 1), str(best), format_board(second)])
+    answers = ([""] * 19 + [strayed, " ".join(holed), laid, "160", ""]
+               + [""] * 19 + [str(best + 1), str(best), format_board(second), ""])
     status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob", "--rounds", "2")
     assert status == 0
     assert calls_in(out) == words(first) + words(second)
     assert "was not called this round" in out
     assert "board: cell 4 is empty, but every tile has been called" in out
-    assert f"score: {best + 1} is more than any board of this round's tiles makes (at most {best};" in out
+    assert f"score: {best + 1} is more than any board of this round's tiles makes (at most {best})" in out
     ann = rules.score(parse_board(laid)) + best
     bob = 160 + rules.score(parse_board(format_board(second)))
     assert re.search(rf"│ ann +│ +{best} │ +{ann} │", out) and re.search(rf"│ bob +│ +\d+ │ +{bob} │", out)
@@ -82,7 +88,7 @@ def test_the_scorekeeper_takes_boards_and_scores_and_refuses_what_cannot_be(caps
 
 def test_the_last_call_may_be_taken_back_until_a_result_is_typed_in(capsys, monkeypatch):
     tiles = deal(9, index=0)
-    answers = [""] * 19 + ["u", ""] + [format_board(tiles), "u", "120"]
+    answers = [""] * 19 + ["u", ""] + [format_board(tiles), "u", "120", ""]
     status, out, _ = call(capsys, monkeypatch, answers, "--seed", "9", "--players", "ann,bob")
     assert status == 0
     assert calls_in(out) == words(tiles) + words(tiles[-1:])
@@ -94,7 +100,7 @@ def test_rulebook_001_best_of_ends_when_nobody_can_catch_the_leader(capsys, monk
     rules = Ruleset.from_options(preset("best-of-3"))
     answers = []
     for index in range(2):
-        answers += [""] * 19 + [format_board(solve_round(rules, deal(2, index=index)).boards[0]), "0"]
+        answers += [""] * 19 + [format_board(solve_round(rules, deal(2, index=index)).boards[0]), "0", ""]
     status, out, _ = call(capsys, monkeypatch, answers, "--seed", "2", "--players", "ann,bob", "--preset", "best-of-3")
     assert status == 0
     assert "Round 3" not in out and "Winner: ann" in out
@@ -108,7 +114,7 @@ def test_rulebook_000_best_sunray_gives_the_round_bonus_to_the_typed_boards(caps
     boards = [solve_round(rules, tiles).boards[0], np.array(tiles)]  # the best board has the best rays
     bonuses = rules.round_bonuses(boards)
     scores = [rules.score(b) for b in boards]
-    answers = [""] * 19 + [format_board(b) for b in boards]
+    answers = [""] * 19 + [format_board(b) for b in boards] + [""]
     status, out, _ = call(capsys, monkeypatch, answers, "--seed", "4", "--players", "ann,bob", "--preset",
                           "best-sunray")
     assert status == 0 and sum(bonuses) > 0
@@ -138,8 +144,132 @@ def test_names_are_shown_as_typed_and_a_huge_score_is_refused(capsys, monkeypatc
     """A name like "[/]" was read as colour markup (a traceback at the first entry); a score of 5,000 digits
     reached int() and raised."""
     tiles = deal(5, index=0)
-    answers = [""] * 19 + ["9" * 5000, format_board(tiles), "100"]
+    answers = [""] * 19 + ["9" * 5000, format_board(tiles), "100", ""]
     status, out, err = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "[/],Bob [host]")
     assert status == 0 and not err
     assert "score: expected a whole number of at most 4 digits" in out
     assert "[/]: board or score" in out and "Bob [host]" in out
+
+
+def test_an_accepted_entry_is_corrected_with_c_name_until_the_round_is_scored(capsys, monkeypatch):
+    """A typo that was a valid score (100 for 150) went into the totals for good.  After the last entry, 'c NAME'
+    (the name in any case) asks that player again; Enter scores the round with the corrected entry."""
+    rules = Ruleset.from_options()
+    tiles = deal(5, index=0)
+    board = format_board(tiles)
+    answers = [""] * 19 + ["100", board, "c", "c zed", "x", "c ANN", "150", ""]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob")
+    assert status == 0
+    assert "c NAME: name the player (ann, bob)" in out and "c NAME: no player is named 'zed' (ann, bob)" in out
+    assert "'x': press Enter to score the round, or type c NAME to correct an entry" in out
+    assert out.count("ann: board or score >") == 2 and "ann: 150 points" in out
+    assert re.search(r"│ ann +│ +150 │ +150 │", out)
+    assert re.search(rf"│ bob +│ +{rules.score(parse_board(board))} │", out)
+
+
+def test_rulebook_000_a_board_corrected_to_a_score_leaves_the_best_sunray_comparison(capsys, monkeypatch):
+    """Rulebook 000, Best Sunray/Moonbeam: the boards typed in are compared.  ann's board, corrected to a score
+    before the round is scored, no longer earns the bonus: bob's board, the only one left, takes it."""
+    rules = Ruleset.from_options(preset("best-sunray"))
+    tiles = deal(4, index=0)
+    best = solve_round(rules, tiles).boards[0]
+    bonus = rules.round_bonuses([best])[0]
+    answers = [""] * 19 + [format_board(best), format_board(best), "c ann", "100", ""]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "4", "--players", "ann,bob", "--preset",
+                          "best-sunray")
+    assert status == 0 and bonus > 0
+    score = rules.score(best)
+    assert re.search(r"│ ann +│ +100 │ +0 │ +100 │", out)
+    assert re.search(rf"│ bob +│ +{score} │ +{bonus} │ +{score + bonus} │", out)
+
+
+def test_between_rounds_with_no_players_u_takes_the_last_call_back_and_l_lists_the_calls(capsys, monkeypatch):
+    """Only calling: any answer between two rounds started the next one ('u' too, and the last call stayed)."""
+    first, second = deal(3, index=0), deal(3, index=1)
+    answers = [""] * 19 + ["l", "zz", "u", "", ""] + [""] * 19
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "3", "--rounds", "2")
+    assert status == 0
+    assert calls_in(out) == words(first) + words(first[-1:]) + words(second)
+    assert "Enter: start round 2 of 2 ('u' take back the last call, 'l' list, 'q' quit) >" in out
+    assert f"Called so far (19): {', '.join(words(first))}" in " ".join(out.split())  # the console wraps it
+    assert "'zz': press Enter to start the next round, or type u, l or q" in out
+    assert f"Taken back: {call_words(first[-1])}" in out
+    assert out.count("Round 2 of 2") == 1
+
+
+def test_q_asks_first_once_a_tile_is_called_and_a_stopped_match_shows_its_standings(capsys, monkeypatch):
+    tiles = deal(5, index=0)
+    answers = [""] * 19 + ["120", "80", "", "q", "", "", "q", "y"]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob", "--rounds", "3")
+    assert status == 1 and out.rstrip().endswith("Stopped.")
+    assert out.count("Stop the match? 'y' stops and shows the standings so far, Enter goes on >") == 2
+    assert calls_in(out) == words(tiles) + words(deal(5, index=1)[:1])  # Enter at the question went on calling
+    standings = out[out.rindex("Standings so far (1 round scored):"):]
+    assert re.search(r"│ ann +│ +120 │", standings) and re.search(r"│ bob +│ +80 │", standings)
+    # before the first call nothing is lost: 'q' stops at once
+    status, out, _ = call(capsys, monkeypatch, ["q"], "--seed", "5", "--players", "ann,bob")
+    assert status == 1 and "Stop the match?" not in out and out.rstrip().endswith("Stopped.")
+
+
+def test_a_junk_entry_is_told_both_forms_an_entry_takes(capsys, monkeypatch):
+    tiles = deal(5, index=0)
+    answers = [""] * 19 + ["abc", "160 points", "-5", "", format_board(tiles), "100", ""]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob")
+    assert status == 0
+    flat = " ".join(out.split())  # the console wraps long lines
+    forms = "expected a board in notation (19 tokens, '.' for an empty cell) or a score (a whole number)"
+    for shown in ('not "abc"', 'not "160 points" (2 tokens)', 'not "-5"'):
+        assert f"{forms}, {shown}; type it again" in flat
+    assert f"{forms}; type it again" in flat  # an empty answer
+
+
+def test_rulebook_000_best_sunray_remarks_appear_only_under_best_sunray(capsys, monkeypatch):
+    """Rulebook 000, Best Sunray/Moonbeam: its bonus column and its remarks (only typed boards compete; the bonus
+    comes on top of a refused score's maximum) are shown under that variant and under no other."""
+    tiles = deal(5, index=0)
+    for argv, shown in ((["--preset", "best-sunray"], True), ([], False), (["--preset", "sunrays"], False)):
+        rules = Ruleset.from_options(preset(argv[1] if argv else "standard"))
+        best = solve_round(rules, tiles).score
+        answers = [""] * 19 + [str(best + 1), "100", "90", ""]
+        status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob", *argv)
+        flat = " ".join(out.split())
+        assert status == 0
+        assert ("Best Sunray" in out) == shown and ("bonus" in out) == shown, argv
+        assert f"(at most {best}; the Best Sunray/Moonbeam bonus is added when the round ends)" in flat or not shown
+
+
+def test_the_round_ends_with_the_best_score_its_tiles_allowed(capsys, monkeypatch):
+    """As `play` does: after the entries, the best board of the round's tiles, from the exact solver."""
+    rules = Ruleset.from_options()
+    tiles = deal(5, index=0)
+    answers = [""] * 19 + ["100", "90", ""]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob")
+    assert status == 0 and f"Best possible with these tiles: {solve_round(rules, tiles).score}\n" in out
+
+
+def test_the_help_names_ctrl_c_and_what_a_seed_keeps(capsys):
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "call", "--help")
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "130 for Ctrl-C" in help_text
+    assert "with the same rules, the same seed calls the same tiles" in help_text
+    assert "'c NAME' corrects an entry" in help_text
+
+
+class Interrupting(io.StringIO):
+    """Standard input that, once its lines are read, is Ctrl-C."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_exits_with_130_and_still_shows_the_standings(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", Interrupting("\n".join([""] * 19 + ["120", "80", "", ""]) + "\n"))
+    status = main(["call", "--seed", "5", "--players", "ann,bob", "--rounds", "2"])
+    out, err = capsys.readouterr()
+    assert status == 130 and err == "\ntakeiteasy: interrupted\n"
+    standings = out[out.rindex("Standings so far (1 round scored):"):]
+    assert re.search(r"│ ann +│ +120 │", standings) and re.search(r"│ bob +│ +80 │", standings)

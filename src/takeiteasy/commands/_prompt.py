@@ -1,5 +1,5 @@
-"""What the interactive commands (``play``, ``call``) share: the players' names, asking at the terminal, and naming
-the round."""
+"""What the interactive commands (``play``, ``call``) share: the players' names, asking at the terminal, naming
+the round, and the best score its tiles allowed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from ..core.errors import InputError
 
 
 class Quit(Exception):
-    """The table asked to stop ('q'), or the input ended."""
+    """The table asked to stop ('q'), or the input ended (:class:`EndOfInput`)."""
+
+
+class EndOfInput(Quit):
+    """The input ended: nobody is there to confirm anything."""
 
 
 def player_names(text: str) -> list[str]:
@@ -31,7 +35,7 @@ def ask(console: Console, prompt: str) -> str:
     try:
         answer = console.input(prompt)
     except EOFError:
-        raise Quit from None
+        raise EndOfInput from None
     if answer.strip().lower() in ("q", "quit", "exit"):
         raise Quit
     return answer.strip()
@@ -43,3 +47,18 @@ def round_title(number: int, rounds: int) -> str:
     if number <= rounds:
         return f"Round {number} of {rounds}"
     return f"Round {number}: deciding round {number - rounds} of at most {rounds}"
+
+
+def best_possible_line(rules, deal: list[int], boards=()) -> str | None:
+    """'Best possible with these tiles: N' as the round's analysis says it (``analysis.best_possible``: laid in
+    the order the tiles came where the rules judge order), knowing ``boards`` were laid in that order; None where
+    the solver does not know the scoring rule."""
+    from ..solve.analysis import best_possible, best_text
+    from ..solve.solver import SolveError
+
+    try:
+        best = best_possible(rules, deal, floors=boards)
+    except SolveError:
+        return None
+    own = " (the board's own points)" if getattr(rules.scoring, "round_bonus", False) else ""  # Best Sunray's 60s
+    return f"Best possible with these tiles: {best_text(best)}{own}"

@@ -24,7 +24,7 @@ from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
 from ..terminal import board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, integer, rules_from_args
-from ._prompt import Quit, ask, player_names, round_title
+from ._prompt import Quit, ask, best_possible_line, player_names, round_title
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
         "'?' shows where the best AI would put it (with two tiles, '? b' for the second; also for the tile just "
@@ -435,12 +435,10 @@ def _show_results(console: Console, match: Match, game: Game, humans: list[str],
     console.print(table)
     for line in awards or ():
         console.print(line)
-    best = _best_possible(game)
+    best = best_possible_line(rules, game.deal, game.boards)
     if best is not None:
         # with --save the next line names the saved file and the command that goes through it move by move
-        own = " (the board's own points)" if awards is not None else ""
-        console.print(f"Best possible with these tiles: {_best_text(best)}{own}"
-                      + ("" if saving else "  (move by move: play with --save, then takeiteasy analyse)"))
+        console.print(best + ("" if saving else "  (move by move: play with --save, then takeiteasy analyse)"))
     if match.finished and len(game.players) > 1:
         winners = [game.players[p] for p in match.winners]
         console.print(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners))
@@ -459,21 +457,3 @@ def _ray_awards(game: Game) -> list[str]:
         lines.append(f"{title} (60 points): " + ("; ".join(winners) if winners else "nobody has a full row of "
                                                   + ("suns" if symbol == 0 else "moons")))
     return lines
-
-
-def _best_possible(game: Game) -> dict | None:
-    """The exact solver's best board of the round's tiles (``analysis.best_possible``), or None where it does
-    not know the scoring rule."""
-    from ..solve.analysis import best_possible
-    from ..solve.solver import SolveError
-
-    try:
-        return best_possible(game.rules, game.deal, floors=game.boards)
-    except SolveError:
-        return None
-
-
-def _best_text(best: dict) -> str:
-    from ..solve.analysis import best_text
-
-    return best_text(best)

@@ -715,7 +715,7 @@ class Room:
         else:
             if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= MAX_SCORE:
                 raise RoomError(f"score: expected a whole number 0..{MAX_SCORE}")
-            why = score_refusal(score, self._best_of_called())
+            why = score_refusal(self.rules, score, self._best_of_called())
             if why:
                 raise RoomError(why)
             event["score"] = score

@@ -55,9 +55,10 @@ def best_score(rules: Ruleset, called: list[int]) -> int:
     return solve_round(rules, called).score
 
 
-def score_refusal(score: int, best: int) -> str | None:
+def score_refusal(rules: Ruleset, score: int, best: int) -> str | None:
     """Why a typed ``score`` cannot be a board of tiles whose best board makes ``best``; None if it can be."""
     if score > best:  # 1600 for 160 went into the totals
-        return (f"score: {score} is more than any board of this round's tiles makes (at most {best}; a round bonus "
-                "such as Best Sunray's is added when the round ends)")
+        bonus = getattr(rules.scoring, "round_bonus", False)  # only Best Sunray/Moonbeam adds points to a board's
+        return (f"score: {score} is more than any board of this round's tiles makes (at most {best}"
+                + ("; the Best Sunray/Moonbeam bonus is added when the round ends)" if bonus else ")"))
     return None

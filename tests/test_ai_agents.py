@@ -245,6 +245,8 @@ EMPTY = [-1] * 19
     (lambda: hint(STANDARD, EMPTY, "123"), "tile '123' is not in this game's tile set (tiles are given by id: "
                                            "parse_tile reads a token such as 574)"),
     (lambda: hint(STANDARD, EMPTY, 5, in_hand=None), "in hand: expected a list of tile ids"),
+    (lambda: hint(None, EMPTY, 5), "a hint is given under a Ruleset (Ruleset.from_options(options)), not NoneType"),
+    (lambda: announce_hints(Options(caller=False), EMPTY), "a hint is given under a Ruleset"),
     (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), [5.5] * 19), "a board is a sequence"),
     (lambda: announce_hints(Ruleset.from_options(Options(caller=False)), EMPTY, others=5), "others: expected a list"),
 ])

@@ -114,6 +114,16 @@ def test_unseeded_resets_follow_the_first_seed():
     assert deals_a == deals_b
 
 
+def test_a_refused_reset_leaves_the_generator_as_it_was():
+    """A reset refused for its deal reseeded the generator first, so the next unseeded reset left the seeded run."""
+    a, b = TakeItEasyEnv(), TakeItEasyEnv()
+    a.reset(seed=3)
+    b.reset(seed=3)
+    with pytest.raises(InputError, match="^reset option 'deal'"):
+        a.reset(seed=4, options={"deal": "bad"})
+    assert a.reset()[1]["tile"] == b.reset()[1]["tile"] and a.game.deal == b.game.deal
+
+
 def test_reset_with_a_given_deal():
     env = TakeItEasyEnv()
     tiles = Game(Ruleset.from_options(), ["x"], seed=3).deal

@@ -428,6 +428,23 @@ def test_chance_outcomes_only_at_chance_nodes():
         _played_out().chance_outcomes()
 
 
+@pytest.mark.parametrize("spec", ["take_it_easy(players=2)", "take_it_easy(board=daffodil)"])
+def test_a_player_has_no_legal_actions_at_a_chance_node(spec):
+    """As OpenSpiel's own games.  pyspiel's Python-game state answered with the chance outcomes (27 or 31 tile
+    ids), and its mask, sized by the 19 or 21 cells, was written past its end: memory corrupted."""
+    game = pyspiel.load_game(spec)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    for player in range(game.num_players()):
+        assert state.legal_actions(player) == []
+        assert state.legal_actions_mask(player) == [0] * game.num_distinct_actions()
+    outcomes = [t for t, _ in state.chance_outcomes()]
+    assert state.legal_actions() == outcomes == state.legal_actions(pyspiel.PlayerId.CHANCE)
+    state.apply_action(outcomes[0])
+    assert state.legal_actions(0) == list(range(game.num_distinct_actions()))
+    assert state.legal_actions_mask(0) == [1] * game.num_distinct_actions()
+
+
 @pytest.mark.parametrize("player, action", [(pyspiel.PlayerId.CHANCE, 99), (pyspiel.PlayerId.CHANCE, -5),
                                             (pyspiel.PlayerId.CHANCE, 27), (0, 19 + 99), (0, -1)])
 def test_action_to_string_refuses_ids_out_of_range(player, action):

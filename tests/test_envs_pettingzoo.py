@@ -5,6 +5,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from takeiteasy.core import IllegalMove, InputError
+from takeiteasy.core.notation import format_tile
 from takeiteasy.envs import env as aec_env, parallel_env
 
 CONFIGS = [
@@ -221,7 +222,11 @@ def test_human_render_shows_the_reset_and_every_step(capsys):
     aec.reset(seed=3)
     assert capsys.readouterr().out.count("score") == 2
     aec.step(int(np.flatnonzero(aec.infos[aec.agent_selection]["action_mask"])[0]))
-    assert capsys.readouterr().out.count("score") == 2
+    shown = capsys.readouterr().out
+    assert shown.count("score") == 2
+    tile = format_tile(aec.round.game.drawn[0])  # player_0 placed it, player_1 has it still to place
+    assert "player_0:" in shown and "to place ." in shown.splitlines()[0]
+    assert shown.splitlines()[1].endswith(f"to place {tile}")
 
 
 @pytest.mark.parametrize("action", [19, 45])

@@ -108,6 +108,16 @@ def test_policy_refuses_what_it_cannot_act_in():
         AgentPolicy("fast", rules)(object())
     with pytest.raises(InputError, match="unknown agent"):
         AgentPolicy("deep-blue", rules)
+    envs = gym.make_vec("TakeItEasy-v0", num_envs=2, vectorization_mode="sync")
+    envs.reset(seed=1)
+    with pytest.raises(InputError, match="only TakeItEasyVectorEnv"):  # it said "after reset()" after a reset
+        AgentPolicy("fast", rules)(envs)
+
+
+def test_a_policy_without_rules_plays_the_standard_rules_as_make_agent_does():
+    env = gym.make("TakeItEasy-v0")
+    play_gym(env, AgentPolicy("fast"), seed=3)
+    assert env.unwrapped.game.finished
 
 
 def test_rulebook_004_no_caller_openspiel_policy_looks_at_the_other_boards_as_at_the_table():

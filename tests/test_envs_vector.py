@@ -334,3 +334,30 @@ def test_info_has_the_phase_of_each_sub_environment_as_the_single_env():
         _, _, terminated, _, info = envs.step(info["action_mask"].argmax(1))
         _, _, _, _, single_info = single.step(int(single_info["action_mask"].argmax()))
     assert terminated.all() and list(info["final_info"]["phase"]) == ["over", "over"] == [single_info["phase"]] * 2
+
+
+def test_a_refused_reset_leaves_the_generator_as_it_was():
+    """A reset refused for its deals reseeded the generator first, so the next unseeded reset left the seeded run."""
+    envs, again = TakeItEasyVectorEnv(2), TakeItEasyVectorEnv(2)
+    envs.reset(seed=3)
+    again.reset(seed=3)
+    for deals in (["bad", "bad"], 5, ["523 " * 19, None], [list(range(19))]):
+        with pytest.raises(InputError, match="^reset option 'deals'"):
+            envs.reset(seed=4, options={"deals": deals})
+    assert (envs.reset()[0]["board"] == again.reset()[0]["board"]).all()
+    assert (envs.deals == again.deals).all()
+
+
+def test_a_bad_deal_is_named_by_its_sub_environment():
+    envs = TakeItEasyVectorEnv(2)
+    with pytest.raises(InputError, match=r"^reset option 'deals' \[1\]: expected 19 distinct tiles"):
+        envs.reset(options={"deals": [list(range(19)), list(range(18))]})
+
+
+def test_a_step_before_the_first_reset_is_refused():
+    """It dealt from an unseeded generator and ignored the actions; the single environment refuses it too."""
+    envs = TakeItEasyVectorEnv(2)
+    with pytest.raises(InputError, match="reset"):
+        envs.step([0, 0])
+    envs.reset(seed=1)
+    envs.step([0, 0])

@@ -65,8 +65,8 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
     factory = AGENTS.get(name) if isinstance(name, str) else None
     if factory is None:
         raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}")
-    if rules is not None and not isinstance(rules, Ruleset):
-        raise InputError(f"an agent plays under a Ruleset (Ruleset.from_options(options)), not {type(rules).__name__}")
+    if rules is not None:
+        Ruleset.require(rules, "an agent plays")
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise InputError(f"seed {seed!r}: expected a whole number")
     seed = int(seed)  # numpy's integers too: the agents' generators take Python ints

@@ -151,7 +151,7 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     """
     from . import make_agent
 
-    board = rules.check_board(board)
+    board = Ruleset.require(rules, "a hint is given").check_board(board)
     if board.shape == (rules.layout.num_cells,) and rules.board_size > board.size:  # holding slots left out
         board = np.concatenate([board, np.full(rules.board_size - board.size, -1, dtype=np.int64)])
     check_board_tiles(rules, board)
@@ -218,7 +218,7 @@ def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -
     the same tiles: everyone places what is announced), each tile also gets their mean expected final score,
     and the tile that leaves the player furthest ahead comes first, as the AI players choose (``announce``).
     """
-    board = rules.check_board(board)
+    board = Ruleset.require(rules, "a hint is given").check_board(board)
     check_board_tiles(rules, board)
     placed = sorted(int(t) for t in board if t >= 0)
     if isinstance(others, (str, bytes)) or not hasattr(others, "__iter__"):

@@ -166,9 +166,7 @@ class Game:
     announcers: list[int] = field(init=False, default_factory=list)  # per draw: who announced (no caller)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rules, Ruleset):
-            raise InputError(f"a game is played under a Ruleset (Ruleset.from_options(options)), "
-                             f"not {type(self.rules).__name__}")
+        Ruleset.require(self.rules, "a game is played")
         if isinstance(self.players, str):
             raise InputError(f"players is a list of names, like [{self.players!r}], not a string")
         if not isinstance(self.players, (list, tuple)) or not all(isinstance(p, str) for p in self.players):
@@ -684,9 +682,7 @@ class Match:
     format: str | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rules, Ruleset):
-            raise InputError(f"a match is played under a Ruleset (Ruleset.from_options(options)), "
-                             f"not {type(self.rules).__name__}")
+        Ruleset.require(self.rules, "a match is played")
         if isinstance(self.players, str) or not isinstance(self.players, (list, tuple)) \
                 or not all(isinstance(p, str) for p in self.players):
             raise InputError(f"players is a list of names, like ['ann', 'bob'], not {self.players!r}")

@@ -467,6 +467,13 @@ class Ruleset:
     def __repr__(self) -> str:
         return f"Ruleset.from_options({self.options!r})"
 
+    @staticmethod
+    def require(rules, who: str, error: type[Exception] = InputError) -> "Ruleset":
+        """``rules`` if it is a Ruleset, else ``error`` saying that ``who`` ("an agent plays") needs one."""
+        if not isinstance(rules, Ruleset):
+            raise error(f"{who} under a Ruleset (Ruleset.from_options(options)), not {type(rules).__name__}")
+        return rules
+
     @classmethod
     def from_options(cls, options: Options | None = None, **changes) -> "Ruleset":
         """The ruleset the options select (the standard game by default), with any option given by keyword

@@ -280,11 +280,14 @@ def deal_for(rules: Ruleset, seed: int) -> list[int]:
     return seeded_deal(int(seed), rules.tile_set, rules.tiles_per_round)
 
 
-def checked_deal(rules: Ruleset, given) -> list[int]:
-    """A deal from reset options: tile ids or a string of tile tokens."""
+def checked_deal(rules: Ruleset, given, name: str = "reset option 'deal'") -> list[int]:
+    """A deal from reset options (``name`` in messages): tile ids or a string of tile tokens."""
     n = rules.tiles_per_round
     if isinstance(given, str):
-        tiles = parse_tiles(given, allowed=rules.tile_set)
+        try:
+            tiles = parse_tiles(given, allowed=rules.tile_set)
+        except InputError as exc:
+            raise InputError(f"{name}: {exc}") from None
     else:  # tile ids: int() would truncate 1.7 and take "0"
         try:
             items = list(given)
@@ -292,10 +295,9 @@ def checked_deal(rules: Ruleset, given) -> list[int]:
                 raise TypeError
             tiles = [operator.index(t) for t in items]
         except TypeError:
-            raise InputError(f"reset option 'deal': {shown(given)} is neither tile tokens nor a list of tile ids") \
-                from None
+            raise InputError(f"{name}: {shown(given)} is neither tile tokens nor a list of tile ids") from None
     if len(tiles) != n or len(set(tiles)) != n or any(t not in rules.tile_set for t in tiles):
-        raise InputError(f"reset option 'deal': expected {n} distinct tiles of the game's tile set")
+        raise InputError(f"{name}: expected {n} distinct tiles of the game's tile set")
     return tiles
 
 

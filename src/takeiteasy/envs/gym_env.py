@@ -129,14 +129,16 @@ class TakeItEasyEnv(gym.Env):
 
     # -- the Gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        options = _common.reset_options(options, ("deal",))  # checked first: a refused reset changes nothing
+        # everything checked before the generator is seeded: a refused reset changes nothing
+        options = _common.reset_options(options, ("deal",))
         seed = _common.seed_number(seed)  # a numpy integer or a negative seed too, as Game takes
-        super().reset(seed=None if seed is None else seed % (1 << 64))  # Gymnasium's generator takes no negative
         _common.check_no_deal_without_caller(self.rules, options)
+        given = None if options.get("deal") is None else _common.checked_deal(self.rules, options["deal"])
+        super().reset(seed=None if seed is None else seed % (1 << 64))  # Gymnasium's generator takes no negative
         if _common.announces(self.rules):
             deal_seed, deal = None, None  # the agent announces every tile
-        elif options.get("deal") is not None:
-            deal_seed, deal = None, _common.checked_deal(self.rules, options["deal"])
+        elif given is not None:
+            deal_seed, deal = None, given
         else:
             deal_seed = seed if seed is not None else int(self.np_random.integers(_common.SEED_LIMIT))
             deal = _common.deal_for(self.rules, deal_seed)

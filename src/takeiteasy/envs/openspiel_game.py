@@ -231,6 +231,18 @@ class TakeItEasyState(pyspiel.State):
         mask = self.rules.legal_mask(self.boards[player], tile, self.previous[player], self.previous_cell[player])
         return [int(c) for c in np.flatnonzero(mask)]
 
+    def legal_actions(self, *player):
+        if player and player[0] >= 0 and self.is_chance_node():  # pyspiel's would be the chance outcomes
+            return []
+        return super().legal_actions(*player)
+
+    def legal_actions_mask(self, *player):
+        # pyspiel's sizes the mask by the actions, then marks the chance outcomes (tile ids, more of them) in it:
+        # a write past its end
+        if player and player[0] >= 0 and self.is_chance_node():
+            return [0] * self.get_game().num_distinct_actions()
+        return super().legal_actions_mask(*player)
+
     def chance_outcomes(self):
         if not self.is_chance_node():  # as OpenSpiel's own games: only a chance node has outcomes
             raise InputError(f"take_it_easy: chance_outcomes() at a {self._node_kind()}, not a chance node")

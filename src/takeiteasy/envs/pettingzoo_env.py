@@ -247,9 +247,9 @@ class _Round:
         return after
 
     def render(self) -> str:
-        rows = [f"{a}: {format_board(self.game.boards[p])}  score {self.scores[p]}" for p, a in enumerate(self.agents)]
-        rows.append(f"tile: {format_tile(self.tile(0))}")
-        return "\n".join(rows)
+        # each seat's own next tile: in the AEC form one seat may have placed the drawn tile while another has not
+        return "\n".join(f"{a}: {format_board(self.game.boards[p])}  score {self.scores[p]}  to place "
+                         f"{format_tile(self.tile(p))}" for p, a in enumerate(self.agents))
 
 
 class _RoundRendering:

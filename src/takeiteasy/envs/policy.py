@@ -40,9 +40,9 @@ from . import _common
 class AgentPolicy:
     """A built-in agent acting in the environments of ``rules`` (see the module docstring)."""
 
-    def __init__(self, agent: str, rules: Ruleset, seed: int = 0, weights: str | None = None):
-        self.rules = rules
+    def __init__(self, agent: str, rules: Ruleset | None = None, seed: int = 0, weights: str | None = None):
         self.agent = make_agent(agent, rules, seed, weights)
+        self.rules = rules if rules is not None else Ruleset.from_options()  # as make_agent: the standard rules
 
     def __call__(self, target, agent: str | None = None) -> int:
         if hasattr(target, "chance_outcomes"):  # an OpenSpiel state
@@ -61,6 +61,9 @@ class AgentPolicy:
             return self.act(env.round.game, env.possible_agents.index(name))
         if hasattr(env, "deals") and hasattr(env, "num_envs"):  # the batched Gymnasium environment
             return self.vector_actions(env)
+        if hasattr(env, "num_envs"):  # Gymnasium's own vector environments hold copies it does not show
+            raise InputError("policy: of the batched environments only TakeItEasyVectorEnv (gym.make_vec's default "
+                             "for TakeItEasy-v0) is played; with another, call the policy on each of its envs")
         if getattr(env, "game", None) is None:
             raise InputError("policy: expected a Gymnasium or PettingZoo environment after reset(), or an "
                              "OpenSpiel state")

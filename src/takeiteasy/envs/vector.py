@@ -21,6 +21,7 @@ ruleset board by board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core.errors import InputError
+from ..core.errors import InputError, shown
 from ..core.game import IllegalMove
 from ..core.notation import format_board, format_tile
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
@@ -90,6 +91,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         self.scores = np.zeros(n, dtype=np.int64)
         self.masks = np.zeros((n, cells), dtype=np.int8)
         self.done = np.ones(n, dtype=bool)  # episode over: the next step resets (next_step mode)
+        self._was_reset = False
         codes = _batch.fast_codes(self.rules) if fast else None
         shape = self.rules.layout
         self._fast = None if codes is None else (
@@ -193,24 +195,30 @@ class TakeItEasyVectorEnv(VectorEnv):
         if options.get("deal") is not None:
             raise InputError("reset option 'deal': the vector environment takes 'deals', one deal per sub-environment")
         options = _common.reset_options(options, ("reset_mask", "deals"))
-        seeds = self._seed_list(seed) if seed is not None else None  # checked before the generator is reseeded
+        # everything checked before the generator is reseeded: a refused reset changes nothing
+        seeds = self._seed_list(seed) if seed is not None else None
+        which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
+        if which.shape != (self.num_envs,):
+            raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
+        chosen = np.flatnonzero(which)
+        deals = options.get("deals")
+        if deals is not None:
+            if isinstance(deals, (str, bytes)) or not isinstance(deals, Sequence | np.ndarray) \
+                    or len(deals) != self.num_envs:
+                count = f"{len(deals)} deals" if isinstance(deals, Sequence | np.ndarray) else shown(deals)
+                raise InputError(f"reset option 'deals': {count} for {self.num_envs} environments (one deal each)")
+            deals = {i: _common.checked_deal(self.rules, deals[i], f"reset option 'deals' [{i}]") for i in chosen}
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed) % (1 << 64))  # Gymnasium's generator takes no negative seed
         elif seeds is not None:  # one seed per sub-environment: the later deals repeat too
             entropy = [s % (1 << 64) for s in seeds]  # a seed may be negative
             super().reset(seed=int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint64)[0] >> 1))
-        which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
-        if which.shape != (self.num_envs,):
-            raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
         seeds = seeds if seeds is not None else self._seed_list(None)
-        deals = options.get("deals")
-        if deals is not None and len(deals) != self.num_envs:
-            raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments")
-        chosen = np.flatnonzero(which)
         if deals is None:
             self._start_seeded(chosen, seeds)
         else:
-            self._start(chosen, [_common.checked_deal(self.rules, deals[i]) for i in chosen])
+            self._start(chosen, [deals[i] for i in chosen])
+        self._was_reset = True
         return self._observations(), self._infos()
 
     def _action_array(self, actions) -> tuple[np.ndarray, dict[int, object]]:
@@ -249,6 +257,8 @@ class TakeItEasyVectorEnv(VectorEnv):
         return out, odd
 
     def step(self, actions):
+        if not self._was_reset:  # as Gymnasium's order enforcing: the first deals come from reset's seed
+            raise InputError("step before the first reset(): call reset() first")
         n = self.num_envs
         actions, as_given = self._action_array(actions)
         rewards = np.zeros(n, dtype=np.float64)

@@ -314,9 +314,7 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
     ``tiles`` are then the tiles still to place.  ``allowed`` maps cells to the
     only tiles that may go there (a cell may still stay empty if tiles run short).
     """
-    if not isinstance(rules, Ruleset):
-        raise SolveError(f"the solver plays under a Ruleset (Ruleset.from_options(options)), "
-                         f"not {type(rules).__name__}")
+    Ruleset.require(rules, "the solver plays", SolveError)
     shape = rules.layout
     tiles = tile_ids(tiles)
     fixed = None if fixed is None else rules.check_board(fixed)

@@ -1,6 +1,7 @@
 """Real ``takeiteasy serve`` processes on one SQLite file: killed with SIGKILL mid-game and started again, and two
-at once on the same file.  Slow-machine safe: generous timeouts, no timing assertions, every process killed at the
-end.  scripts/durability/ has the longer audits these come from (many random kills, PostgreSQL, a full disk).
+at once on the same file (playing one room, and knowing who plays through the other).  Slow-machine safe:
+generous timeouts, margins of seconds where time matters, every process killed at the end.  scripts/durability/
+has the longer audits these come from (many random kills, PostgreSQL, a full disk).
 """
 
 from __future__ import annotations
@@ -26,15 +27,15 @@ WAIT_SECONDS = 120.0
 
 @pytest.fixture
 def servers(tmp_path):
-    """``start(db)`` starts a server on ``db`` and gives (process, client); all are killed at the end."""
+    """``start(db, *options)`` starts a server on ``db`` and gives (process, client); all are killed at the end."""
     started = []
 
-    def start(db):
+    def start(db, *options):
         port = free_port()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")]))
         log = open(tmp_path / f"server-{len(started)}.log", "wb")
         proc = subprocess.Popen([sys.executable, "-m", "takeiteasy", "serve", "--port", str(port), "--db", str(db),
-                                 "--no-rate-limit"], stdout=log, stderr=subprocess.STDOUT, env=env,
+                                 "--no-rate-limit", *options], stdout=log, stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)
         client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=WAIT_SECONDS)
         started.append((proc, client, log))
@@ -137,6 +138,34 @@ def test_two_servers_on_one_sqlite_file_play_one_room(servers, tmp_path):
     kill(b_proc)
     kill(c_proc)
     assert integrity(db) == "ok"
+
+
+def test_a_player_playing_through_one_server_is_not_offered_to_an_ai_on_the_other(servers, tmp_path):
+    """When a player was last seen was each server's own: bob, thinking over his tile with his page on server B,
+    looked away to server A, where ann was offered an AI for him once the wait was over.  The servers share it
+    through the file now; once bob is really gone, A offers the AI, a few seconds late at worst."""
+    db = tmp_path / "rooms.db"
+    grace = 5.0  # seconds: short, but bob's page asks every half second
+    (_, a), (_, b) = servers(db, "--standin-seconds", str(grace)), servers(db, "--standin-seconds", str(grace))
+    joined = a.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+    code, ann = joined["code"], joined["token"]
+    bob = b.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    assert a.post(f"/api/rooms/{code}/start", json={"token": ann}).status_code == 200
+    place(a, code, ann)
+    until = time.monotonic() + 2 * grace  # A never sees bob: it alone would offer an AI for him by then
+    while time.monotonic() < until:
+        assert state(b, code, bob)["me"]["phase"] == "place"
+        time.sleep(0.5)
+    assert state(a, code, ann)["players"][1]["standin_after"] > 0
+    r = a.post(f"/api/rooms/{code}/standin", json={"token": ann, "player": 1})
+    assert r.status_code == 409 and "bob was here" in r.json()["error"], r.text
+    deadline = time.monotonic() + WAIT_SECONDS  # bob has gone
+    while state(a, code, ann)["players"][1]["standin_after"] > 0:
+        assert time.monotonic() < deadline, "no AI was offered for bob"
+        time.sleep(0.5)
+    r = a.post(f"/api/rooms/{code}/standin", json={"token": ann, "player": 1})
+    assert r.status_code == 200, r.text
+    assert state(b, code, bob)["me"]["phase"] == "standin"
 
 
 def test_the_server_closes_a_live_connection_sent_a_message_longer_than_a_ping_needs(servers, tmp_path):

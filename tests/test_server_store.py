@@ -1,6 +1,7 @@
 """Durable rooms: the store contract over every store (memory, SQLite, PostgreSQL), SQLite's WAL mode, the
 PostgreSQL store across reconnects and two servers, rooms surviving a server restart, two servers sharing a room's
-AI players (one thinks at a time), and live WebSocket updates, also of changes made through another server.
+AI players (one thinks at a time) and when its players were last seen, and live WebSocket updates, also of changes
+made through another server.
 
 The PostgreSQL tests get a database from tests/conftest.py (``postgres_url``): skipped when there is none, except
 under CI=true.
@@ -25,9 +26,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 from takeiteasy.server import MemoryStore, PostgresStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.core.errors import InputError  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
+from takeiteasy.server.rooms import PRESENCE_AT_STAKE_SECONDS, PRESENCE_SECONDS, hash_token  # noqa: E402
 from takeiteasy.server.store import StoreConflict, StoreError  # noqa: E402
 
-from test_server_api import after_ais, next_state  # noqa: E402
+from test_server_api import after_ais, next_state, post, refused, state  # noqa: E402
 
 UNLIMITED = RateLimits.off()  # these tests act faster than people; tests/test_server_limits.py checks the limits
 LOBBY = {"status": "lobby", "listed": True}
@@ -263,6 +265,40 @@ def test_a_lease_taken_later_than_now_counts_as_run_out(open_store, store_kind):
     assert not store.claim_ai("ROOM01", "gone", 60)
 
 
+def about(ages: dict[str, float], expected: dict[str, float]) -> bool:
+    """Presence as stored: the same players, each seen as long ago as expected or a moment more (the test's time)."""
+    return ages.keys() == expected.keys() and all(expected[p] <= ages[p] < expected[p] + 5 for p in expected)
+
+
+def test_a_store_keeps_when_each_server_last_saw_each_player(open_store):
+    """Presence, in seconds ago: a server's record of a player replaces its earlier one, and a server asks for the
+    others' (its own it knows), the latest per player; one from a time still to come (the clock was set back) is
+    left out, or a clock set back an hour would keep a player present for an hour."""
+    store = open_store()
+    store.mark_seen("ROOM01", "A", {"ann": 30.0, "bob": 50.0})
+    store.mark_seen("ROOM01", "B", {"bob": 20.0})
+    store.mark_seen("ROOM01", "B", {"bob": 10.0, "carl": 40.0})
+    store.mark_seen("ROOM02", "A", {"ann": 1.0})
+    store.mark_seen("ROOM01", "C", {"ann": -3600.0})
+    assert about(store.seen("ROOM01", "A"), {"bob": 10.0, "carl": 40.0})
+    assert about(store.seen("ROOM01", "B"), {"ann": 30.0, "bob": 50.0})
+    assert about(store.seen("ROOM01", "D"), {"ann": 30.0, "bob": 10.0, "carl": 40.0})
+    assert store.seen("ROOM02", "A") == {} and store.seen("ROOM03", "A") == {}
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgres"])
+def test_a_database_made_before_presence_gets_its_table(open_store, store_kind):
+    """A server of this version on a database an earlier one made adds the presence table (if it may)."""
+    old = open_store()
+    if store_kind == "sqlite":
+        old._db.execute("DROP TABLE presence")
+    else:
+        old._call(lambda conn: conn.execute("DROP TABLE presence"))
+    store = open_store()  # a server of this version starts on it
+    store.mark_seen("ROOM01", "A", {"ann": 30.0})
+    assert about(store.seen("ROOM01", "B"), {"ann": 30.0})
+
+
 def test_sqlite_reads_do_not_wait_for_a_write_under_way(tmp_path):
     """Writes take turns on one connection, reads have connections of their own: while a write transaction is
     open (a slow disk's commit, say) every read goes on and sees the last commit.  With one connection behind a
@@ -492,6 +528,43 @@ def test_a_postgres_role_that_may_not_add_the_lease_table_keeps_serving(postgres
             store.close()
     again = PostgresStore(postgres_url)
     assert again.leases  # a role that may create it adds the table
+    again.close()
+
+
+def test_a_postgres_role_that_may_not_use_the_presence_table_serves_without_it(postgres_server, postgres_url, caplog):
+    """Presence helps, the game does not need it: a role that may not use the presence table, or finds none and may
+    not create it (a database made before presence), is served as before it, each server going by its own
+    sightings, and the log says so at start, naming the grant that is missing."""
+    import psycopg
+
+    caplog.set_level("WARNING", logger="takeiteasy.server.store_postgres")
+    PostgresStore(postgres_url).close()  # the tables, made by their owner
+    with role_granted(postgres_server, postgres_url, "SELECT, INSERT, UPDATE, DELETE") as (url, role):
+        with psycopg.connect(postgres_server, autocommit=True) as admin:
+            admin.execute(f"REVOKE ALL ON {postgres_url.rsplit('%3D', 1)[1]}.presence FROM {role}")
+        store = PostgresStore(url)
+        try:
+            assert not store.presence
+            assert f"role {role} may not SELECT on table presence (grant it SELECT, INSERT, UPDATE" in caplog.text
+            store.mark_seen("ROOM01", "A", {"ann": 1.0})
+            assert store.seen("ROOM01", "B") == {}
+            with TestClient(create_app(store, rate_limits=UNLIMITED, standin_seconds=0.0)) as client:
+                code, ann, bob = waiting_for_bob(client, client)
+                assert post(client, code, "standin", token=ann, player=1).status_code == 200
+        finally:
+            store.close()
+    made = PostgresStore(postgres_url)
+    made._call(lambda conn: conn.execute("DROP TABLE presence"))  # as made by an earlier version
+    made.close()
+    with role_granted(postgres_server, postgres_url, "SELECT, INSERT, UPDATE, DELETE") as (url, _):
+        store = PostgresStore(url)
+        try:
+            assert not store.presence and "no table presence, and this role may not create it" in caplog.text
+            assert store.leases  # the other tables are there
+        finally:
+            store.close()
+    again = PostgresStore(postgres_url)
+    assert again.presence  # a role that may create it adds the table
     again.close()
 
 
@@ -1001,6 +1074,199 @@ def test_a_room_whose_ai_lease_a_dead_server_left_goes_on_when_the_lease_runs_ou
             st = after_ais(b, code, token)
     assert [p["placed"] for p in st["players"]] == [19, 19]
     assert max(held.thoughts.values()) == 2  # the first move: A's search was lost with A
+
+
+# -- when players were last seen, shared by the servers on one database ------------------------------------------
+
+
+class Clock:
+    """The clocks of rooms.py and store.py, moved by hand (``advance``) and standing still otherwise: when a
+    player was seen, how long the game has waited, and the ages of stored presence (not PostgreSQL's: it measures
+    presence by its own clock)."""
+
+    def __init__(self):
+        self.now, self.wall = time.monotonic(), time.time()
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return self.wall
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        self.wall += seconds
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from takeiteasy.server import rooms, store
+
+    fake = Clock()
+    monkeypatch.setattr(rooms, "time", fake)
+    monkeypatch.setattr(store, "time", fake)
+    return fake
+
+
+GRACE = 60.0  # the default wait before an AI may stand in for a player
+
+
+@contextlib.contextmanager
+def two_servers(open_store):
+    """Servers A and B on one database, named so in the presence they store."""
+    with TestClient(create_app(open_store(), rate_limits=UNLIMITED, standin_seconds=GRACE, ai_owner="A")) as a, \
+            TestClient(create_app(open_store(), rate_limits=UNLIMITED, standin_seconds=GRACE, ai_owner="B")) as b:
+        yield a, b
+
+
+def waiting_for_bob(a, b):
+    """Ann's room of friends made on server ``a``, bob joined on ``b``, started and ann's tile placed: the game
+    waits for bob.  (code, ann's token, bob's token)"""
+    joined = a.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+    code, ann = joined["code"], joined["token"]
+    bob = b.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+    assert post(a, code, "start", token=ann).status_code == 200
+    place_first_legal(a, code, ann, state(a, code, ann))
+    return code, ann, bob
+
+
+def offer(client, code, token, player=1):
+    """In how many seconds the page of ``token``'s player offers to let an AI play for ``player`` (0: now)."""
+    return state(client, code, token)["players"][player]["standin_after"]
+
+
+def test_a_player_seen_through_one_server_is_not_offered_to_an_ai_on_another(open_store, clock):
+    """When a player was last seen was each server's own: bob, thinking over his tile with his page on server B,
+    looked away to server A, where ann was offered an AI for him after a minute.  B now stores when it saw him,
+    and A goes by that too."""
+    with two_servers(open_store) as (a, b):
+        code, ann, bob = waiting_for_bob(a, b)
+        clock.advance(2 * GRACE)  # nobody has seen bob since the tile was drawn: an AI may play for him
+        assert offer(a, code, ann) == 0
+        assert state(b, code, bob)["me"]["phase"] == "place"  # bob's page asks server B: he is here
+        # at once: A asks storage whom the others saw before an AI stands in (the page's offer, every second)
+        assert "bob was here" in refused(post(a, code, "standin", token=ann, player=1), 409)
+        st = state(a, code, ann)
+        assert st["players"][1]["standin_after"] == GRACE and st["players"][1]["kind"] == "human"
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "sqlite"])  # their clocks stand still with the test's
+def test_a_sighting_through_another_server_counts_until_the_wait_is_over_and_never_early(open_store, clock):
+    """A server stores a sighting only every few seconds, so the other counts it as up to that much later: an AI
+    may stand in for bob at worst that much late, never while he might have been there within the minute."""
+    with two_servers(open_store) as (a, b):
+        code, ann, bob = waiting_for_bob(a, b)
+        clock.advance(2 * GRACE)
+        state(b, code, bob)  # stored at once: the first sighting of bob in this round
+        clock.advance(PRESENCE_SECONDS - 1)
+        state(b, code, bob)  # not stored: bob may have been seen up to PRESENCE_SECONDS after the stored sighting
+        clock.advance(GRACE - PRESENCE_SECONDS + 1)  # a minute after the stored sighting
+        assert offer(a, code, ann) == PRESENCE_SECONDS
+        assert "bob was here" in refused(post(a, code, "standin", token=ann, player=1), 409)
+        clock.advance(PRESENCE_SECONDS)
+        assert offer(a, code, ann) == 0
+        assert post(a, code, "standin", token=ann, player=1).status_code == 200
+
+
+def recording(store, method: str) -> list:
+    """The arguments of each call of ``store.<method>`` from now on."""
+    calls, real = [], getattr(store, method)
+
+    def record(*args):
+        calls.append(args)
+        return real(*args)
+
+    setattr(store, method, record)
+    return calls
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "sqlite"])  # their clocks stand still with the test's
+def test_a_busy_room_stores_presence_every_few_seconds_a_player_and_asks_for_it_when_it_matters(open_store, clock):
+    """A room's requests come several a second: each server stores a player's sighting at most every
+    PRESENCE_SECONDS, and asks for the other servers' as seldom, but every second while an AI may stand in for
+    someone."""
+    with two_servers(open_store) as (a, b):
+        code, ann, bob = waiting_for_bob(a, b)
+        stored = recording(b.app.state.master.store, "mark_seen")
+        asked = recording(a.app.state.master.store, "seen")
+        bob_stored = lambda: [c for c in stored if c[1] == "B" and hash_token(bob) in c[2]]  # noqa: E731
+        a_asked = lambda: [c for c in asked if c[1] == "A"]  # noqa: E731
+        for _ in range(3):
+            state(b, code, bob)
+        assert len(bob_stored()) == 1
+        clock.advance(PRESENCE_SECONDS - 1)
+        state(b, code, bob)
+        assert len(bob_stored()) == 1
+        clock.advance(1)
+        state(b, code, bob)
+        assert len(bob_stored()) == 2
+        for _ in range(3):  # ann's page on A: bob was just here
+            assert offer(a, code, ann) == GRACE
+        assert len(a_asked()) == 1
+        clock.advance(PRESENCE_SECONDS)
+        offer(a, code, ann)
+        assert len(a_asked()) == 2
+        clock.advance(2 * GRACE)  # bob is gone: an AI being at stake, a look at the room asks every second
+        for k in range(3):
+            assert offer(a, code, ann) == 0 and offer(a, code, ann) == 0 and len(a_asked()) == 3 + k
+            clock.advance(PRESENCE_AT_STAKE_SECONDS)
+
+
+def test_presence_storage_cannot_keep_fails_no_action_and_each_server_goes_by_its_own(clock, caplog):
+    """The presence table out of reach (a role without rights on it, the database failing): players play on, each
+    server going by the players it sees itself, as before presence was shared; each says so once, and once storage
+    takes presence again, it is shared again."""
+    class NoPresence(MemoryStore):
+        broken = True
+
+        def mark_seen(self, code, server, ages):
+            if self.broken:
+                raise StoreError("permission denied for table presence")
+            super().mark_seen(code, server, ages)
+
+        def seen(self, code, besides):
+            if self.broken:
+                raise StoreError("permission denied for table presence")
+            return super().seen(code, besides)
+
+    store = NoPresence()
+    caplog.set_level("INFO", logger="takeiteasy.server")
+    with two_servers(lambda: store) as (a, b):
+        code, ann, bob = waiting_for_bob(a, b)  # ann's move counts, her sighting could not be stored
+        clock.advance(2 * GRACE)
+        assert state(b, code, bob)["me"]["phase"] == "place"
+        assert offer(a, code, ann) == 0  # A never saw bob
+        failures = [r.getMessage() for r in caplog.records if "not shared through storage" in r.getMessage()]
+        assert len(failures) == 2 and "permission denied" in failures[0]  # once each server
+        store.broken = False
+        clock.advance(PRESENCE_SECONDS)  # after a failure storage is left alone for a while
+        state(b, code, bob)
+        assert offer(a, code, ann) == GRACE
+        assert "presence: shared through storage again" in caplog.text
+        assert len([r for r in caplog.records if "not shared through storage" in r.getMessage()]) == 2
+
+
+def test_presence_follows_a_player_whose_seat_moved_up(open_store, clock):
+    """Removing a seat in the lobby moves the seats after it up: presence is stored by player (their token's hash),
+    not by seat number, so a sighting names the same player on every server whatever seat they have."""
+    with two_servers(open_store) as (a, b):
+        joined = a.post("/api/rooms", json={"mode": "room", "name": "ann"}).json()
+        code, ann = joined["code"], joined["token"]
+        assert a.post(f"/api/rooms/{code}/join", json={"name": "carl"}).status_code == 201
+        bob = b.post(f"/api/rooms/{code}/join", json={"name": "bob"}).json()["token"]
+        assert state(a, code, bob)["you"] == 2  # bob seen on A in seat 2
+        assert post(b, code, "remove", token=ann, player=1, name="carl").status_code == 200
+        assert post(a, code, "start", token=ann).status_code == 200
+        place_first_legal(a, code, ann, state(a, code, ann))
+        clock.advance(2 * GRACE)
+        assert state(b, code, bob)["you"] == 1
+        assert list(b.app.state.master.store.seen(code, "A")) == [hash_token(bob)]
+        st = state(a, code, ann)
+        assert st["players"][1]["name"] == "bob" and st["players"][1]["standin_after"] == GRACE
+        assert "no such player" in refused(post(a, code, "standin", token=ann, player=2), 400)
 
 
 def test_an_action_that_keeps_finding_the_room_changed_is_a_409_and_changes_nothing(tmp_path):

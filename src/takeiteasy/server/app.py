@@ -365,12 +365,14 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     ``RateLimits.off()`` for none); ``ai_lease_seconds`` is how long a room's AI lease lasts (see ``ai_job``);
     ``watch_seconds`` how often the server looks for changes other servers on the same database made to rooms it
     has live connections to (see ``watch``; None: never); ``ai_owner`` names the server as the holder of AI leases
-    (default: random; ``takeiteasy serve`` gives host:port, so a server started again after a crash takes its own
-    leases back at once instead of waiting for them to run out); see :class:`RoomMaster` for the others.
+    and in the presence it stores (default: random; ``takeiteasy serve`` gives host:port, so a server started again
+    after a crash takes its own leases back at once instead of waiting for them to run out); see
+    :class:`RoomMaster` for the others.
     """
     mask_tokens_in_logs()
     store = store if store is not None else MemoryStore()
-    master = RoomMaster(store, max_active_rooms, idle_hours, rooms_in_memory, standin_seconds)
+    ai_owner = ai_owner or secrets.token_hex(8)  # this server, as the holder of AI leases and in stored presence
+    master = RoomMaster(store, max_active_rooms, idle_hours, rooms_in_memory, standin_seconds, server=ai_owner)
     limits = rate_limits if rate_limits is not None else RateLimits()
     buckets = {kind: Buckets(limit) for kind in ("requests", "rooms", "hints")
                if (limit := getattr(limits, kind)) is not None}
@@ -398,7 +400,6 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             return await to_thread.run_sync(functools.partial(function, *args, **kwargs))
     ai_failures: dict[str, int] = {}  # room code -> AI jobs failed in a row
     ai_retries: set[asyncio.Task] = set()
-    ai_owner = ai_owner or secrets.token_hex(8)  # this server, as the holder of AI leases
     ai_leases: dict[str, float] = {}  # room code -> when (time.monotonic()) this server last took its AI lease
     lease_waits: set[str] = set()  # rooms whose AI lease another server holds: this server looks again soon
 
@@ -662,8 +663,15 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             wake_ais(room)
         await hub.deliver(room.code, views)
 
-    def seat_of(room: Room, token: str | None, present: bool = True) -> int | None:
-        return None if token is None else room.authenticate(token, present)
+    async def seat_of(room: Room, token: str | None, present: bool = True) -> int | None:
+        """The seat of ``token`` (None: no token).  ``present``: the request is a sign of its player's life, which
+        the other servers on the database learn of when due (in a worker thread: storage may be far away)."""
+        if token is None:
+            return None
+        seat = room.authenticate(token, present)
+        if present and room.unshared_sightings():
+            await run_in_threadpool(master.share_presence, room)
+        return seat
 
     # -- reference data ------------------------------------------------------
     @app.api_route("/api/health", methods=["GET", "HEAD"])
@@ -822,7 +830,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         async with room_lock(code):
             room = await room_of(code)
             wake_ais(room)
-            seat = seat_of(room, x_player_token or token, present=since is None)  # a poll is no sign of life
+            seat = await seat_of(room, x_player_token or token, present=since is None)  # a poll is no sign of life
             if since is not None and since >= room.version:
                 return {"ok": True, "changed": False, "version": room.version}
             return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}
@@ -939,8 +947,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def live(socket: WebSocket, code: str, token: str | None = None):
         await socket.accept()
         try:
-            room = await room_of(code)
-            seat = seat_of(room, token)
+            async with room_lock(code):  # seat_of may share the player's presence: nobody acts on the room meanwhile
+                room = await room_of(code)
+                seat = await seat_of(room, token)
         except RoomError as exc:
             await socket.send_json({"type": "error", "error": str(exc)})
             await socket.close(code=4000 + exc.status)

@@ -30,7 +30,9 @@ result with :meth:`Room.ai_move` (see ``create_app``'s AI jobs).
 A room waits for every person, so one who went away would hold it up for ever: once the game has waited
 :data:`STANDIN_GRACE_SECONDS` for a seat with no sign of its player, another player may hand that seat to an
 AI (:meth:`Room.standin`), which then plays it like any AI seat until the player takes it back
-(:meth:`Room.reclaim`).  Both are events; when players were last seen is kept in memory only.
+(:meth:`Room.reclaim`).  Both are events.  When players were last seen is each server's memory, shared with the
+other servers on the same database through storage (:meth:`RoomMaster.share_presence`), so that none offers a
+stand-in for a player who plays through another; if storage cannot keep it, each server goes by its own.
 """
 
 from __future__ import annotations
@@ -82,6 +84,11 @@ MAX_REMOVALS = 40
 # a room waits for every player: a seat the game has waited for this long with no sign of its player (no action,
 # no state read with its token) may be handed to an AI by another player, so one who went away holds nobody up
 STANDIN_GRACE_SECONDS = 60.0
+# how often a server stores that it saw a player (at most once this long per player and server, so a busy room does
+# not write on every request) and asks storage whom the other servers saw; while an AI may stand in for someone,
+# it asks at most once this long (every request would otherwise ask, and a request may ask twice)
+PRESENCE_SECONDS = 5.0
+PRESENCE_AT_STAKE_SECONDS = 1.0
 STANDIN_AGENT = "fast"  # quick enough that the others barely wait for the stand-in
 # the agents a stand-in may be: it plays for someone else, so another player may not hand the seat to a weak one
 STANDIN_AGENTS = ("fast", "expectimax", "best")
@@ -272,11 +279,17 @@ class Room:
         for event in events:
             self._apply(event)
             self.events.append(event)
-        # when each seat last showed a sign of life, and since when the game waits for each seat it waits for:
-        # memory only (not events), so a room just loaded counts everyone as present now
+        # when each seat last showed a sign of life here, and since when the game waits for each seat it waits for:
+        # in memory (not events), so a room just loaded counts everyone as present now
         self._loaded_at = time.monotonic()
         self._seen: dict[int, float] = {}
         self._owed_since: dict[int, float] = {}
+        # presence shared through storage, by player (their token's hash: it stays theirs when seats move up): when
+        # other servers saw them, and which of this server's sightings storage has; just loaded, storage has
+        # nothing newer to say than that everyone is present
+        self._seen_elsewhere: dict[str, float] = {}
+        self._stored_sightings: dict[str, float] = {}
+        self._presence_read = self._loaded_at
         self._track_owed()
 
     # -- facts ---------------------------------------------------------------
@@ -424,7 +437,7 @@ class Room:
         out.append(event)
         self._track_owed()
 
-    # -- absent players: an AI may stand in (memory-only bookkeeping; the stand-in itself is an event) ----
+    # -- absent players: an AI may stand in (bookkeeping in memory, not events; the stand-in itself is one) --
     def _owed_by(self) -> set[int]:
         """The seats the game waits for now: to place, settle, or (no caller) announce the next tiles."""
         game = self.game
@@ -443,8 +456,58 @@ class Room:
     def _idle_seconds(self, seat: int) -> float:
         """How long the game has waited for ``seat`` with no sign of its player (a player who was waiting
         for the others is not idle: the clock starts when the game starts waiting for them)."""
-        since = max(self._seen.get(seat, self._loaded_at), self._owed_since.get(seat, time.monotonic()))
+        since = max(self._seen.get(seat, self._loaded_at), self._owed_since.get(seat, time.monotonic()),
+                    self._seen_elsewhere.get(self.seats[seat].token_hash, -math.inf))
         return max(0.0, time.monotonic() - since)
+
+    # -- presence shared with the other servers on the same database (RoomMaster.share_presence asks storage) --
+    @property
+    def shares_presence(self) -> bool:
+        """Whether other servers need to know when this room's players were seen: only during a round of a room of
+        friends, where a seat the game waits for may go to an AI (a sighting from before the round is older than
+        any wait it could shorten)."""
+        return self.mode == "room" and self.status == "playing"
+
+    def unshared_sightings(self) -> dict[str, float]:
+        """``{player: when seen}`` (``time.monotonic()``) for the players this server saw that storage should
+        learn of: each seen :data:`PRESENCE_SECONDS` or more after its sighting storage has, so a busy room writes
+        at most that often per player, and a sighting storage lacks is less than that after one it has."""
+        if not self.shares_presence:
+            return {}
+        due = {}
+        for p, when in list(self._seen.items()):  # a copy: the event loop may add a sighting meanwhile
+            player = self.seats[p].token_hash
+            if player and when >= self._stored_sightings.get(player, -math.inf) + PRESENCE_SECONDS:
+                due[player] = when
+        return due
+
+    def sightings_stored(self, sightings: dict[str, float]) -> None:
+        """Storage has these of :meth:`unshared_sightings`."""
+        self._stored_sightings.update(sightings)
+
+    def presence_wanted(self, fresh: bool = False) -> bool:
+        """Whether to ask storage whom other servers saw: every :data:`PRESENCE_SECONDS`, every
+        :data:`PRESENCE_AT_STAKE_SECONDS` while the game has waited past the grace for a person (an AI may be
+        offered for them), and now if ``fresh`` (an AI is to stand in)."""
+        if not self.shares_presence:
+            return False
+        since = time.monotonic() - self._presence_read
+        if fresh or since >= PRESENCE_SECONDS:
+            return True
+        if since < PRESENCE_AT_STAKE_SECONDS:
+            return False
+        grace = self._standin_grace()
+        return any(self.seats[p].kind == "human" and self._idle_seconds(p) >= grace for p in self._owed_by())
+
+    def seen_elsewhere(self, ages: dict[str, float]) -> None:
+        """Take in when other servers saw players, ``{player: seconds ago}`` (:meth:`Store.seen`).  Another server
+        may have seen a player up to :data:`PRESENCE_SECONDS` after the sighting it stored (see
+        :meth:`unshared_sightings`): counted as seen that much later, a stand-in comes at worst that much late,
+        never early."""
+        now = self._presence_read = time.monotonic()
+        for player, age in ages.items():
+            when = now - max(0.0, age - PRESENCE_SECONDS)
+            self._seen_elsewhere[player] = max(self._seen_elsewhere.get(player, when), when)
 
     def _standin_refusal(self, seat: int, target) -> RoomError | None:
         """Why ``seat`` may not hand ``target``'s seat to an AI now, idleness aside (None: it may)."""
@@ -1061,11 +1124,15 @@ class RoomMaster:
     rounds), counting only rooms that changed in the last ``idle_hours``, so
     abandoned rooms cannot fill the server; they stay stored and can be
     resumed.  The ``in_memory`` most recently used rooms are kept replayed.
+    ``server`` names this server in the presence it stores (default: random).
     """
 
     def __init__(self, store: Store, max_active_rooms: int = MAX_ACTIVE_ROOMS, idle_hours: float = IDLE_HOURS,
-                 in_memory: int = ROOMS_IN_MEMORY, standin_seconds: float | None = None):
+                 in_memory: int = ROOMS_IN_MEMORY, standin_seconds: float | None = None, server: str | None = None):
         self.store = store
+        self.server = server or secrets.token_hex(8)
+        self._presence_failing = False  # the last presence call failed (logged once, until one works again)
+        self._presence_paused_until = -math.inf  # after a failure storage is left alone for a while (time.monotonic())
         self.standin_seconds = standin_seconds  # Room.standin_grace of every room this master makes or loads
         self.max_active_rooms = max_active_rooms
         self.idle_seconds = idle_hours * 3600.0
@@ -1119,7 +1186,13 @@ class RoomMaster:
     def get(self, code, acting: bool = False) -> Room:
         """Room ``code``, from memory if storage holds nothing newer, else replayed from storage.  ``acting``: for
         an action, which storage must take, a storage that cannot say fails at once (503) instead of the action
-        waiting for it again to store its events (a move took three pool timeouts to fail)."""
+        waiting for it again to store its events (a move took three pool timeouts to fail).  Presence is shared
+        with the other servers when due (:meth:`share_presence`), so the state shown goes by their sightings too."""
+        room = self._get(code, acting)
+        self.share_presence(room)
+        return room
+
+    def _get(self, code, acting: bool) -> Room:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
             raise NotFound("room code: expected letters and digits, like K7QX2M")
         code = code.upper()
@@ -1292,6 +1365,8 @@ class RoomMaster:
                 before, playing = room.version, room.status == "playing"
                 try:
                     seat = () if token is None else (room.authenticate(token),)
+                    if token is not None:  # a sign of life, for the other servers; a stand-in goes by their latest
+                        self.share_presence(room, fresh=action == "standin")
                     result = getattr(room, action)(*seat, *args, **kwargs)
                 except BaseException:
                     if room.version != before:  # something changed before the refusal: rebuild from storage
@@ -1308,6 +1383,38 @@ class RoomMaster:
                 if playing and room.status != "playing":
                     self._record_scores(room)
                 return room, events, result
+
+    def share_presence(self, room: Room, fresh: bool = False) -> None:
+        """Store the sightings of ``room``'s players this server made that storage should learn of, and take in
+        whom the other servers on the database saw, each when due (:meth:`Room.unshared_sightings`,
+        :meth:`Room.presence_wanted`; ``fresh``: now, an AI is to stand in).
+
+        Presence is a help, never a condition: if storage fails, the room goes by this server's own sightings as a
+        lone server's does, the action goes on, and storage is left alone for :data:`PRESENCE_SECONDS` (a database
+        out of reach must not slow every request twice); logged once, and again once it works."""
+        if time.monotonic() < self._presence_paused_until:
+            return
+        due, wanted = room.unshared_sightings(), room.presence_wanted(fresh)
+        try:
+            if due:
+                now = time.monotonic()
+                self.store.mark_seen(room.code, self.server, {player: now - when for player, when in due.items()})
+                room.sightings_stored(due)
+            if wanted:
+                room.seen_elsewhere(self.store.seen(room.code, self.server))
+        except StoreError as exc:
+            self._presence_paused_until = time.monotonic() + PRESENCE_SECONDS
+            with self._lock:
+                failing, self._presence_failing = self._presence_failing, True
+            if not failing:
+                LOG.warning("presence: when players were last seen is not shared through storage (%s); each server "
+                            "goes by the players it sees itself until storage takes it again", exc)
+            return
+        if (due or wanted) and self._presence_failing:
+            with self._lock:
+                failing, self._presence_failing = self._presence_failing, False
+            if failing:
+                LOG.info("presence: shared through storage again")
 
     def _record_scores(self, room: Room) -> None:
         """The finished round's scores for the best-scores lists.  The round itself is stored already; a

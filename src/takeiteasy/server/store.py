@@ -24,7 +24,9 @@ takes it with :meth:`Store.claim_ai` before its AI players think and gives it
 back with :meth:`Store.release_ai`; one that dies holding it holds the room up
 only until the lease runs out.  And so that each server can send its live
 connections what the others stored, :meth:`Store.versions` gives the versions
-of many rooms in one call.
+of many rooms in one call.  A store also keeps *presence*: when each server
+last saw each player of a room (:meth:`Store.mark_seen`, :meth:`Store.seen`),
+so that no server offers an AI stand-in for a player who plays through another.
 
 >>> store = MemoryStore()
 >>> store.create("ABC", {"mode": "solo"}, {"status": "lobby", "listed": False})
@@ -117,6 +119,19 @@ class Store(ABC):
     def release_ai(self, code: str, owner: str) -> None:
         """Give back ``owner``'s AI lease of room ``code`` (nothing if another owner holds it)."""
 
+    # Presence is given in seconds ago, not as times: servers' monotonic clocks differ, and a store keeps it by one
+    # clock (this machine's, or the database's), so the servers' own clocks need not agree.  The base store keeps
+    # none: each server then knows only the players it saw itself.
+    def mark_seen(self, code: str, server: str, ages: dict[str, float]) -> None:
+        """Record that ``server`` saw players of room ``code``, each (by the SHA-256 of their token, which stays
+        theirs when seats are renumbered) ``ages[player]`` seconds ago; it replaces that server's earlier record."""
+
+    def seen(self, code: str, besides: str) -> dict[str, float]:
+        """How many seconds ago any server but ``besides`` (the asker, who knows its own) recorded seeing each
+        player of room ``code``: the latest such record per player.  A record from a time still to come (the
+        clock was set back) is left out."""
+        return {}
+
     def close(self) -> None:
         pass
 
@@ -137,6 +152,7 @@ class MemoryStore(Store):
         self._rooms: dict[str, _StoredRoom] = {}
         self._scores: dict[tuple, dict] = {}
         self._leases: dict[str, tuple[str, float]] = {}  # room code -> (owner, when it runs out: time.monotonic())
+        self._presence: dict[tuple[str, str, str], float] = {}  # (code, player, server) -> when: time.monotonic()
         self._lock = threading.Lock()
 
     def create(self, code, record, summary, events=()):
@@ -205,6 +221,20 @@ class MemoryStore(Store):
             if self._leases.get(code, (None,))[0] == owner:
                 del self._leases[code]
 
+    def mark_seen(self, code, server, ages):
+        with self._lock:
+            now = time.monotonic()  # one process: its clock never jumps
+            for player, age in ages.items():
+                self._presence[code, player, server] = now - age
+
+    def seen(self, code, besides):
+        with self._lock:
+            now, latest = time.monotonic(), {}
+            for (room, player, server), when in self._presence.items():
+                if room == code and server != besides and when <= now:
+                    latest[player] = max(latest.get(player, when), when)
+            return {player: now - when for player, when in latest.items()}
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -231,6 +261,13 @@ CREATE TABLE IF NOT EXISTS ai_leases (
     taken REAL NOT NULL,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS presence (
+    code TEXT NOT NULL,
+    player TEXT NOT NULL,
+    server TEXT NOT NULL,
+    seen REAL NOT NULL,
+    PRIMARY KEY (code, player, server)
+) WITHOUT ROWID;
 """
 
 
@@ -307,10 +344,10 @@ class SQLiteStore(Store):
                 raise StoreError(f"database: {exc}") from None
 
     def _synchronous(self, db: sqlite3.Connection, durable: bool) -> None:
-        """Rooms and scores are flushed to disk at each commit (``synchronous=FULL``); an AI lease need not be (a
-        lease lost in a crash is only free early), so its commits skip the flush (``NORMAL``: in WAL mode still
-        consistent, and the next flushed commit takes them to disk too).  Set only when it changes; if setting it
-        fails, the next write sets it again."""
+        """Rooms and scores are flushed to disk at each commit (``synchronous=FULL``); an AI lease or presence need
+        not be (a lease lost in a crash is only free early, presence only older), so their commits skip the flush
+        (``NORMAL``: in WAL mode still consistent, and the next flushed commit takes them to disk too).  Set only
+        when it changes; if setting it fails, the next write sets it again."""
         if self._durable != durable:
             db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._durable = durable
@@ -459,6 +496,21 @@ class SQLiteStore(Store):
     def release_ai(self, code, owner):
         with self._writing(durable=False) as db:
             db.execute("DELETE FROM ai_leases WHERE code = ? AND owner = ?", (code, owner))
+
+    def mark_seen(self, code, server, ages):
+        # like a lease, presence lost in a crash costs little (a room read again counts everyone as present): no flush
+        with self._writing(durable=False) as db:
+            now = time.time()  # this machine's clock, which every server on the file shares
+            db.executemany("INSERT INTO presence (code, player, server, seen) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (code, player, server) DO UPDATE SET seen = excluded.seen",
+                           [(code, player, server, now - age) for player, age in ages.items()])
+
+    def seen(self, code, besides):
+        now = time.time()
+        with self._reading() as db:
+            rows = db.execute("SELECT player, MAX(seen) FROM presence WHERE code = ? AND server <> ? AND seen <= ? "
+                              "GROUP BY player", (code, besides, now)).fetchall()
+        return {player: now - when for player, when in rows}
 
     def close(self) -> None:
         with self._readers_lock:

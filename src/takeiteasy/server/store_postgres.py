@@ -8,7 +8,8 @@ events in one transaction only if the room's version is still the one the
 request started from, checked inside the transaction, so two servers on one
 database cannot both append at the same version.  A room's AI lease
 (:meth:`PostgresStore.claim_ai`) is taken in one statement and measured by the
-database's clock, so the servers' own clocks need not agree.
+database's clock, so the servers' own clocks need not agree; so is presence
+(:meth:`PostgresStore.mark_seen`).
 
 It needs psycopg 3 and its connection pool (the ``postgres`` extra).  The
 server's threads share a pool of connections (``psycopg_pool``; 1 to 8 by
@@ -67,11 +68,24 @@ LEASE_SCHEMA = """CREATE UNLOGGED TABLE IF NOT EXISTS ai_leases (
     taken TIMESTAMPTZ NOT NULL,
     expires TIMESTAMPTZ NOT NULL
 )"""
+# When each server last saw each player of a room (PostgresStore.mark_seen), by the database's clock.  Unlogged too:
+# presence lost in a crash is only older (a room read again counts everyone as present).
+PRESENCE_SCHEMA = """CREATE UNLOGGED TABLE IF NOT EXISTS presence (
+    code TEXT NOT NULL,
+    player TEXT NOT NULL,
+    server TEXT NOT NULL,
+    seen TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (code, player, server)
+)"""
 # Servers starting together on an empty database would race in CREATE TABLE IF NOT EXISTS (a unique violation in
 # the catalogue); a transaction-level advisory lock makes them take turns.
 SCHEMA_LOCK = 0x74616B65
 
 log = logging.getLogger(__name__)
+
+#: What a server without presence in the database does (see PostgresStore._create_tables and _check_rights).
+UNSHARED_PRESENCE = ("each server goes by the players it sees itself, and may offer an AI stand-in for a player "
+                     "playing through another")
 
 #: The pool's size and how long a call waits for a free connection, unless the keywords or the URL say otherwise.
 POOL_MIN, POOL_MAX, POOL_TIMEOUT = 1, 8, 10.0
@@ -171,7 +185,8 @@ PSYCOPG_LOGGERS = ("psycopg", "psycopg.pool")
 
 
 class PostgresStore(Store):
-    """Rooms in a PostgreSQL database (tables ``rooms``, ``events``, ``scores`` and ``ai_leases``, created if missing).
+    """Rooms in a PostgreSQL database (tables ``rooms``, ``events``, ``scores``, ``ai_leases`` and ``presence``,
+    created if missing).
 
     ``url`` is a libpq connection URL (``postgresql://`` or ``postgres://``);
     a database that cannot be opened is an :class:`InputError` naming it with
@@ -207,6 +222,7 @@ class PostgresStore(Store):
             logging.getLogger(name).addFilter(self._masking)
         self._pool = None
         self.leases = True  # whether there is a table for the AI leases (see _create_tables)
+        self.presence = True  # whether there is a table for presence that this role may use (see _check_rights)
         try:
             with self._connect() as conn:  # first on its own: a database that cannot be opened says why at once
                 self._create_tables(conn)
@@ -263,38 +279,62 @@ class PostgresStore(Store):
 
     def _create_tables(self, conn) -> None:
         # a role without CREATE rights can use tables made for it: CREATE ... IF NOT EXISTS checks the right first
-        rooms, leases = conn.execute(
+        rooms, leases, presence = conn.execute(
             "SELECT to_regclass('rooms') IS NOT NULL AND to_regclass('events') IS NOT NULL "
-            "AND to_regclass('scores') IS NOT NULL, to_regclass('ai_leases') IS NOT NULL").fetchone()
-        if rooms and leases:
+            "AND to_regclass('scores') IS NOT NULL, to_regclass('ai_leases') IS NOT NULL, "
+            "to_regclass('presence') IS NOT NULL").fetchone()
+        if rooms and leases and presence:
             return
         try:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-                for statement in (*SCHEMA, LEASE_SCHEMA):
+                for statement in (*SCHEMA, LEASE_SCHEMA, PRESENCE_SCHEMA):
                     conn.execute(statement)
         except self._pg.errors.InsufficientPrivilege as exc:
             if not rooms:
                 raise
-            # a database made before the AI leases, for a role that may not add their table: it keeps working as
-            # then, every server letting the AI players think (rooms stay right; the work may be done twice)
-            self.leases = False
-            log.warning("database %s: no table ai_leases, and this role may not create it (%s); several servers on "
-                        "this database may each let a room's AI players think", self.shown, self._text(exc))
+            # a database made before the AI leases or presence, for a role that may not add their tables: it keeps
+            # working as then, every server letting the AI players think (rooms stay right; the work may be done
+            # twice), and each going by the players it sees itself
+            self.leases, self.presence = leases, presence
+            if not leases:
+                log.warning("database %s: no table ai_leases, and this role may not create it (%s); several servers "
+                            "on this database may each let a room's AI players think", self.shown, self._text(exc))
+            if not presence:
+                log.warning("database %s: no table presence, and this role may not create it (%s); %s", self.shown,
+                            self._text(exc), UNSHARED_PRESENCE)
 
     #: What the store does to each table (the AI leases' are checked as they are used: see _create_tables).
     RIGHTS = {"rooms": ("SELECT", "INSERT", "UPDATE"), "events": ("SELECT", "INSERT"), "scores": ("SELECT", "INSERT")}
 
+    #: What presence needs (an upsert reads the row it replaces); without them the store keeps no presence.
+    PRESENCE_RIGHTS = ("SELECT", "INSERT", "UPDATE")
+
     def _check_rights(self, conn) -> None:
         """Refuse at start a role that may read the tables but not write them: it served, and every move was a
-        503 "permission denied"."""
+        503 "permission denied".  A role that may not use the presence table is served without presence (said
+        once in the log), not refused: every server then goes by the players it sees itself."""
         for table, rights in self.RIGHTS.items():
-            for right in rights:
-                if not conn.execute("SELECT has_table_privilege(to_regclass(%s), %s)", (table, right)).fetchone()[0]:
-                    user = conn.execute("SELECT current_user").fetchone()[0]
-                    self._unmask()
-                    raise InputError(f"server database {self.shown}: role {user} may not {right} on table {table} "
-                                     f"(grant it {', '.join(rights)} on {table})")
+            right = self._missing_right(conn, table, rights)
+            if right is not None:
+                self._unmask()
+                raise InputError(f"server database {self.shown}: role {self._user(conn)} may not {right} on table "
+                                 f"{table} (grant it {', '.join(rights)} on {table})")
+        right = self._missing_right(conn, "presence", self.PRESENCE_RIGHTS) if self.presence else None
+        if right is not None:
+            self.presence = False
+            log.warning("database %s: role %s may not %s on table presence (grant it %s on presence); %s", self.shown,
+                        self._user(conn), right, ", ".join(self.PRESENCE_RIGHTS), UNSHARED_PRESENCE)
+
+    @staticmethod
+    def _missing_right(conn, table: str, rights: tuple[str, ...]) -> str | None:
+        """The first of ``rights`` the connection's role lacks on ``table`` (None: it has them all)."""
+        return next((right for right in rights if not conn.execute(
+            "SELECT has_table_privilege(to_regclass(%s), %s)", (table, right)).fetchone()[0]), None)
+
+    @staticmethod
+    def _user(conn) -> str:
+        return conn.execute("SELECT current_user").fetchone()[0]
 
     def _unmask(self) -> None:
         for name in PSYCOPG_LOGGERS:
@@ -497,6 +537,25 @@ class PostgresStore(Store):
         if self.leases:
             self._call(lambda conn: conn.execute("DELETE FROM ai_leases WHERE code = %s AND owner = %s",
                                                  (code, owner)))
+
+    def mark_seen(self, code, server, ages):
+        if not self.presence or not ages:
+            return
+        players = list(ages)
+        self._call(lambda conn: conn.execute(
+            "INSERT INTO presence (code, player, server, seen) SELECT %s, player, %s, "
+            "clock_timestamp() - age * interval '1 second' FROM unnest(%s::text[], %s::float8[]) AS t (player, age) "
+            "ON CONFLICT (code, player, server) DO UPDATE SET seen = EXCLUDED.seen",
+            (code, server, players, [float(ages[p]) for p in players])))
+
+    def seen(self, code, besides):
+        if not self.presence:
+            return {}
+        rows = self._call(lambda conn: conn.execute(
+            "SELECT player, EXTRACT(EPOCH FROM clock_timestamp() - MAX(seen)) FROM presence "
+            "WHERE code = %s AND server <> %s AND seen <= clock_timestamp() GROUP BY player",
+            (code, besides)).fetchall(), read=True)
+        return {player: float(age) for player, age in rows}
 
     def close(self) -> None:
         """Closes the pool: its idle connections now, those in use as their calls end; later calls fail."""

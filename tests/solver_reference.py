@@ -41,3 +41,18 @@ def brute_force(fixed, tiles, shape, symbols=None) -> int:
         board[empty] = chosen
         best = max(best, reference_score(board, shape, symbols))
     return best
+
+
+def reference_lone_bonus(board, shape, symbols) -> int:
+    """Best Sunray/Moonbeam for a player alone (rulebook 000, docs/RULES.md): 60 for any complete one-value line
+    (all wildcards count) whose tiles are all suns, and 60 for one whose tiles are all moons."""
+    earned = set()
+    for line in range(shape.num_lines):
+        tiles = [int(board[c]) for c in shape.line(line)]
+        if min(tiles) < 0:
+            continue
+        d = int(shape.line_dir[line])
+        kinds = {int(symbols[t]) for t in tiles}
+        if len({TOKENS[t][d] for t in tiles} - {"*"}) <= 1 and len(kinds) == 1:
+            earned |= kinds
+    return 60 * len(earned)

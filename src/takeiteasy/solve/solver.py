@@ -14,7 +14,9 @@ into boards, every one re-scored by the ruleset's own scorer.
 * Sunrays scoring: each line may also aim at a row of one symbol, with the
   symbol bonus in its promise and in the bound.
 * Best-sunray scoring: its 60-point bonus goes to the best row among all the
-  round's boards, so one board alone scores as standard and is solved so.
+  round's boards, so one board alone scores as standard and is solved so;
+  :func:`solve_round_alone` adds what a lone player takes (a scoring row of
+  suns, or of moons, anywhere on the board earns the 60).
 
 >>> from takeiteasy.core import Ruleset
 >>> result = solve(Ruleset.from_options(), list(range(27)))
@@ -33,7 +35,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.notation import format_board
-from ..core.rules import Ruleset, ScoringRule, SunraysScoring
+from ..core.rules import BestRayScoring, Ruleset, ScoringRule, SunraysScoring
 from ..core.tiles import DIRECTION_VALUES, TILE_VALUES, TOKENS
 from . import search as _search
 
@@ -184,6 +186,73 @@ def solve_round(rules: Ruleset, drawn, all: bool = False, max_boards: int = MAX_
     return solve(rules, drawn, all=all, allowed=stamen_allowed(rules, drawn), max_boards=max_boards)
 
 
+def alone_score(rules: Ruleset, board: np.ndarray) -> int:
+    """What a board scores for a player alone in the round, as :meth:`Game.scores` counts it: its own score
+    plus any round bonus (Best Sunray/Moonbeam: a lone player takes each 60 whenever the board has a qualifying
+    row, docs/RULES.md)."""
+    return int(rules.score(board) + rules.round_bonuses([board])[0])
+
+
+def solve_round_alone(rules: Ruleset, drawn) -> Solution:
+    """The best a lone player could score with a whole round's tiles (:func:`solve_round`'s rules), round
+    bonus included: ``score`` is :func:`alone_score` of the board.  Without a round bonus it is
+    :func:`solve_round`.
+
+    Under Best Sunray/Moonbeam the best board on its own score may have no row of suns, while a board a few
+    points lower with one takes 60 more.  A row of one symbol that scores means: every cell of a line holds a
+    tile of that symbol carrying one value of the line's direction (or a wildcard stripe).  So the best board
+    with a given row is a solve with those cells limited to those tiles (``allowed``), and the answer is the
+    best of: the plain optimum, the best with a sun row, with a moon row, with both (the two rows share no cell:
+    no tile is both).  The searches look only above what would beat the best found so far, and a pair of rows
+    is searched only when each row alone allowed enough to make it worth it."""
+    drawn = tile_ids(drawn)
+    if not getattr(rules.scoring, "round_bonus", False):
+        return solve_round(rules, drawn)
+    shape = rules.layout
+    if len(drawn) != shape.num_cells:  # with cells left empty a row could be "met" by a blank and not score
+        raise SolveError(f"a round needs {shape.num_cells} tiles, one per cell, not {len(drawn)}")
+    best = solve_round(rules, drawn)
+    bonus = BestRayScoring.BONUS
+    stamen = stamen_allowed(rules, drawn) or {}
+    board, score = best.board, alone_score(rules, best.board)
+
+    def limited(rows) -> dict[int, tuple[int, ...]]:
+        cells = dict(stamen)
+        for line, fits in rows:
+            for cell in shape.line(line):
+                cells[cell] = tuple(t for t in cells.get(cell, fits) if t in fits)
+        return cells
+
+    def search(rows, above: int) -> int:
+        """The best own score with these rows, if above ``above`` (else ``above``); keeps the best board."""
+        nonlocal board, score
+        if above >= best.score:  # no board scores more on its own than the plain optimum
+            return above
+        found = solve(rules, drawn, allowed=limited(rows), _above=above)
+        if found.boards and alone_score(rules, found.board) > score:
+            board, score = found.board, alone_score(rules, found.board)
+        return found.score
+
+    # every (line, tiles that can make it a scoring row of this symbol), per symbol
+    rows: tuple[list, list] = ([], [])
+    for line in range(shape.num_lines):
+        d, length = int(shape.line_dir[line]), int(shape.line_len[line])
+        for value in DIRECTION_VALUES[d]:
+            for symbol in (0, 1):
+                fits = tuple(t for t in drawn if rules.symbols[t] == symbol and TILE_VALUES[t, d] in (value, 0))
+                if len(fits) >= length:
+                    rows[symbol].append((line, fits))
+    # one row: only a board within 2 x 60 of the best matters (it may still pair with a row of the other symbol)
+    alone = [[(search([row], score - 2 * bonus), row) for row in rows[symbol]] for symbol in (0, 1)]
+    pairs = sorted(((min(a, b), sun, moon) for a, sun in alone[0] for b, moon in alone[1]
+                    if not set(shape.line(sun[0])) & set(shape.line(moon[0]))), key=lambda p: p[0], reverse=True)
+    for most, sun, moon in pairs:
+        if most + 2 * bonus <= score or score >= best.score + 2 * bonus:  # sorted: no later pair can do better either
+            break
+        search([sun, moon], score - 2 * bonus)
+    return Solution(score, [board], True, tuple(drawn))
+
+
 def stamen_allowed(rules: Ruleset, drawn: list[int]) -> dict[int, tuple[int, ...]] | None:
     """The tiles that can end on each stamen cell when a round's tiles come in this order (None: any).
 
@@ -307,12 +376,14 @@ def _checked_allowed(rules: Ruleset, allowed) -> dict[int, tuple[int, ...]]:
 
 def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
           max_boards: int = MAX_BOARDS, allowed: dict[int, tuple[int, ...]] | None = None,
-          _in_order: tuple | None = None) -> Solution:
+          _in_order: tuple | None = None, _above: int | None = None) -> Solution:
     """The best score for ``tiles`` (tile ids) on the ruleset's board, with one or every optimal board.
 
     ``fixed`` is a board (tile ids, -1 empty) whose tiles stay where they are;
     ``tiles`` are then the tiles still to place.  ``allowed`` maps cells to the
     only tiles that may go there (a cell may still stay empty if tiles run short).
+    ``_above`` (one board, standard channels): look only for boards scoring more; when there is none (or no
+    board at all within ``allowed``) the result has no boards and that score.
     """
     Ruleset.require(rules, "the solver plays", SolveError)
     shape = rules.layout
@@ -380,7 +451,9 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
         lay_args = _in_order[:-1]
     else:
         lay_args = _NOT_IN_ORDER
-    if num_channels > 3 and not all and _in_order is None:
+    if _above is not None:
+        floor = max(-1, _above)
+    elif num_channels > 3 and not all and _in_order is None:
         plain = Ruleset.from_options(rules.options.but(scoring="standard"))
         start = solve(plain, tiles, fixed=fixed, allowed=allowed).board
         floor = rules.score(start)
@@ -413,6 +486,8 @@ def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = Fa
             return Solution(floor, [start] if start is not None else [], True, tuple(tiles), nodes, unknown, lay_spent)
         result = ids[board]
         return Solution(int(rules.score(result)), [result], True, tuple(tiles), nodes, unknown, lay_spent)
+    if _above is not None and (best < 0 or board[0] < 0):
+        return Solution(_above, [], True, tuple(tiles))  # nothing above it (or no board within ``allowed``)
     if best < 0:
         raise SolveError("no board keeps the fixed tiles where they are and the allowed tiles in their cells")
 

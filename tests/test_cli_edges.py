@@ -92,6 +92,9 @@ def test_a_full_output_is_one_line_and_status_1(command):
     (["play", "--vs", "best,"], "--vs: 'best,' has an empty agent name"),
     (["bench", "--agent", "fast", "--games", "1", "--weights", "/dev/zero"],
      "weights /dev/zero: not a regular file"),  # numpy read the device to the end
+    (["bench", "--games", "2", "--symbols", '{"symbols": {"574": "moon"}}'],
+     "--symbols: no rule in play looks at the suns and moons"),  # bench alone took a map no rule looked at
+    (["solve", "--random", "2", "--jobs", "5000"], "--jobs must be 1 to 4096, got 5000"),  # was not capped
 ])
 def test_output_and_option_values_are_refused_before_any_work(capsys, argv, reason):
     assert main(argv) == 2
@@ -112,6 +115,15 @@ def test_weights_that_are_not_numbers_are_refused(capsys, tmp_path):
     np.savez(path, **contents)
     assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
     assert "1 of them are not finite numbers" in capsys.readouterr().err
+
+
+def test_train_makes_its_run_directory_but_not_a_missing_folder_above_it(capsys, tmp_path):
+    """As bench --plot and serve --db refuse a file in a folder that is not there, train refuses a run directory
+    in one (it used to make every missing folder of a mistyped path)."""
+    out = tmp_path / "typo" / "run"
+    assert main(["train", "--out", str(out), "--games", "10", "--quiet"]) == 2
+    assert capsys.readouterr().err == f"takeiteasy train: error: --out {out}: no folder {tmp_path / 'typo'}\n"
+    assert not (tmp_path / "typo").exists()
 
 
 def test_train_blames_the_option_that_is_wrong(capsys, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 
 import pytest
 
@@ -184,3 +185,67 @@ def test_two_sides_of_the_same_agent_are_told_apart(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("greedy [--agent]: ") and lines[1].startswith("greedy [--vs]: ")
     assert lines[2].startswith("greedy [--agent] - greedy [--vs]: +0.00")
+
+
+# --- the 95% interval: Student's t for n - 1 degrees of freedom --------------------------------------------------
+
+# The two-sided 95% (97.5% one-sided) column of the usual printed t table, to three places.
+PRINTED_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+               11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
+               20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048,
+               29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+
+
+def test_t95_is_the_printed_t_table_and_tends_to_the_normal_quantile():
+    from takeiteasy.commands.bench import Z95, t95
+
+    assert {df: round(t95(df), 3) for df in PRINTED_T95} == PRINTED_T95
+    values = [t95(df) for df in range(1, 2000)]
+    assert all(a > b for a, b in zip(values, values[1:]))  # no step where the table hands over to the formula
+    assert Z95 < t95(10**6) < Z95 + 1e-5
+    with pytest.raises(ValueError):
+        t95(0)
+
+
+def test_t95_agrees_with_scipy_where_it_is_installed():
+    stats = pytest.importorskip("scipy.stats")  # not a dependency: only a cross-check
+    from takeiteasy.commands.bench import t95
+
+    for df in [*range(1, 200), 500, 1000, 10**5]:
+        assert t95(df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=1e-6)
+
+
+def test_few_games_get_the_wider_t_interval(capsys, tmp_path):
+    """Three games: the half-width is t(2) = 4.303 x sd / sqrt(3), not the normal 1.96 x sd / sqrt(3), for one agent,
+    for the difference of bench --vs, and for solve --random."""
+    from takeiteasy.commands.bench import summarise
+
+    assert summarise([100, 110])["ci95"] == pytest.approx(12.706205 * 5)  # sd 7.07, sd / sqrt(2) = 5
+    report = bench(capsys, "--agent", "greedy", "--games", "3", "--seed", "1")
+    assert report["sd"] > 0 and report["ci95"] == pytest.approx(4.302653 * report["sd"] / 3 ** 0.5)
+    path = tmp_path / "scores.csv"
+    gap = bench(capsys, "--agent", "greedy", "--vs", "random", "--games", "3", "--seed", "1",
+                "--scores", str(path))["difference"]
+    rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
+    difference = [int(r[2]) - int(r[3]) for r in rows]
+    assert gap["ci95"] == pytest.approx(4.302653 * statistics.stdev(difference) / 3 ** 0.5)
+    assert main(["solve", "--random", "4", "--seed", "1", "--json"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    assert solved["sd"] > 0 and solved["ci95"] == pytest.approx(3.182446 * solved["sd"] / 2)
+
+
+def test_seed_with_a_deals_file_still_gives_the_agents_randomness(capsys, tmp_path):
+    """--deals fixes the tiles; --seed is not ignored there: the random agent's moves come from it (as --help
+    says), and the same seed plays the same games."""
+    path = tmp_path / "deals.txt"
+    path.write_text("\n".join(" ".join(TOKENS[t] for t in deal(5, range(27), 19, index=i)) for i in range(30)))
+
+    def scores(seed):
+        out = tmp_path / f"scores-{seed}.csv"
+        bench(capsys, "--agent", "random", "--deals", str(path), "--seed", seed, "--scores", str(out))
+        return out.read_text()
+
+    assert scores("1") == scores("1") != scores("2")
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    assert "with --deals only those" in " ".join(capsys.readouterr().out.split())

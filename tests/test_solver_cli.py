@@ -143,7 +143,7 @@ def test_solve_deals_file_solves_each_line(capsys, tmp_path):
     (["--random", "0"], "--random 0: expected 1..10,000,000 draws"),
     (["--random", "3", "--deals", "x.txt"], "give either --random N or --deals FILE, not both"),
     (["--random", "3", "--tiles", DRAW], "--random and --deals solve whole draws: do not give --tiles"),
-    (["--random", "3", "--jobs", "0"], "--jobs must be at least 1, got 0"),
+    (["--random", "3", "--jobs", "0"], "--jobs must be 1 to 4096, got 0"),
     (["--random", "3", "--no-caller"], "with no caller the players choose the tiles"),
     (["--jobs", "2", "--tiles", DRAW], "--jobs spreads --random or --deals draws; give one of those too"),
     (["--deals", "/nonexistent/deals.txt"], "deals file /nonexistent/deals.txt: cannot read it"),
@@ -168,3 +168,28 @@ def test_solve_under_the_holding_area_keeps_wildcards_off_the_stamen(capsys):
         assert all(board[cell] < 27 for cell in rules.layout.stamen_cells)  # ids 27.. are the wildcards
         assert "order_free" not in record
         assert record["score"] == solve_round(rules, drawn).score  # the order-aware solve agrees
+
+
+def test_solve_deals_under_best_sunray_bounds_what_bench_scores_on_each_deal(capsys, tmp_path):
+    """Rulebook 000, Best Sunray/Moonbeam with one player (awarded alone, docs/RULES.md): bench's lone player takes
+    the 60s, so solve's best of a deal counts them too and stays an upper bound for any agent on it (it used to
+    solve the board's own score: 251 on deal 2 of series 4, where the heuristic agent scores 272)."""
+    rules = Ruleset.from_options(Options(scoring="best-sunray"))
+    draws = [deal(4, rules.tile_set, 19, index=i) for i in range(4)]
+    path = tmp_path / "deals.txt"
+    path.write_text("\n".join(" ".join(TOKENS[t] for t in d) for d in draws) + "\n")
+    scores = tmp_path / "scores.csv"
+    assert main(["bench", "--agent", "heuristic", "--deals", str(path), "--scoring", "best-sunray",
+                 "--scores", str(scores), "--json"]) == 0
+    capsys.readouterr()
+    played = [int(line.split(",")[2]) for line in scores.read_text().splitlines()[1:]]
+    assert any(score > solve_round(rules, d).score for score, d in zip(played, draws))  # the bonus matters here
+    for index, (score, drawn) in enumerate(zip(played, draws)):
+        one = tmp_path / f"deal-{index}.txt"
+        one.write_text(" ".join(TOKENS[t] for t in drawn) + "\n")
+        assert main(["solve", "--deals", str(one), "--scoring", "best-sunray", "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["round_bonus"] is True and record["max"] >= score
+    assert main(["solve", "--deals", str(path), "--scoring", "best-sunray"]) == 0
+    out = capsys.readouterr().out
+    assert "note: under best-sunray scoring each score includes the 60 points a lone player takes" in out

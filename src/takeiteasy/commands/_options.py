@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import fields
 
-from ..core.errors import shown
+from ..core.errors import InputError, shown
 from ..core.files import read_text
 from ..core.layouts import LAYOUT_NAMES, read_json
 from ..core.presets import preset, presets
@@ -22,6 +22,10 @@ from ..core.rules import Options, Ruleset, RulesError
 
 #: Options fields, in the order --help shows them.
 FIELDS = tuple(f.name for f in fields(Options))
+
+#: The most --jobs of bench and solve: processes or Ray tasks (the random agent's batch simulator: threads);
+#: more would only queue.
+MAX_JOBS = 4096
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
@@ -40,6 +44,12 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value
+
+
+def check_jobs(jobs: int | None) -> None:
+    """Refuse a --jobs outside 1..:data:`MAX_JOBS` (None: not given)."""
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise InputError(f"--jobs must be 1 to {MAX_JOBS}, got {jobs}")
 
 
 def _refuse_a_second(parser, namespace, action, value, option_string) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import threading
@@ -11,6 +10,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from ..core.errors import InputError
+from ..core.files import require_folder
 from ._options import integer
 
 MIN_WATCH_SECONDS = 0.05  # looking at the database more often than this only keeps a core busy
@@ -140,9 +140,7 @@ def run(args) -> int:
                          "path or a postgresql:// URL")
     if args.db is not None and not scheme:
         # the default location is made on first use; a folder named by hand that is not there is a typo
-        folder = os.path.dirname(os.path.abspath(args.db))
-        if not os.path.isdir(folder):
-            raise InputError(f"--db {args.db}: no folder {folder}")
+        require_folder(args.db, "--db")
     if not args.host.strip():  # uvicorn would listen on every interface and the address shown would be broken
         raise InputError("--host: empty; give an address such as 127.0.0.1, or 0.0.0.0 for every interface")
     settings = app_settings(args)

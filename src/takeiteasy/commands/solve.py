@@ -7,7 +7,9 @@
 * ``solve --random N --seed S`` (or ``--deals FILE``): the best score of each of the N draws that
   ``takeiteasy bench`` deals in series S (or of each deal in the file), summed up like a benchmark: the
   score of a player who knew every tile in advance, on the very deals the agents played.  ``--jobs J``
-  or ``--ray ADDRESS`` spread the draws over processes or a Ray cluster.
+  or ``--ray ADDRESS`` spread the draws over processes or a Ray cluster.  Under best-sunray scoring each
+  draw's best includes the Best Sunray/Moonbeam points a lone player takes, as bench counts them
+  (:func:`~takeiteasy.solve.solver.solve_round_alone`); ``--tiles`` and ``-`` solve a board on its own score.
 
 Under a placement rule (or a stamen rule the solve does not keep) the result is the best in any order, an upper
 bound: the output says so (``"order_free": true``), and gives the best laid in order when there is one board.
@@ -24,9 +26,9 @@ from ..core.errors import InputError
 from ..core.notation import format_board, parse_board, parse_tiles, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
-from ..solve import maximum, solve, solve_round
-from ..solve.solver import SolveError, any_order_allowed
-from ._options import add_rules_arguments, integer, rules_from_args
+from ..solve import maximum, solve
+from ..solve.solver import SolveError, any_order_allowed, solve_round_alone
+from ._options import MAX_JOBS, add_rules_arguments, check_jobs, integer, rules_from_args
 from ._stdin import stdin_lines
 
 
@@ -45,7 +47,8 @@ def register(sub) -> None:
                       help="solve the draws of games 0..N-1 of bench's series --seed and sum up their best scores")
     many.add_argument("--seed", type=integer, default=None, metavar="S", help="series seed for --random (default: 0)")
     many.add_argument("--deals", metavar="FILE", help="solve these deals instead (bench's format: one line each)")
-    many.add_argument("--jobs", type=integer, default=None, metavar="J", help="processes (default: 1)")
+    many.add_argument("--jobs", type=integer, default=None, metavar="J",
+                      help=f"processes, 1 to {MAX_JOBS} (default: 1)")
     many.add_argument("--ray", metavar="ADDRESS", help="solve the draws as Ray tasks ('local', 'auto' or HOST:6379; "
                                                         "needs the [ray] extra); --jobs then counts tasks")
     add_rules_arguments(parser)
@@ -207,15 +210,16 @@ MAX_DRAWS = 10**7  # every score is kept in memory
 
 
 def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[int]] | None):
-    """Best scores of draws ``indices`` of series ``seed`` (or of ``deals``); worker entry point.
+    """Best scores of draws ``indices`` of series ``seed`` (or of ``deals``) for a lone player, round bonus
+    included as bench's games count it; worker entry point.
     Returns (scores, seconds spent solving, compilation and loading excluded)."""
     rules = Ruleset.from_options(Options.from_json(options))
-    solve(rules, deal(seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))  # compile or load before timing
+    solve_round_alone(rules, deal(seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))  # compile or load first
     start, scores = time.perf_counter(), []
     for position, index in enumerate(indices):
         tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
                                                                index=index)
-        scores.append(solve_round(rules, tiles).score)
+        scores.append(solve_round_alone(rules, tiles).score)
     return scores, time.perf_counter() - start
 
 
@@ -234,8 +238,7 @@ def _many(args, rules: Ruleset) -> int:
     if not rules.options.caller:
         raise InputError("with no caller the players choose the tiles, so there are no draws to solve "
                          "(--max gives the best board of the whole set)")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    check_jobs(args.jobs)
     deals = read_deals(args.deals, rules) if args.deals is not None else None
     count = len(deals) if deals is not None else args.random
     if not 1 <= count <= MAX_DRAWS:
@@ -251,10 +254,15 @@ def _many(args, rules: Ruleset) -> int:
         "seed": None if deals is not None else args.seed, "deals": args.deals, "jobs": jobs, "ray": args.ray,
         "options": options, "seconds": time.perf_counter() - start,
         "ms_per_draw": 1000 * sum(spent for _, spent in results) / count}
+    bonus = getattr(rules.scoring, "round_bonus", False)
+    if bonus:  # Best Sunray/Moonbeam: the lone player's 60s are in every score, as in bench's (solve_round_alone)
+        report["round_bonus"] = True
     rule = order_rule(rules, stamen_kept=True)
     if rule is not None:
         report["order_free"] = True
-        if count == 1:  # one board: the best in draw order too, cheap enough (means over many keep the bound)
+        # one board: the best in draw order too, cheap enough (means over many keep the bound); not with a round
+        # bonus, as the in-order search knows only a board's own score
+        if count == 1 and not bonus:
             report["in_order"] = in_order_record(rules, deals[0] if deals is not None else
                                                  deal(args.seed, rules.tile_set, rules.tiles_per_round, index=0))
     if args.json:
@@ -266,6 +274,9 @@ def _many(args, rules: Ruleset) -> int:
     print(f"best arrangement of {plural(count, 'draw')} ({where}): mean {report['mean']:.2f} {spread}, "
           f"median {report['median']:g}, min {report['min']}, "
           f"max {report['max']}; {report['ms_per_draw']:.1f} ms per draw")
+    if bonus:
+        print("note: under best-sunray scoring each score includes the 60 points a lone player takes for a scoring "
+              "row of suns and the 60 for a row of moons, as takeiteasy bench counts them")
     if rule is not None:
         print(order_note(rule, f"{report['max']} is" if count == 1 else "each score here is", report.get("in_order")))
     return 0

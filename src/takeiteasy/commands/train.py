@@ -6,6 +6,7 @@ import argparse
 import math
 
 from ..core.errors import InputError
+from ..core.files import require_folder
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import plural
 from ..core.rules import PLACEMENT_RULES
@@ -25,7 +26,7 @@ def register(sub) -> None:
                     "agents.  OUT receives checkpoint.npz (resumed automatically when present), train.log, "
                     "curve.png and, at the end, weights.npz.  The same settings give the same weights, "
                     "however often the run is stopped and resumed.")
-    parser.add_argument("--out", required=True, help="run directory")
+    parser.add_argument("--out", required=True, help="run directory (made if missing; the folder it is in must exist)")
     parser.add_argument("--games", type=integer, default=4_000_000, help="training games in all (default 4,000,000)")
     parser.add_argument("--seed", type=integer, default=1, help="random seed (default 1)")
     parser.add_argument("--board", default="standard", choices=LAYOUT_NAMES, help="board layout (default standard)")
@@ -77,6 +78,7 @@ def run(args) -> int:
 
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise InputError(f"--out {args.out}: a file, not a directory; give a run directory")
+    require_folder(args.out, "--out")  # the run directory is made, not the folders above it: a typo there is refused
     for name in ("games", "eval_games", "eval_every", "checkpoint_every", "jobs", "sync"):
         if getattr(args, name) <= 0:
             raise InputError(f"--{name.replace('_', '-')} must be positive, not {getattr(args, name)}")

@@ -1,4 +1,5 @@
-"""Reading the files a user names (boards, sun/moon maps, options, deals, saved games): text of a bounded size.
+"""The files a user names: reading them (boards, sun/moon maps, options, deals, saved games) as text of a bounded
+size, and checking where one is to be written.
 
 A name given by mistake, ``/dev/zero`` or a sparse file of gigabytes, was read to the end and used up the
 machine's memory; such a file is refused as an ``OSError`` whose ``strerror`` says why, as a missing one is.
@@ -10,6 +11,8 @@ import errno
 import os
 import stat
 from pathlib import Path
+
+from .errors import InputError
 
 #: The largest file read: far beyond any board, map, options or saved game, and a deals file of 800,000 deals.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -38,3 +41,14 @@ def read_stream(stream, limit: int | None = None) -> str:
         raise OSError(errno.EFBIG, f"more than {limit:,} characters, too large for this kind of input")
     return text
 
+
+
+def require_folder(path: str | Path, where: str) -> None:
+    """Refuse (:class:`InputError`) a file or folder to be written whose folder is missing: a folder named by
+    hand that is not there is a typo, not one to make ('--db runs/x.db: no folder /home/me/runs').  ``where``
+    names the option."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise InputError(f"{where} {path}: cannot write there ({folder} is a file, not a folder)")
+    if not os.path.isdir(folder):
+        raise InputError(f"{where} {path}: no folder {folder}")

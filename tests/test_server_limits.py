@@ -344,3 +344,49 @@ def test_a_hint_whose_asker_hung_up_while_it_waited_is_not_searched(monkeypatch)
         assert answer(last).startswith(b"HTTP/1.1 200")
         last.close()
         assert [TOKENS[t] for t in searched_tiles] == ["574", "968"]
+
+
+def test_following_a_rematch_spends_no_room_budget_only_opening_it_does():
+    """Every guest's "go to the rematch" asks the rematch endpoint, and so may the host twice.  Each ask spent a
+    room of the address's budget and a place among its open rooms, so players behind one address were soon
+    refused rooms for hours.  Only the ask that opens the rematch counts now."""
+    limits = RateLimits(requests=None, rooms=Limit(rate=0.001, burst=2), hints=None, open_rooms=2)
+    with TestClient(create_app(MemoryStore(), rate_limits=limits)) as client:
+        game = create(client, mode="solo").json()  # room 1 of 2
+        code, token = game["code"], game["token"]
+        st = client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+        while st["status"] == "playing":
+            tile = st["me"]["pending"][0]
+            st = client.post(f"/api/rooms/{code}/place",
+                             json={"token": token, "cell": st["me"]["legal"][tile][0]}).json()["state"]
+        opened = client.post(f"/api/rooms/{code}/rematch", json={"token": token})  # room 2 of 2
+        assert opened.status_code == 201, opened.text
+        for _ in range(5):  # followed again and again: the same room, nothing spent
+            again = client.post(f"/api/rooms/{code}/rematch", json={"token": token})
+            assert again.status_code == 201 and again.json()["code"] == opened.json()["code"]
+        refused = create(client, mode="solo")  # the budget is spent by the two rooms made, not by the follows
+        assert refused.status_code == 429 and "rooms" in refused.json()["error"]
+
+
+def test_an_ai_with_a_long_unknown_agent_name_is_refused_for_its_agent():
+    """The seat name, made from the agent's name, was checked first: a long unknown agent got 'name: 28
+    characters' instead of the list of agents."""
+    with TestClient(create_app(MemoryStore(), rate_limits=RateLimits.off())) as client:
+        host = create(client, mode="room").json()
+        answer = client.post(f"/api/rooms/{host['code']}/add",
+                             json={"token": host["token"], "agent": "abcdefghijklmnopqrstuvwxyz"})
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("agent 'abcdefghijklmnopqrstuvwxyz': expected one of random")
+
+
+def test_two_places_named_after_one_room_hold_one_place():
+    """Two asks for one rematch at once both reserve a place, and the second is handed the first's room: the
+    address holds that room once, not twice."""
+    from takeiteasy.server.limits import OpenRooms
+
+    rooms = OpenRooms(most=2, window=3600.0)
+    first, second = rooms.reserve("ann", lambda code: True), rooms.reserve("ann", lambda code: True)
+    rooms.made(first, "ABCDEF")
+    rooms.made(second, "ABCDEF")
+    assert rooms.reserve("ann", lambda code: True) is not None  # a place left: ABCDEF is held once
+    assert rooms.reserve("ann", lambda code: True) is None

@@ -157,20 +157,28 @@ class RateLimit:
             request = Request(scope)
             path = scope["path"].rstrip("/")
             kinds = ["requests"]
-            if request.method == "POST" and (path == "/api/rooms" or path.endswith("/rematch")):
+            if request.method == "POST" and path == "/api/rooms":  # a rematch spends one only if it makes a room
                 kinds.append("rooms")
             elif (request.method == "POST" and path == "/api/hint") or path.endswith("/analysis"):
                 kinds.append("hints")
             client = client_address(request)
             for kind in kinds:
-                wait = self.buckets[kind].take(client) if kind in self.buckets else 0.0
-                if wait > 0:
-                    seconds = max(1, math.ceil(wait))
-                    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
-                    response.headers["Retry-After"] = str(seconds)
-                    await response(scope, receive, send)
+                refusal = over_budget(self.buckets, kind, client)
+                if refusal is not None:
+                    await refusal(scope, receive, send)
                     return
         await self.app(scope, receive, send)
+
+
+def over_budget(buckets: dict[str, Buckets], kind: str, client: str) -> JSONResponse | None:
+    """Spend one of ``client``'s ``kind`` requests: None if it had one, else the 429 answer saying when to retry."""
+    wait = buckets[kind].take(client) if kind in buckets else 0.0
+    if wait <= 0:
+        return None
+    seconds = max(1, math.ceil(wait))
+    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
+    response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 class BodyLimit:
@@ -806,14 +814,22 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.post("/api/rooms/{code}/rematch", status_code=201)
     async def rematch(code: str, body: msg.Authorised, request: Request):
-        """The host opens a new room for the same players (seats and tokens kept); the old room names it."""
+        """The host opens a new room for the same players (seats and tokens kept); the old room names it.
+        Following a rematch already opened makes no room, so it spends none of the asker's room budget."""
+        async with room_lock(code):
+            opened = (await room_of(code)).rematch
+        if opened is None:
+            refusal = over_budget(buckets, "rooms", client_address(request))
+            if refusal is not None:
+                return refusal
+
         async def make():
             async with room_lock(code):
                 room = await run_in_threadpool(master.rematch, code, body.token)
                 old = await room_of(code)
                 return room, old, hub.snapshot(old)
 
-        made = await with_open_room_place(request, make)
+        made = await (make() if opened is not None else with_open_room_place(request, make))
         if not isinstance(made, tuple):
             return made  # refused
         room, old, views = made

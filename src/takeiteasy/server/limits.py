@@ -88,7 +88,14 @@ class OpenRooms:
             return place
 
     def made(self, place: list, code: str) -> None:
+        """Name the room made in ``place``; a room the client holds a place for already keeps only that one
+        (two asks for one rematch at once both reserve, and the second is handed the first one's room)."""
         with self._lock:
+            for entries in self._made.values():
+                if any(entry is place for entry in entries):
+                    if any(entry[1] == code for entry in entries):
+                        entries.remove(place)
+                    break
             place[1] = code
 
     def release(self, client: str, place: list) -> None:

@@ -549,6 +549,8 @@ class Room:
 
     # -- actions (each returns the new events; raises with the room unchanged) ----
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
+        if kind == "ai" and agent not in AGENTS:  # first: an AI seat added by the host is named after its agent
+            raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
         name = clean_name(name)
         if self.status != "lobby" and not self.takes_late_players:
             raise Conflict(f"room {self.code} has started; players join before the host starts"
@@ -566,8 +568,6 @@ class Room:
         if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise Conflict(f"name {name!r} is taken in room {self.code}")
         if kind == "ai":
-            if agent not in AGENTS:
-                raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
             if not self.digital:
                 raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
             if sum(s.kind == "ai" for s in self.seats) >= MAX_AGENTS:

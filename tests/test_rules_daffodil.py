@@ -275,3 +275,44 @@ def test_rulebook_003_best_board_in_hindsight_is_one_the_stamen_rule_can_reach(r
         kept.append(best.score)
         unbound.append(solve(rules, tiles).score)  # the same tiles with no stamen rule
     assert all(a <= b for a, b in zip(kept, unbound)) and kept != unbound
+
+
+def placed_unsettled(rules, seed, players=("ann",)):
+    """A greedy round of daffodil variant 4, every tile placed and none moved onto the stamen yet."""
+    game = Game(rules, list(players), seed=seed)
+    agent = make_agent("greedy", rules)
+    while not game.all_drawn or any(game.pending):
+        if not any(game.pending):
+            game.draw_next([agent] * len(players))  # with no caller, the chooser announces
+        for player in range(len(players)):
+            while game.pending[player]:
+                game.play_one(player, agent)
+    return game
+
+
+def test_rulebook_003_variant_4_end_moves_count_the_best_sunray_bonus():
+    """Rulebook 003, Daffodil variant 4, with Best Sunray/Moonbeam scoring: the default end moves chose the
+    board's own best score, though a sun or moon row made on the stamen earns 60 points (a lone player is
+    awarded it alone, docs/RULES.md).  They now count the bonus against the boards the player can see, and
+    with a caller (other boards hidden) the board's own score only."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen="holding", scoring="best-sunray"))
+
+    def total(board, releases):
+        after = rules.released(board, releases)
+        return rules.score(after) + rules.round_bonuses([after])[0]
+
+    changed = 0
+    for seed in range(300):
+        game = placed_unsettled(rules, seed)
+        board = game.boards[0]
+        plain, counted = rules.best_release(board), game.best_release(0)
+        assert counted == rules.best_release(board, ())
+        assert total(board, counted) >= total(board, plain)
+        changed += total(board, counted) > total(board, plain)
+    assert changed > 0  # seed 147: 59 + 120 in place of 63 + 60
+
+    hidden = placed_unsettled(rules, 147, ("ann", "bob"))  # a caller: bob's board is not seen
+    assert hidden.best_release(0) == rules.best_release(hidden.boards[0])
+    no_caller = Ruleset.from_options(Options(board="daffodil", stamen="holding", scoring="best-sunray", caller=False))
+    seen = placed_unsettled(no_caller, 147, ("ann", "bob"))  # rulebook 004: every board in sight
+    assert seen.best_release(0) == seen.rules.best_release(seen.boards[0], [seen.boards[1]])

@@ -557,12 +557,17 @@ class Game:
 
     def settle_with(self, player: int, agent: Player) -> None:
         """Daffodil variant 4: the agent's ``settle`` hook, or else the best-scoring moves onto the stamen."""
-        view = self.view(player)
-        if hasattr(agent, "settle"):
-            releases = agent.settle(view)
-        else:
-            releases = self.rules.best_release(view.board)
+        releases = agent.settle(self.view(player)) if hasattr(agent, "settle") else self.best_release(player)
         self.settle(player, [(int(t), int(c)) for t, c in releases])
+
+    def best_release(self, player: int) -> list[tuple[int, int]]:
+        """Daffodil variant 4: ``player``'s best moves onto the stamen (:meth:`Ruleset.best_release`), counting
+        the Best Sunray/Moonbeam bonus against the boards the player can see: all of them alone or with no
+        caller (rulebook 004: players look at each other's boards), none with a caller."""
+        self._check_player(player)
+        visible = len(self.players) == 1 or not self.rules.options.caller
+        others = tuple(b for p, b in enumerate(self.boards) if p != player) if visible else None
+        return self.rules.best_release(self.boards[player], others)
 
     # -- saving --------------------------------------------------------------
     def to_json(self) -> dict:

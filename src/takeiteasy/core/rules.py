@@ -633,16 +633,28 @@ class Ruleset:
             board[board == tile], board[cell] = -1, tile
         return board
 
-    def best_release(self, board: np.ndarray) -> list[tuple[int, int]]:
-        """The (tile, stamen cell) moves from the holding area that score most; fewest moves on a tie."""
+    def best_release(self, board: np.ndarray, others=None) -> list[tuple[int, int]]:
+        """The (tile, stamen cell) moves from the holding area that score most; fewest moves on a tie.
+
+        Under Best Sunray/Moonbeam, ``others`` (the other players' boards as they are; ``()`` for a lone
+        player) makes the round bonus count too: a sun row made on the stamen may be worth more than a few
+        points.  None (the default, as when the other boards are hidden) counts the board's own score only.
+        """
         board = self._full(board).copy()
         held = [(slot, int(board[slot])) for slot in self.holding_cells if board[slot] >= 0]
-        best: tuple[int, int, list] = (self.score(board), 0, [])
+        if others is not None and getattr(self.scoring, "round_bonus", False):
+            others = [self._full(other) for other in others]
+
+            def value(board: np.ndarray) -> int:
+                return self.score(board) + self.round_bonuses([board, *others])[0]
+        else:
+            value = self.score
+        best: tuple[int, int, list] = (value(board), 0, [])
 
         def search(k: int, moves: list) -> None:
             nonlocal best
             if k == len(held):
-                key = (self.score(board), -len(moves))
+                key = (value(board), -len(moves))
                 if key > best[:2]:
                     best = (key[0], key[1], list(moves))
                 return

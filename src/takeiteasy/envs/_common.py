@@ -144,7 +144,7 @@ def settle_when_done(game, seat: int) -> None:
     """Daffodil variant 4: once ``seat`` has placed every tile, make its best end moves onto the stamen."""
     rules = game.rules
     if rules.holding_cells and game.all_drawn and not game.pending[seat] and not game.settled[seat]:
-        game.settle(seat, rules.best_release(game.boards[seat]))
+        game.settle(seat, game.best_release(seat))
 
 
 def score_now(game, seat: int) -> int:
@@ -152,11 +152,12 @@ def score_now(game, seat: int) -> int:
     return game.scores()[seat] if game.finished else game.rules.score(game.boards[seat])
 
 
-def settled(rules: Ruleset, board: np.ndarray) -> np.ndarray:
-    """``board`` after its best end moves from the holding area (itself when there is none)."""
+def settled(rules: Ruleset, board: np.ndarray, others=None) -> np.ndarray:
+    """``board`` after its best end moves from the holding area (itself when there is none); ``others`` as in
+    :meth:`~takeiteasy.core.rules.Ruleset.best_release` (the other boards, ``()`` alone)."""
     if not rules.holding_cells:
         return board
-    return rules.released(board, rules.best_release(board))
+    return rules.released(board, rules.best_release(board, others))
 
 
 def action_number(action) -> int:

@@ -292,7 +292,7 @@ class TakeItEasyVectorEnv(VectorEnv):
                 self.boards[i, actions[i]] = self.deals[i, self.turns[i]]
                 self.turns[i] += 1
                 if self.turns[i] == self.tiles_per_round:
-                    self.boards[i] = _common.settled(self.rules, self.boards[i])
+                    self.boards[i] = _common.settled(self.rules, self.boards[i], others=())  # one player each
                 score = self.rules.score(self.boards[i])
                 if self.turns[i] == self.tiles_per_round:  # Best Sunray/Moonbeam: the bonus comes at the end
                     score += self.rules.round_bonuses([self.boards[i]])[0]

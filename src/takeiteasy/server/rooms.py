@@ -236,7 +236,7 @@ class AITurn:
                 tile, cell = view.tile, agent.choose(view)
             return {"t": "place", "p": self.seat, "cell": int(cell), "tile": int(tile)}
         if self.what == "settle":
-            releases = agent.settle(view) if hasattr(agent, "settle") else view.rules.best_release(view.board)
+            releases = agent.settle(view) if hasattr(agent, "settle") else self.game.best_release(self.seat)
             return {"t": "settle", "p": self.seat, "releases": [[int(t), int(c)] for t, c in releases]}
         agents = [agent if p == self.seat else None for p in range(len(self.game.players))]
         before = len(self.game.drawn)
@@ -978,8 +978,9 @@ class Room:
                 # copy would always start from the same state: give each draw its own stream
                 game._rng = SplitMix64(game_seed(self.seed ^ 0xA770, 100 * self.round + len(game.drawn)))
                 turns.append(AITurn(seat, what, position, agent, game=game))
-            else:
-                turns.append(AITurn(seat, what, position, agent, view=self.game.view(seat)))
+            else:  # a settle decides against the boards the seat can see: it gets the game too
+                turns.append(AITurn(seat, what, position, agent, view=self.game.view(seat),
+                                    game=self._trial() if what == "settle" else None))
         return turns
 
     def ai_move(self, turn: AITurn, event: dict) -> list[dict]:

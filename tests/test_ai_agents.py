@@ -493,9 +493,13 @@ def test_hint_functions_refuse_too_few_remaining_tiles_as_the_command_does():
     board = parse_board("924 974 163 178" + " ." * 15, rules.layout, rules.tile_set)
     tile = parse_board("574" + " ." * 18, rules.layout, rules.tile_set)[0]
     with pytest.raises(InputError, match=r"^remaining: 1 tile to come after this tile, but 14 more must come"):
-        hint(rules, board, tile, remaining=[tile, 0], agent="expectimax")
+        hint(rules, board, tile, remaining=[0], agent="expectimax")
     with pytest.raises(InputError, match=r"cannot still come: it is already on the board"):
         hint(rules, board, tile, remaining=[int(board[0])], agent="fast")
+    with pytest.raises(InputError, match=r"^remaining: tile 574 cannot still come: it is the tile to place$"):
+        hint(rules, board, tile, remaining=[tile, 0], agent="expectimax")  # was dropped from the bag without a word
+    with pytest.raises(InputError, match=r"^remaining: tile 123 cannot still come: it is in hand$"):
+        hint(rules, board, tile, remaining=[0, 1], agent="expectimax", in_hand=[0])
     with pytest.raises(InputError, match=r"^remaining: 0 tiles to announce, but 15 more must come"):
         announce_hints(rules, board, remaining=[], agent="fast")
     seen = {int(t) for t in board if t >= 0} | {int(tile)}

@@ -349,6 +349,10 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
      "player 1: name 'ann\\x1b[2J' has a control character"),
     (lambda g: g["players"].append(dict(g["players"][0])),  # the report's lines could not be told apart
      "player 2: name 'ann' is player 1's too; each player needs a name of their own"),
+    (lambda g: g["players"][0].update(name=" "),  # was taken: play refused it, a saved game did not
+     "player 1: name ' ' is blank; each player needs a name"),
+    (lambda g: g.update(draw_size=2),  # was replayed two at a time under rules drawing one
+     "saved game: draw_size 2 contradicts the options' draw 1; give one number of tiles turned over at a time"),
     (lambda g: g["players"][0].update(moves=None),
      "player 'ann': moves: expected a list like [{\"tile\": \"574\", \"cell\": 3}, ...], not null"),
     (lambda g: g["players"][0]["moves"].__setitem__(2, ["574", 3]),
@@ -405,8 +409,9 @@ def test_analyse_with_standard_input_closed_is_a_one_line_error(capsys, monkeypa
 
 @pytest.mark.parametrize("cells, message", [
     ("[[0.5, 0], [1, 0]]", "cell coordinates are whole numbers, not 0.5"),  # int() made it cell (0, 0)
-    ("[[0, 0], [1e400, 0]]", "cell coordinates are whole numbers, not inf"),  # was an OverflowError traceback
-    ("[[true, false]]", "cell coordinates are whole numbers, not True"),
+    ("[[0, 0], [1e400, 0]]", "cell coordinates are whole numbers, not Infinity"),  # was an OverflowError traceback
+    ("[[true, false]]", "cell coordinates are whole numbers, not true"),  # was Python's spelling, True
+    ("[[0, 0], [0, null]]", "cell coordinates are whole numbers, not null"),
     ("[]", "no cells"),
 ])
 def test_a_layout_file_with_odd_coordinates_is_a_one_line_error(capsys, tmp_path, cells, message):
@@ -482,6 +487,10 @@ def test_play_answers_that_are_not_a_cell_or_a_tile_and_cell_get_a_plain_reason(
     (["--previous", "963", "--previous-cell", "3"], "previous cell 3 holds no tile, not the previous tile 963"),
     (["--previous", "123"], "tile 123 cannot be both the tile to place and the previous tile"),
     (["--remaining", "963 574"], "tile 574 cannot still come: it is already on the board"),
+    # the tile to place and the tile in hand were quietly left out of the bag
+    (["--remaining", "963 123"], "--remaining: tile 123 cannot still come: it is the tile to place"),
+    (["--in-hand", "128", "--draw", "2", "--remaining", "963 128"],
+     "--remaining: tile 128 cannot still come: it is in hand"),
 ])
 def test_hint_refuses_a_previous_tile_or_bag_that_contradicts_the_board(capsys, argv, message):
     """These were accepted and silently changed the estimates (sun/moon placement reads the previous tile)."""
@@ -669,7 +678,7 @@ def test_an_error_quoting_a_line_break_or_carriage_return_stays_one_line(capsys,
     (["--board", "{file}"], '{"name": "odd", "cells": [[0, 0]], "stamen": null}',  # was "('NoneType' object ...)"
      "board file {file}: stamen is a list of [q, r] cells, not null"),
     (["--board", "{file}"], '{"name": "", "cells": [[0, 0], [0, 1]]}',  # was "the  board"
-     "board file {file}: name is the board's name, as text, not ''"),
+     "board file {file}: name is the board's name, as text, not \"\""),
     (["--board", "{file}"], '{"name": "odd", "cells": [[0, 0], [1, 1]]}',
      "board file {file}: no two cells are next to each other in a row, so no line could ever score"),
     (["--symbols", "{file}"], "", "symbol map {file}: not valid JSON (Expecting value"),  # was "cannot read it"
@@ -723,8 +732,8 @@ def test_hint_takes_an_empty_remaining_for_the_last_tile(capsys):
 def test_play_refuses_two_players_of_one_name(capsys, monkeypatch, argv):
     """Whose turn, board and personal best would it be?  Two people of one name were taken as two players."""
     status, out, err = run_cli(capsys, "play", "--no-record", *argv, stdin="", monkeypatch=monkeypatch)
-    assert status == 2 and out == "" and err.startswith("takeiteasy play: error: --players: ")
-    assert "is given twice; give each player a different name" in err
+    assert status == 2 and out == "" and err.startswith("takeiteasy play: error: --players: player ")
+    assert "is player 1's too; each player needs a name of their own" in err
 
 
 @pytest.mark.parametrize("players", ["ann,", "ann,,bob", ","])
@@ -938,6 +947,38 @@ def test_a_json_file_too_long_a_number_or_too_deep_is_a_one_line_error(capsys, t
     status, _, err = run_cli(capsys, "score", option, str(path), EXAMPLE_178)
     what = {"--options": "--options", "--board": "board file", "--symbols": "symbol map"}[option]
     assert status == 2 and err == f"takeiteasy score: error: {what} {path}: {reason}\n"
+
+
+@pytest.mark.parametrize("option, content, where", [
+    ("--options", '{"draw": 2, "draw": 1}', "--options {path}: key \"draw\""),
+    ("--board", '{"name": "pair", "cells": [[0, 0], [0, 1]], "cells": [[0, 0], [1, 0]]}', "board file {path}: key "
+                                                                                          '"cells"'),
+    ("--symbols", '{"symbols": {"574": "sun", "574": "moon"}}', 'symbol map {path}: key "574"'),
+    ("--symbols", '{"symbols": {"574": "sun"}, "symbols": {}}', 'symbol map {path}: key "symbols"'),
+], ids=["options", "board", "symbols-tile", "symbols-map"])
+def test_a_key_given_twice_in_a_json_file_is_refused(capsys, tmp_path, option, content, where):
+    """docs/FORMATS.md: the symbol map refuses a tile named twice, but {"574": "sun", "574": "moon"} was read with
+    the last one winning (so were a layout's and an options file's keys): which did the writer mean?"""
+    path = tmp_path / f"twice-{option[2:]}-{len(content)}.json"  # a path of its own: layouts are cached by path
+    path.write_text(content)
+    status, _, err = run_cli(capsys, "score", option, str(path), "--scoring", "sunrays", EXAMPLE_178)
+    assert status == 2
+    assert err == f"takeiteasy score: error: {where.format(path=path)} is given twice in one object\n"
+
+
+def test_analyse_refuses_a_saved_game_with_a_key_given_twice(capsys, tmp_path):
+    from takeiteasy.ai import make_agent
+    from takeiteasy.core import Game
+
+    rules = Ruleset.from_options()
+    game = Game(rules, ["ann"], seed=5)
+    game.play([make_agent("greedy", rules, 1)])
+    text = json.dumps(game.to_json())
+    path = tmp_path / "game.json"
+    path.write_text(text[:-1] + ', "seed": 6}')  # which seed dealt the round?
+    assert main(["analyse", str(path)]) == 2
+    assert capsys.readouterr().err == (f'takeiteasy analyse: error: {path}: key "seed" is given twice in one '
+                                       "object\n")
 
 
 @pytest.mark.parametrize("text, message", [

@@ -129,7 +129,7 @@ def test_the_end_of_the_input_stops_the_caller_with_status_1(capsys, monkeypatch
 
 @pytest.mark.parametrize("argv, message", [
     (["--preset", "no-caller"], "--caller: under the no-caller variant the players announce the tiles themselves"),
-    (["--players", "ann,ann"], "--players: 'ann' is given twice"),
+    (["--players", "ann,ann"], "--players: player 2: name 'ann' is player 1's too"),
     (["--players", "ann,"], "--players: 'ann,' has an empty name"),
     (["--players", " "], "--players: give at least one name (leave --players out to only call the tiles)"),
     (["--players", "ann,bob", "--preset", "solitaire"], "solitaire is for one player, not 2"),

@@ -300,3 +300,70 @@ def test_messages_for_common_mistakes_say_what_to_use():
         Game(RULES, ["a"], deal=["574"] * 19)
     with pytest.raises(InputError, match=r"game.to_json\(\)"):
         analyse_game(Game(RULES, ["a"], seed=1))
+
+
+@pytest.mark.parametrize("names, message", [
+    (["ann", ""], "player 1: name '' is empty; each player needs a name"),
+    (["  "], "player 0: name '  ' is blank; each player needs a name"),
+    (["ann", "bo\x1b[2Jb"], "player 1: name 'bo\\x1b[2Jb' has a control character"),
+    (["ann\u00a0"], "player 0: name 'ann\\xa0' has a character that does not print ('\\xa0')"),
+    (["ann", "bob", "ann"], "player 2: name 'ann' is player 0's too; each player needs a name of their own"),
+])
+def test_a_game_and_a_match_refuse_a_name_play_refuses(names, message):
+    """`takeiteasy play --players` refused an empty name, a control character and a name given twice, but Game and
+    Match took them (a blank name read "'s turn" in every message).  One check now serves all, and counts players
+    as the game does, from 0."""
+    with pytest.raises(InputError) as game:
+        Game(RULES, names, seed=1)
+    with pytest.raises(InputError) as match:
+        Match(RULES, names)
+    assert str(game.value) == str(match.value) == message
+
+
+def test_a_name_of_an_emoji_family_is_printable_everywhere():
+    """The web rooms take a family emoji (people joined by zero-width joiners); a game of such a player must be
+    playable, saved and read back (``check_names`` is the rooms' test of printable characters too)."""
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    game = Game(RULES, [family], seed=3)
+    game.play([ScriptedPlayer(family, list(range(19)))])
+    assert Game.from_json(game.to_json()).players == [family]
+    with pytest.raises(InputError, match=r"does not print \('\\u200d'\)"):
+        Game(RULES, ["a\u200db"])  # a joiner between letters shows nothing
+
+
+@pytest.mark.parametrize("name, message", [
+    ("", "saved game: player 2: name '' is empty; each player needs a name"),
+    (" \t", "saved game: player 2: name ' \\t' is blank; each player needs a name"),
+    ("ann", "saved game: player 2: name 'ann' is player 1's too; each player needs a name of their own"),
+])
+def test_a_saved_game_refuses_a_blank_or_repeated_name(name, message):
+    """Game.from_json read a player named "" (docs/FORMATS.md: a name is printable text, different from the
+    others'); the players are counted as the file lists them, from 1, as `takeiteasy analyse` counts them."""
+    game = Game(RULES, ["ann", "bob"], seed=4)
+    game.play([ScriptedPlayer("ann", list(range(19))), ScriptedPlayer("bob", list(range(19)))])
+    record = game.to_json()
+    record["players"][1]["name"] = name
+    with pytest.raises(InputError) as info:
+        Game.from_json(record)
+    assert str(info.value) == message
+
+
+def test_a_saved_draw_size_must_be_the_options_draw():
+    """A record with "draw_size": 2 under options drawing one was replayed two tiles at a time while its rules
+    said one: which was the round?  The two must agree, and a game made with its own draw_size saves it so."""
+    game = Game(RULES, ["ann"], seed=4)
+    game.play([ScriptedPlayer("ann", list(range(19)))])
+    record = game.to_json()
+    with pytest.raises(InputError) as info:
+        Game.from_json({**record, "draw_size": 2})
+    assert str(info.value) == ("saved game: draw_size 2 contradicts the options' draw 1; give one number of tiles "
+                               "turned over at a time")
+    options = {key: value for key, value in record["options"].items() if key != "draw"}  # left out: 1
+    with pytest.raises(InputError, match="^saved game: draw_size 2 contradicts the options' draw 1"):
+        Game.from_json({**record, "options": options, "draw_size": 2})
+    assert Game.from_json({**record, "options": options}).draw_size == 1  # draw_size left out: the options' draw
+    own = Game(RULES, ["ann"], seed=4, draw_size=2)
+    own.play([ScriptedPlayer("ann", list(range(19)))])
+    saved = own.to_json()
+    assert saved["draw_size"] == saved["options"]["draw"] == 2
+    assert Game.from_json(saved).draw_size == 2

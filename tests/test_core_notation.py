@@ -197,13 +197,15 @@ def test_a_layout_with_one_line_of_two_cells_is_enough(tmp_path):
 
 @pytest.mark.parametrize("data, message", [
     ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": None}, "stamen is a list of [q, r] cells, not null"),
-    ({"name": "", "cells": [[0, 0], [0, 1]]}, "name is the board's name, as text, not ''"),
-    ({"name": " ", "cells": [[0, 0], [0, 1]]}, "name is the board's name, as text, not ' '"),
+    ({"name": "", "cells": [[0, 0], [0, 1]]}, "name is the board's name, as text, not \"\""),
+    ({"name": " ", "cells": [[0, 0], [0, 1]]}, "name is the board's name, as text, not \" \""),
     ({"cells": [[0, 0], [0, 1]]}, "name is missing (the board's name, as text)"),
     ({"name": "x"}, "cells is missing (a list of [q, r] cells)"),
     ({"name": "x", "cells": [[0, 0], [0, 1]], "description": 5}, "description is text, not 5"),
     ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": [[True, False]]}, "cell coordinates are whole numbers"),
     ({"name": "x", "cells": [[0, 0], [0, 10**20]]}, "cell coordinates go from -100 to 100, not 10"),
+    ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": [[0, 5]]}, "stamen cell [0, 5] is not on the board"),  # (0, 5)
+    ({"name": "x", "cells": [[0, 0], [0, None]]}, "cell coordinates are whole numbers, not null"),  # None
 ])
 def test_a_layout_error_names_the_field_and_the_file(data, message):
     """"stamen": null was "layout: expected {...} ('NoneType' object is not iterable)"; an empty name made
@@ -219,7 +221,8 @@ def test_a_layout_error_names_the_field_and_the_file(data, message):
     ("[" + "9" * 5000 + "]", "where: a number in it has more than 4300 digits"),
     ("[" * 100_000 + "]" * 100_000, "where: nested too deeply to read"),
     ("{", "where: not valid JSON (Expecting property name"),
-], ids=["long-number", "deep", "syntax"])
+    ('[{"a": 1, "b": {"c": 2, "c": 2}}]', 'where: key "c" is given twice in one object'),  # the last one won
+], ids=["long-number", "deep", "syntax", "key-twice"])
 def test_read_json_turns_every_parse_failure_into_one_input_error(text, message):
     """json.loads raises a bare ValueError for an over-long number and RecursionError for deep nesting: the loaders
     caught only JSONDecodeError, so both were tracebacks."""

@@ -349,14 +349,19 @@ def test_rulebook_000_best_sunray_the_agents_score_is_its_boards_own_as_the_play
 
 def test_a_game_turning_over_two_tiles_at_a_time_by_its_own_draw_size_is_analysed_so():
     """``Game(draw_size=2)`` under rules drawing one: the analysis grouped the tiles by the rules' draw, judging
-    a tile drawn with another as if that other were still in the bag."""
+    a tile drawn with another as if that other were still in the bag.  The record now says the round's draw in
+    its options too (a draw_size the options contradict is refused), and is analysed as a round drawing two."""
     import copy
 
     rules = Ruleset.from_options()
     game = Game(rules, ["ann"], seed=21, draw_size=2)
     game.play([make_agent("greedy", rules, seed=1)])
     saved = game.to_json()
-    assert saved["draw_size"] == 2 and saved["options"]["draw"] == 1
+    assert saved["draw_size"] == 2 and saved["options"]["draw"] == 2
     by_rules = copy.deepcopy(saved)
-    by_rules["options"]["draw"] = 2  # the same round under rules drawing two
+    by_rules.pop("draw_size")  # the same round, its draw given by the rules alone
     assert analyse_game(saved)["players"] == analyse_game(by_rules)["players"]
+    contradicted = copy.deepcopy(saved)
+    contradicted["options"]["draw"] = 1
+    with pytest.raises(InputError, match=r"^saved game: draw_size 2 contradicts the options' draw 1"):
+        analyse_game(contradicted)

@@ -106,3 +106,24 @@ def test_rulebook_003_variants_combine_as_options_and_a_rule_given_twice_is_refu
                  "sunrays"]) == 0
     played = json.loads(capsys.readouterr().out)["options"]
     assert (played["board"], played["placement"], played["scoring"]) == ("daffodil", "adjacent", "sunrays")
+
+
+def test_rulebook_003_variant_4_score_reads_the_holding_slots_as_hint_does(capsys, monkeypatch):
+    """Rulebook 003, variant 4 (holding area): `takeiteasy hint` took a board with the three holding slots after
+    its cells, `score` refused the same text as a board of 24 tokens.  Both read it alike now; the held tiles are
+    beside the board and score nothing, and a tile on the board and in a slot is refused."""
+    rng = random.Random(4)
+    tiles = rng.sample(range(31), 24)
+    cells = [TOKENS[t] for t in tiles[:21]]
+    held = [TOKENS[tiles[21]], ".", TOKENS[tiles[22]]]
+    assert main(["score", "--json", "--preset", "daffodil-holding", *cells, *held]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["board"].split() == cells + held
+    assert record["score"] == ref.score(cells, ref.DAFFODIL_CELLS, False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(" ".join(cells + held) + "\n"))
+    assert main(["score", "-", "--preset", "daffodil-holding"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == record["score"]
+    assert main(["score", "--preset", "daffodil-holding", *cells, cells[0], ".", "."]) == 2
+    assert capsys.readouterr().err == "takeiteasy score: error: board: a tile appears twice (holding slots included)\n"
+    assert main(["score", "--preset", "daffodil", *cells, *held]) == 2  # no holding area: 24 tokens are too many
+    assert "24" in capsys.readouterr().err

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.game import View
-from ..core.notation import parse_board, parse_tile, plural
+from ..core.notation import plural
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
 
@@ -93,40 +93,27 @@ def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) 
 
 
 def check_remaining(rules: Ruleset, board: np.ndarray, remaining, now=(), name: str = "remaining") -> None:
-    """Refuse ``remaining`` (the tiles that may still come) when it holds a tile already on the board, or too
-    few tiles to fill the board after ``now`` (the tiles placed this turn; none when announcing): a search
-    would find no way to finish the board and give every cell an expected final score of 0."""
+    """Refuse ``remaining`` (the tiles that may still come) when it holds a tile already on the board or one of
+    ``now`` (the tile placed this turn, then those in hand; none when announcing), or too few tiles to fill the
+    board after ``now``: a search would find no way to finish the board and give every cell an expected final
+    score of 0.  The set holds each tile once, so a tile drawn now cannot come again: it is refused, not dropped,
+    since a bag that lists it was written for another position."""
     seen = {int(cell) for cell in board if cell >= 0}
     on_board = [int(t) for t in remaining if t in seen]
-    if on_board:  # the contradiction first: it is why the count falls short
+    if on_board:  # the contradictions first: they are why the count falls short
         raise InputError(f"tile {TOKENS[on_board[0]]} cannot still come: it is already on the board")
+    drawn = next((int(t) for t in remaining if t in now), None)
+    if drawn is not None:
+        which = "the tile to place" if drawn == now[0] else "in hand"
+        raise InputError(f"{name}: tile {TOKENS[drawn]} cannot still come: it is {which}")
     placed = int((np.asarray(board) >= 0).sum())
     if placed >= rules.tiles_per_round:  # a full board: the callers name that themselves
         return
     to_come = max(rules.tiles_per_round - placed - len(now), 0 if now else 1)
-    usable = [t for t in remaining if t not in now]
-    if len(usable) < to_come:
+    if len(remaining) < to_come:
         what = "to announce" if not now else "to come after this tile" + (" and those in hand" if len(now) > 1 else "")
-        raise InputError(f"{name}: {plural(len(usable), 'tile')} {what}, but {to_come} more must come to fill "
+        raise InputError(f"{name}: {plural(len(remaining), 'tile')} {what}, but {to_come} more must come to fill "
                          f"the board ({placed} of {rules.tiles_per_round} tiles placed)")
-
-
-def hint_board(rules: Ruleset, text: str) -> np.ndarray:
-    """A hint's board from notation: the layout's cells, optionally followed by the holding slots (daffodil
-    variant 4; the web app and `takeiteasy hint` send them alike)."""
-    tokens = text.split()
-    cells = rules.layout.num_cells
-    if len(tokens) != rules.board_size or rules.board_size == cells:
-        return parse_board(text, rules.layout, rules.tile_set)
-    board = np.concatenate([parse_board(" ".join(tokens[:cells]), rules.layout, rules.tile_set),
-                            np.full(rules.board_size - cells, -1, dtype=np.int64)])
-    for slot, token in enumerate(tokens[cells:], start=cells):
-        if token != ".":
-            board[slot] = parse_tile(token, slot + 1, rules.tile_set)
-    placed = board[board >= 0]
-    if len(set(placed.tolist())) != placed.size:
-        raise InputError("board: a tile appears twice (holding slots included)")
-    return board
 
 
 def every_cell_estimates(player, view: View) -> np.ndarray | None:
@@ -195,8 +182,8 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
         raise InputError("the board is full: there is nowhere to put a tile")
     if remaining is None:
         remaining = default_remaining(rules, board, tile, in_hand)
-    else:  # the tile and those in hand are drawn: they cannot come again
-        remaining = [t for t in tile_ids(rules, remaining, "remaining") if t not in in_hand and t != tile]
+    else:
+        remaining = tile_ids(rules, remaining, "remaining")
         check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))

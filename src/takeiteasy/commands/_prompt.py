@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from ..core.errors import InputError
+from ..core.game import check_names
 
 
 class Quit(Exception):
@@ -17,17 +18,20 @@ class EndOfInput(Quit):
 
 
 def player_names(text: str) -> list[str]:
-    """``--players ann,bob``: the names, each printable and different; '' gives none."""
+    """``--players ann,bob``: the names, each printable and different (:func:`table_names`); '' gives none."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     if "," in text and len(names) < text.count(",") + 1:  # 'ann,' or 'ann,,bob': a name left out?
         raise InputError(f"--players: {text!r} has an empty name; give each name between commas")
-    unprintable = next((name for name in names if not name.isprintable()), None)
-    if unprintable is not None:  # an escape sequence in a name would act on the terminal each time it is shown
-        raise InputError(f"--players: {unprintable!r} has a control character; give printable names")
-    repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if repeated is not None:  # two players of one name: whose turn, board and score would it be?
-        raise InputError(f"--players: {repeated!r} is given twice; give each player a different name")
-    return names
+    return table_names(names)
+
+
+def table_names(names: list[str]) -> list[str]:
+    """The names of the players at the table, refused as a game refuses them (``check_names``), in the words of
+    the ``--players`` option."""
+    try:
+        return check_names(names, first=1)
+    except InputError as exc:
+        raise InputError(f"--players: {exc}") from None
 
 
 def ask(console: Console, prompt: str) -> str:

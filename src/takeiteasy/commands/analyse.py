@@ -10,7 +10,7 @@ from rich.console import Console
 
 from ..core.errors import InputError, shown
 from ..core.files import read_stream, read_text
-from ..core.game import FORMAT_NAME, FORMAT_VERSION
+from ..core.game import FORMAT_NAME, FORMAT_VERSION, check_names
 from ..core.layouts import read_json
 from ..core.notation import NotationError, parse_board, parse_tile, plural
 from ..core.rules import Options, Ruleset
@@ -97,13 +97,8 @@ def _check_fields(game: dict) -> None:
             raise InputError(f'player {n}: expected an object {{"name": "ann", "moves": [...]}}, not {shown(player)}')
         if not isinstance(player.get("name"), str):
             raise _wrong(f"player {n}: name", "the player's name, as text", player, "name")
-        if not player["name"].isprintable():  # an escape sequence would act on the terminal when the name is shown
-            raise InputError(f"player {n}: name {player['name']!r} has a control character")
-        same = next((m for m, other in enumerate(players[:n - 1], start=1)
-                     if isinstance(other, dict) and other.get("name") == player["name"]), None)
-        if same is not None:  # the report names players: two alike could not be told apart
-            raise InputError(f"player {n}: name {player['name']!r} is player {same}'s too; each player needs "
-                             "a name of their own")
+    check_names([player["name"] for player in players], first=1)  # before a name is shown in a message below
+    for player in players:
         who = f"player {player['name']!r}"
         for key, what in (("moves", "move"), ("releases", "release")):
             if key == "releases" and key not in player:

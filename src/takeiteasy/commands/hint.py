@@ -38,14 +38,15 @@ def register(sub) -> None:
                              "certain to come and are placed after it")
     parser.add_argument("--remaining", metavar="TILES",
                         help="tiles that may still come, white-space separated, at least as many as the board "
-                             "still needs (default: every tile not seen)")
+                             "still needs, none on the board, not TILE nor those in hand (default: every tile not "
+                             "seen)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from ..ai.hints import hint, hint_board
+    from ..ai.hints import hint
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
@@ -61,7 +62,7 @@ def run(args) -> int:
         raise InputError("--other is for --announce: the other boards matter when choosing the tile to call")
     if len(args.tokens) < 2:
         raise InputError("expected a board and then a tile")
-    board = hint_board(rules, " ".join(args.tokens[:-1]))
+    board = rules.parse_board(" ".join(args.tokens[:-1]))
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
     in_hand = parse_tiles(args.in_hand, allowed=rules.tile_set) if args.in_hand else []
@@ -85,12 +86,12 @@ def run(args) -> int:
 
 
 def run_announce(args, rules) -> int:
-    from ..ai.hints import announce_hints, hint_board
+    from ..ai.hints import announce_hints
 
     if args.in_hand:
         raise InputError("--in-hand is for placing; --announce ranks the tiles to announce")
     try:
-        board = hint_board(rules, " ".join(args.tokens))
+        board = rules.parse_board(" ".join(args.tokens))
     except InputError:
         if len(args.tokens) > 1 and len(" ".join(args.tokens).split()) == rules.layout.num_cells + 1:
             raise InputError(f"--announce ranks every tile you may announce: give only the board, not a tile "
@@ -101,7 +102,7 @@ def run_announce(args, rules) -> int:
     others = []
     for number, text in enumerate(args.other, start=1):
         try:
-            others.append(hint_board(rules, text))
+            others.append(rules.parse_board(text))
         except InputError as exc:
             raise InputError(f"--other board {number}: {exc}") from None
     hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent, others=others)

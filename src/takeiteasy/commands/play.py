@@ -24,7 +24,7 @@ from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
 from ..terminal import board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, integer, rules_from_args
-from ._prompt import Quit, ask, best_possible_line, player_names, round_title
+from ._prompt import Quit, ask, best_possible_line, player_names, round_title, table_names
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
         "'?' shows where the best AI would put it (with two tiles, '? b' for the second; also for the tile just "
@@ -78,9 +78,7 @@ def run(args) -> int:
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:
         raise InputError("standard input is closed: play reads the players' moves from it")
-    repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if repeated is not None:  # a person named like an AI player ('fast (AI)'): whose board would it be?
-        raise InputError(f"--players: {repeated!r} is given twice; give each player a different name")
+    table_names(names)  # a person named like an AI player ('fast (AI)'): whose board would it be?
     bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i) for i, name in enumerate(args.vs)}
     records = None if args.no_record else Records(args.db)
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.errors import InputError
-from ..core.notation import format_board, parse_board
+from ..core.notation import format_board
 from ..core.rules import Ruleset, ScoringRule
 from ._options import add_rules_arguments, rules_from_args
 from ._stdin import stdin_lines
@@ -18,9 +18,10 @@ from ._stdin import stdin_lines
 def register(sub) -> None:
     parser = sub.add_parser("score", help="score a board (or '-' for one board per line on standard input)",
                             description="Score a board written in notation: one token per cell, columns left to "
-                                        "right, each top to bottom; '.' is an empty cell. With '-', each line of "
-                                        "standard input is a board (blank lines are skipped) and each is written "
-                                        "as one line of JSON, with or without --json.")
+                                        "right, each top to bottom; '.' is an empty cell (with the daffodil "
+                                        "holding area its slots may follow; they score nothing). With '-', each "
+                                        "line of standard input is a board (blank lines are skipped) and each is "
+                                        "written as one line of JSON, with or without --json.")
     parser.add_argument("tokens", nargs="+", metavar="BOARD",
                         help="the board's tokens (quoted or not), or '-' to read boards from standard input "
                              "(always JSON out: one line per board)")
@@ -31,7 +32,7 @@ def register(sub) -> None:
 
 def score_record(rules: Ruleset, text: str) -> dict:
     """The JSON record of one scored board (raises InputError on bad text)."""
-    board = parse_board(text, rules.layout, rules.tile_set)
+    board = rules.parse_board(text)  # as hint reads it: the holding slots may follow the cells
     lines = rules.lines(board)
     record = {
         "board": format_board(board),

@@ -30,6 +30,7 @@ from .errors import InputError
 import json
 import numbers
 import operator
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -119,6 +120,46 @@ def _tile_id(tile) -> int:
                           "(parse_tile reads a token such as 574)") from None
 
 
+ZERO_WIDTH_JOINER = "\u200d"
+
+
+def _joins_emoji(name: str, index: int) -> bool:
+    """A zero-width joiner inside an emoji sequence (a family, a flag with a sign): it prints as part of the
+    sequence, the one character that does not print on its own a name may hold."""
+    if name[index] != ZERO_WIDTH_JOINER or not 0 < index < len(name) - 1:
+        return False
+    return unicodedata.category(name[index - 1]) in ("So", "Sk", "Mn") and unicodedata.category(name[index + 1]) == "So"
+
+
+def unprintable(name: str) -> int | None:
+    """Where ``name`` holds a character that does not print (``str.isprintable``: a control character, which would
+    act on a terminal showing the name, or a format, unassigned or blank one other than the space), or None."""
+    return next((i for i, ch in enumerate(name) if not ch.isprintable() and not _joins_emoji(name, i)), None)
+
+
+def check_names(names, first: int = 0) -> list[str]:
+    """``names`` as a list of players' names, or :class:`InputError` naming the first player whose name is refused:
+    each is text, not empty or blank, printable (:func:`unprintable`) and different from the others' (messages,
+    scores and the analysis name the players).  Players are counted from ``first``: 0 as the game's player indices,
+    1 for the players of a file or an option.  Every game, match, saved game and command checks names so."""
+    if isinstance(names, str):
+        raise InputError(f"players is a list of names, like [{names!r}], not a string")
+    if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        raise InputError(f"players is a list of names, like ['ann', 'bob'], not {names!r}")
+    for n, name in enumerate(names, start=first):
+        if not name.strip():
+            raise InputError(f"player {n}: name {name!r} is {'blank' if name else 'empty'}; each player needs a name")
+        where = unprintable(name)
+        if where is not None:
+            kind = "a control character" if unicodedata.category(name[where]) == "Cc" else \
+                f"a character that does not print ({name[where]!r})"
+            raise InputError(f"player {n}: name {name!r} has {kind}")
+        if name in names[:n - first]:  # two alike: whose turn, board and score would it be?
+            raise InputError(f"player {n}: name {name!r} is player {names.index(name) + first}'s too; each player "
+                             "needs a name of their own")
+    return list(names)
+
+
 def check_players(options: Options, count: int) -> None:
     """Refuse a table of ``count`` players that ``options`` do not allow (the check every game and
     environment makes before play)."""
@@ -167,11 +208,7 @@ class Game:
 
     def __post_init__(self) -> None:
         Ruleset.require(self.rules, "a game is played")
-        if isinstance(self.players, str):
-            raise InputError(f"players is a list of names, like [{self.players!r}], not a string")
-        if not isinstance(self.players, (list, tuple)) or not all(isinstance(p, str) for p in self.players):
-            raise InputError(f"players is a list of names, like ['ann', 'bob'], not {self.players!r}")
-        self.players = list(self.players)
+        self.players = check_names(self.players)
         if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral)):
             raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None)")
         options = self.rules.options
@@ -576,7 +613,8 @@ class Game:
         record = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
-            "options": self.rules.options.to_json(),
+            # a game made with its own draw_size drew that many at a time: its record's rules say so
+            "options": self.rules.options.but(draw=self.draw_size).to_json(),
             "seed": self.seed,
             "caller": self.caller,
             "draw_size": self.draw_size,
@@ -609,6 +647,7 @@ class Game:
             rules = Ruleset.from_options(Options.from_json(data.get("options", {}), saved=True))
             deal = [parse_tile(t) for t in data["deal"]]
             players = data["players"]
+            names = [p["name"] for p in players]
             caller = data.get("caller", 0)  # checked by the constructor: int() would take "1", 1.9 and true
             size = data.get("draw_size")
             moves = [[(parse_tile(m["tile"]), _saved_cell(m["cell"], p["name"], f"move {n}"))
@@ -617,8 +656,15 @@ class Game:
             if isinstance(exc, InputError):
                 raise
             raise InputError(f"saved game: missing or malformed field ({exc})") from None
+        try:
+            check_names(names, first=1)  # counted as a person reads the file, as the other messages name players
+        except InputError as exc:
+            raise InputError(f"saved game: {exc}") from None
         no_caller = not rules.options.caller
-        game = cls(rules, [p["name"] for p in players], data.get("seed"), None if no_caller else deal, size, caller)
+        game = cls(rules, names, data.get("seed"), None if no_caller else deal, size, caller)
+        if game.draw_size != rules.options.draw:  # which of the two did the round follow?
+            raise InputError(f"saved game: draw_size {game.draw_size} contradicts the options' draw "
+                             f"{rules.options.draw}; give one number of tiles turned over at a time")
         if game.seed is not None and not no_caller \
                 and game.deal != seeded_deal(game.seed, rules.tile_set, rules.tiles_per_round):
             raise InputError(f"saved game: the deal is not the one of its seed {game.seed} (`takeiteasy deal --seed "
@@ -688,10 +734,7 @@ class Match:
 
     def __post_init__(self) -> None:
         Ruleset.require(self.rules, "a match is played")
-        if isinstance(self.players, str) or not isinstance(self.players, (list, tuple)) \
-                or not all(isinstance(p, str) for p in self.players):
-            raise InputError(f"players is a list of names, like ['ann', 'bob'], not {self.players!r}")
-        self.players = list(self.players)
+        self.players = check_names(self.players)
         check_players(self.rules.options, len(self.players))
         if self.rounds is None:
             self.rounds = self.rules.options.rounds

@@ -52,10 +52,21 @@ def read_json(text: str, where: str, error: type[InputError] = InputError):
     """``json.loads(text)``, with each way it can fail as one ``error`` line naming ``where``.
 
     Besides bad syntax (JSONDecodeError), the parser raises a bare ValueError for a number of more digits than
-    Python converts, and RecursionError for nesting deeper than the stack: both would be tracebacks.
+    Python converts, and RecursionError for nesting deeper than the stack: both would be tracebacks.  A key given
+    twice in one object is refused: Python keeps the last, other readers the first, so which one counts is a guess.
     """
+    def unique_keys(pairs: list) -> dict:
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise error(f"{where}: key {shown(key)} is given twice in one object")
+            seen.add(key)
+        return dict(pairs)
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique_keys)
+    except InputError:
+        raise
     except json.JSONDecodeError as exc:
         raise error(f"{where}: not valid JSON ({exc})") from None
     except ValueError:
@@ -84,7 +95,7 @@ class Layout:
                  where: str | None = None):
         """``where`` is what error messages call the layout (its file); by default ``layout NAME``."""
         if not isinstance(name, str) or not name.strip():  # messages say "the NAME board"
-            raise LayoutError(f"{where or 'layout'}: name is the board's name, as text, not {name!r}")
+            raise LayoutError(f"{where or 'layout'}: name is the board's name, as text, not {shown(name)}")
         where = where or f"layout {name}"
         self.name = name
         self.description = description
@@ -99,7 +110,7 @@ class Layout:
         stamen = [(_whole(where, q), _whole(where, r)) for q, r in stamen]  # (true, false) would pass as (1, 0)
         missing = [c for c in stamen if c not in self.index]
         if missing:
-            raise LayoutError(f"{where}: stamen cell {missing[0]} is not on the board")
+            raise LayoutError(f"{where}: stamen cell {shown(list(missing[0]))} is not on the board")
 
         lines: list[tuple[int, list[int]]] = []
         for direction in range(3):
@@ -222,9 +233,10 @@ def _whole(where: str, value) -> int:
     """A cell coordinate: an integer, or 2.0 (int() would truncate 0.5 to 0, take true as 1, fail on 1e400)."""
     whole = isinstance(value, numbers.Integral) or (isinstance(value, float) and value.is_integer())
     if isinstance(value, bool) or not whole:
-        raise LayoutError(f"{where}: cell coordinates are whole numbers, not {value!r}")
+        raise LayoutError(f"{where}: cell coordinates are whole numbers, not {shown(value)}")
     if abs(value) > MAX_COORDINATE:
-        raise LayoutError(f"{where}: cell coordinates go from -{MAX_COORDINATE} to {MAX_COORDINATE}, not {value!r}")
+        raise LayoutError(f"{where}: cell coordinates go from -{MAX_COORDINATE} to {MAX_COORDINATE}, "
+                          f"not {shown(value)}")
     return int(value)
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import kernels
 from .layouts import Layout, layout as get_layout
+from .notation import parse_board as parse_cells, parse_tile
 from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, NUM_TILES, STANDARD_TILES,
                     SYMBOL_NAMES, SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
 
@@ -606,6 +607,23 @@ class Ruleset:
             cell = next(c for c, t in enumerate(board) if not -1 <= t < NUM_TILES)
             raise InputError(f"cell {cell} holds {int(board[cell])}: expected a tile id 0..{NUM_TILES - 1} "
                              "or -1 for an empty cell")
+        return board
+
+    def parse_board(self, text: str) -> np.ndarray:
+        """A board of this game from notation: the layout's cells, optionally followed by the holding slots (daffodil
+        variant 4), as ``takeiteasy score`` and ``hint`` and the web app's hints read it."""
+        tokens = text.split()
+        cells = self.layout.num_cells
+        if len(tokens) != self.board_size or self.board_size == cells:
+            return parse_cells(text, self.layout, self.tile_set)
+        board = np.concatenate([parse_cells(" ".join(tokens[:cells]), self.layout, self.tile_set),
+                                np.full(self.board_size - cells, -1, dtype=np.int64)])
+        for slot, token in enumerate(tokens[cells:], start=cells):
+            if token != ".":
+                board[slot] = parse_tile(token, slot + 1, self.tile_set)
+        placed = board[board >= 0]
+        if len(set(placed.tolist())) != placed.size:
+            raise InputError("board: a tile appears twice (holding slots included)")
         return board
 
     def _full(self, board) -> np.ndarray:

@@ -37,7 +37,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..ai import AGENTS, STRENGTH
-from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint, hint_board
+from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
 from ..commands.score import score_record
 from ..core.errors import InputError, shown
 from ..core.layouts import LAYOUT_NAMES, layout as get_layout
@@ -741,7 +741,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     async def _hint(body: msg.HintRequest, request: Request) -> dict:
         rules = Ruleset.from_options(server_options(body.preset, body.options))
-        board = hint_board(rules, body.board)
+        board = rules.parse_board(body.board)
         previous = parse_tile(body.previous_tile, allowed=rules.tile_set) if body.previous_tile else -1
         if body.announce:
             return await announce_hint(rules, board, previous, body, request)
@@ -763,7 +763,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         others = []
         for number, text in enumerate(body.others, start=1):
             try:
-                others.append(hint_board(rules, text))
+                others.append(rules.parse_board(text))
             except InputError as exc:
                 raise InputError(f"other board {number}: {exc}") from None
         hints = await searched(ai_announce_hints, rules, board, None, previous, body.previous_cell,

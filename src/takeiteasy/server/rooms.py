@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from ..ai import AGENTS, make_agent
 from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
-from ..core.game import Game, IllegalMove, Match, View, group_sizes
+from ..core.game import ZERO_WIDTH_JOINER, Game, IllegalMove, Match, View, group_sizes, unprintable
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
@@ -134,7 +134,6 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # Cyrillic and Greek capitals and small letters drawn like Latin ones: in a name key they are the Latin letter, so
 # that "Аlice" with a Cyrillic А cannot sit beside "Alice" (and be let an AI play for in her place)
 LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsIJSABEZHIKMNOPTYXo")
-ZERO_WIDTH_JOINER = "\u200d"
 
 
 def _is_variation_selector(ch: str) -> bool:
@@ -157,14 +156,6 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", "".join(kept).translate(LOOK_ALIKES)).casefold()
 
 
-def _allowed_format_character(name: str, index: int) -> bool:
-    """A zero-width joiner inside an emoji sequence (a family, a flag with a sign): the only format character a
-    name may hold."""
-    if name[index] != ZERO_WIDTH_JOINER or not 0 < index < len(name) - 1:
-        return False
-    return unicodedata.category(name[index - 1]) in ("So", "Sk", "Mn") and unicodedata.category(name[index + 1]) == "So"
-
-
 def clean_name(name: str) -> str:
     """A player name: 1..24 printable characters, spaces collapsed, at least one of them a letter, digit, symbol
     or punctuation mark (not only accents or blank letters)."""
@@ -175,8 +166,7 @@ def clean_name(name: str) -> str:
         raise RoomError("name: empty; give a name of 1 to 24 characters")
     if len(name) > MAX_NAME:
         raise RoomError(f"name: {len(name)} characters; at most {MAX_NAME}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and not _allowed_format_character(name, i)
-           for i, ch in enumerate(name)):
+    if unprintable(name) is not None:  # the check every game makes (blank characters are spaces by now)
         raise RoomError("name: control or unassigned characters are not allowed")
     if not any(unicodedata.category(ch)[0] in "LNSP" and ch not in BLANK_LETTERS for ch in name):
         raise RoomError("name: nothing visible; give a name of 1 to 24 characters")

@@ -136,9 +136,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
         raise InputError(f"saved game: missing or malformed field ({exc})") from None
     if not game.finished:
         raise InputError("the saved game is not finished: every player must have placed every tile")
-    rules = game.rules
-    if game.draw_size != rules.options.draw:  # Game(draw_size=...) turned over another number at a time
-        rules = Ruleset.from_options(rules.options.but(draw=game.draw_size))
+    rules = game.rules  # its draw is the game's draw_size: Game.from_json refuses a record where they differ
     evaluator, evaluator_label = _evaluator(rules)
     deal = list(game.deal)
     report = _deal_report(rules, deal, agent_game, floors=game.boards)

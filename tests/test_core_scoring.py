@@ -1,10 +1,9 @@
 """Scoring rules, each test naming the rulebook and rule it checks."""
 
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
-from takeiteasy.core import Options, Ruleset, format_board, layout, parse_board
+from takeiteasy.core import Options, Ruleset, layout, parse_board
 from takeiteasy.core.tiles import TOKENS, default_symbol_map
 
 import reference

@@ -16,7 +16,6 @@ import pytest
 
 from takeiteasy._jit import COMPILED
 from takeiteasy.core import kernels
-from takeiteasy.core.layouts import layout
 from takeiteasy.core.rules import Options, Ruleset
 from takeiteasy.core.tiles import DIRECTION_BEST, TILE_VALUES
 from takeiteasy.fast import lines as tracking

@@ -9,7 +9,7 @@ import pytest
 
 from takeiteasy.cli import main
 from takeiteasy.core import Options, Ruleset, deal
-from takeiteasy.core.notation import format_board, parse_board
+from takeiteasy.core.notation import parse_board
 from takeiteasy.core.tiles import TOKENS
 from takeiteasy.solve import solve_round
 

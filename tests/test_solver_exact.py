@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from takeiteasy.core import Options, Ruleset, deal
-from takeiteasy.core.notation import parse_tiles
 from takeiteasy.solve import SolveError, solve
 from takeiteasy.solve.solver import alone_score, solve_round, solve_round_alone
 from solver_reference import brute_force, reference_lone_bonus, reference_score

@@ -155,7 +155,7 @@ class Layout:
     # -- plain facts ---------------------------------------------------------
     @property
     def num_cells(self) -> int:
-        """How many cells the board has (19 on both shipped boards)."""
+        """How many cells the board has (19 on the standard board, 21 on the daffodil)."""
         return len(self.cells)
 
     @property

@@ -301,7 +301,7 @@ def test_placing_junk_places_a_tile_or_is_an_illegal_move(moves):
 
 def test_a_view_with_no_tile_to_place_has_no_legal_cells(rules):
     game = Game(rules, ["ann"], seed=1)
-    assert game.view(0).phase == "announce" and game.view(0).legal_cells() == []  # was every cell, for tile -1
+    assert game.view(0).phase == "wait" and game.view(0).legal_cells() == []  # was every cell, for tile -1
 
 
 from takeiteasy.core.deal import deal  # noqa: E402

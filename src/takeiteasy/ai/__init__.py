@@ -85,4 +85,4 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
 
 
 __all__ = ["AGENTS", "LEARNED", "STRENGTH", "Agent", "AnnounceHint", "BestAgent", "DeepAgent", "ExpectimaxAgent", "FastAgent", "GreedyAgent", "HeuristicAgent", "Hint",
-           "RandomAgent", "RolloutAgent", "announce_hints", "hint", "make_agent"]
+           "RandomAgent", "RolloutAgent", "ValueFunction", "announce_hints", "hint", "make_agent"]

@@ -14,13 +14,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.errors import InputError
+from ..core.errors import InputError, shown
 from ..core.game import View
-from ..core.notation import plural
+from ..core.notation import plural, tile_name as _name
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
 
@@ -59,17 +60,12 @@ class AnnounceHint:
         return out
 
 
-def _name(tile) -> str:
-    """A tile's token for a message, or the value as given when it is not a tile id."""
-    whole = isinstance(tile, (int, np.integer)) and not isinstance(tile, (bool, np.bool_))
-    return TOKENS[tile] if whole and 0 <= tile < len(TOKENS) else repr(tile)
-
-
 def tile_ids(rules: Ruleset, values, what: str) -> list[int]:
     """``values`` as tile ids of the game's set, each once, or :class:`InputError` naming the first that is not (the
     search kernels index their tables with them unchecked: a wrong id crashed the process)."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise InputError(f"{what}: expected a list of tile ids, not {_name(values)}")
+        # as given: a lone 5 is no tile token (it is not a tile id either, but a number where a list belongs)
+        raise InputError(f"{what}: expected a list of tile ids, not {shown(values)}")
     tiles = []
     for value in values:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
@@ -129,8 +125,9 @@ def every_cell_estimates(player, view: View) -> np.ndarray | None:
     return estimates
 
 
-def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
-         agent: str = "best", in_hand=()) -> list[Hint]:
+def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining: Sequence[int] | None = None,
+         previous_tile: int = -1, previous_cell: int = -1, agent: str = "best",
+         in_hand: Sequence[int] = ()) -> list[Hint]:
     """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first).
 
     ``in_hand`` are other tiles drawn with it (two-tile draw): they are certain to
@@ -196,8 +193,9 @@ def hint(rules: Ruleset, board, tile: int, remaining=None, previous_tile: int = 
     return [Hint(c, float(estimates[c])) for c in cells]
 
 
-def announce_hints(rules: Ruleset, board, remaining=None, previous_tile: int = -1, previous_cell: int = -1,
-                   agent: str = "best", others=()) -> list[AnnounceHint]:
+def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining: Sequence[int] | None = None,
+                   previous_tile: int = -1, previous_cell: int = -1, agent: str = "best",
+                   others: Sequence[np.ndarray] = ()) -> list[AnnounceHint]:
     """No caller: every tile that may be announced (``remaining``, default every tile not on the board) with
     the expected final score of the player's own board when it comes now and goes on its best cell.
 

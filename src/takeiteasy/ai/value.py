@@ -36,12 +36,16 @@ class WeightsError(InputError):
 
 @dataclass
 class ValueFunction:
+    """A learned estimate of the points a board will still make: one weight per feature of
+    :func:`takeiteasy.ai.features.feature_spec`, with the metadata it was trained and saved with."""
+
     spec: FeatureSpec
     weights: np.ndarray  # float32, spec.num_weights
     info: dict
 
     @classmethod
     def zeros(cls, layout_name: str = "standard", scoring: str = "standard") -> "ValueFunction":
+        """A value function with every weight 0 (training starts from it)."""
         spec = feature_spec(layout_name, scoring)
         return cls(spec, np.zeros(spec.num_weights, dtype=np.float32), {})
 
@@ -73,6 +77,7 @@ class ValueFunction:
 
     @classmethod
     def load(cls, path: str | Path) -> "ValueFunction":
+        """Read weights written by :meth:`save`; :class:`WeightsError` for a file that cannot be used."""
         if Path(path).exists() and not Path(path).is_file():  # a device such as /dev/zero: numpy read it whole
             raise WeightsError(f"weights {path}: not a regular file (takeiteasy train writes weights.npz)")
         if Path(path).is_file() and not zipfile.is_zipfile(path):  # numpy would suggest unpickling it

@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..core.deal import deal
+from ..core.deal import deal, fresh_seed
 from ..core.errors import InputError, shown
 from ..core.game import Match, check_players, group_sizes
 from ..core.notation import NotationError, call_words, parse_board
@@ -69,9 +69,7 @@ def run(args) -> int:
     if sys.stdin is None:
         raise InputError("standard input is closed: call waits for Enter before each tile")
     if args.seed is None:
-        import secrets
-
-        args.seed = secrets.randbelow(2**31)
+        args.seed = fresh_seed()
     console = Console(highlight=False)
     console.print(f"[bold]Take It Easy![/] calling for a table: {rules.layout.name} board, seed {args.seed}.  "
                   + HELP)

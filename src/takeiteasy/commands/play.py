@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..core.deal import fresh_seed
 from ..core.errors import InputError
 from ..core.game import Game, IllegalMove, Match, check_players
 from ..core.notation import call_words, format_board, format_tile
@@ -71,9 +72,7 @@ def run(args) -> int:
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
     if args.seed is None:
-        import secrets
-
-        args.seed = secrets.randbelow(2**31)
+        args.seed = fresh_seed()
     names = humans + _ai_names(args.vs)
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 
 from .errors import InputError
 from .tiles import NUM_TILES
@@ -46,6 +47,17 @@ class SplitMix64:
                 return x % bound
 
 
+#: Fresh seeds are drawn below this: short enough to type back (``--seed``) and exact as a JSON number anywhere.
+FRESH_SEED_LIMIT = 2**31
+
+
+def fresh_seed() -> int:
+    """A new random seed, for a game or match given none (recorded, so the round can be replayed)."""
+    import secrets
+
+    return secrets.randbelow(FRESH_SEED_LIMIT)
+
+
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` in a series started from ``seed``."""
     mixer = SplitMix64((operator.index(seed) & MASK64) ^ ((operator.index(index) * GOLDEN) & MASK64))
@@ -62,7 +74,7 @@ def shuffled(tiles, seed: int) -> list[int]:
     return order
 
 
-def deal(seed: int, tile_set=range(27), count: int = 19, index: int | None = None) -> list[int]:
+def deal(seed: int, tile_set: Iterable[int] = range(27), count: int = 19, index: int | None = None) -> list[int]:
     """The first ``count`` tiles of the seeded shuffle of ``tile_set``.
 
     With ``index``, the deal of game ``index`` in the series ``seed``: this is

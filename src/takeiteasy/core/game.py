@@ -36,17 +36,13 @@ from typing import Protocol
 
 import numpy as np
 
-from .deal import SplitMix64, deal as seeded_deal, game_seed
-from .notation import format_board, format_tile, parse_tile
-from .rules import MAX_ROUNDS, Options, Ruleset, _whole
-from .tiles import NUM_STANDARD, TOKENS
+from .deal import SplitMix64, deal as seeded_deal, fresh_seed, game_seed
+from .notation import format_board, format_tile, parse_tile, tile_name as _tile_name
+from .rules import MAX_ROUNDS, RELEASE_ONLY_HOLDING, IllegalMove, Options, Ruleset, _whole
+from .tiles import TOKENS
 
 FORMAT_NAME = "takeiteasy-game"
 FORMAT_VERSION = 1
-
-
-class IllegalMove(InputError):
-    """A move the rules refuse; ``str()`` is the reason."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +50,10 @@ class View:
     """What a player sees when asked to act.
 
     ``phase`` says what is asked: ``place`` (put ``tile`` on a cell),
-    ``announce`` (no caller: pick a tile from ``remaining``; ``tile`` is -1)
-    or ``settle`` (daffodil variant 4: move held tiles onto the stamen).
+    ``announce`` (no caller: this player picks a tile from ``remaining``;
+    ``tile`` is -1), ``settle`` (daffodil variant 4: move held tiles onto the
+    stamen) or ``wait`` (nothing now, ``tile`` -1: the caller has not drawn
+    yet, another player announces or places, or the round is over).
     """
 
     rules: Ruleset
@@ -100,15 +98,6 @@ class ScriptedPlayer:
         cell = self.cells[self.position]
         self.position += 1
         return cell
-
-
-def _tile_name(tile) -> str:
-    """A tile's token for a message, or the value as given when it is not a tile id."""
-    try:
-        whole = operator.index(tile)
-    except TypeError:
-        return repr(tile)
-    return format_tile(whole) if 0 <= whole < len(TOKENS) else str(whole)
 
 
 def _tile_id(tile) -> int:
@@ -184,7 +173,9 @@ def announcer(group: int, players: int, first: int = 0) -> int:
 
 @dataclass
 class Game:
-    """One round.  ``deal`` fixes the tile order; otherwise ``seed`` makes one.
+    """One round.  ``deal`` fixes the tile order; otherwise ``seed`` makes one.  Given neither, the game draws a
+    fresh random seed and keeps it as :attr:`seed` (saved with the game, so the round replays); with a ``deal``
+    and no seed, ``seed`` stays None ("the deal was given", docs/FORMATS.md).
 
     ``draw_size`` defaults to the ruleset's ``draw`` option.  ``caller`` is
     the index of the player who calls this round (with no caller: who
@@ -211,6 +202,8 @@ class Game:
         self.players = check_names(self.players)
         if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral)):
             raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None)")
+        if self.seed is None and self.deal is None:  # a fresh round each time, its seed kept to save and replay it
+            self.seed = fresh_seed()
         options = self.rules.options
         check_players(options, len(self.players))
         self.caller = _whole("caller", self.caller, 0, len(self.players) - 1)
@@ -221,7 +214,7 @@ class Game:
         if self.deal is not None:
             self.deal = self._checked_deal(self.deal, exact=options.caller)  # with no caller, the tiles so far
         elif options.caller:
-            self.deal = seeded_deal(0 if self.seed is None else self.seed, self.rules.tile_set, n)
+            self.deal = seeded_deal(self.seed, self.rules.tile_set, n)
         else:
             self.deal = []  # grows as players announce tiles
         self.boards = [self.rules.empty_board() for _ in self.players]
@@ -290,15 +283,17 @@ class Game:
 
     def previous_tile(self, player: int) -> int:
         """The tile ``player`` placed last (what sun/moon placement compares with), -1 before the first."""
+        self._check_player(player)
         return self.moves[player][-1][0] if self.moves[player] else -1
 
     def previous_cell(self, player: int) -> int:
         """Where ``player`` placed their last tile, -1 before the first."""
+        self._check_player(player)
         return self.moves[player][-1][1] if self.moves[player] else -1
 
     def view(self, player: int, tile: int | None = None) -> View:
-        """What ``player`` sees now: placing ``tile`` (default: their first pending tile),
-        announcing (no caller, nothing pending), or settling (daffodil variant 4)."""
+        """What ``player`` sees now: placing ``tile`` (default: their first pending tile), announcing (no caller,
+        their turn to choose the next tile), settling (daffodil variant 4) or waiting (see :class:`View`)."""
         self._check_player(player)
         phase = "place"
         if tile is None:
@@ -306,8 +301,10 @@ class Game:
                 tile = self.pending[player][0]
             elif self.all_drawn and not self.settled[player]:
                 phase, tile = "settle", -1
-            else:
+            elif self.chooser == player and not self.waiting:
                 phase, tile = "announce", -1
+            else:  # a caller game before its draw said "announce", and an agent then picked a tile
+                phase, tile = "wait", -1
         others = ()
         if not self.rules.options.caller:  # rulebook 004: with no caller, players look at each other's boards
             others = tuple(b.copy() for p, b in enumerate(self.boards) if p != player)
@@ -337,6 +334,10 @@ class Game:
             raise IllegalMove("every player must place the drawn tiles before the next draw")
         if self.all_drawn:
             raise IllegalMove("the round is over: every tile has been drawn")
+        if tiles is not None and (isinstance(tiles, (str, bytes)) or not hasattr(tiles, "__iter__")):
+            raise IllegalMove(f"tiles {tiles!r}: the tiles drawn are a list of tile ids, like [{tiles!r}]"
+                              if isinstance(tiles, numbers.Integral) else
+                              f"tiles {tiles!r}: the tiles drawn are a list of tile ids (parse_tiles reads tokens)")
         size = self._sizes[self._groups_drawn]
         start = len(self.drawn)
         if not self.rules.options.caller and start + size > len(self.deal):
@@ -487,22 +488,13 @@ class Game:
     def release(self, player: int, tile: int, cell: int) -> None:
         """Daffodil variant 4, end of round: move a held tile onto an empty stamen cell."""
         self._check_player(player)
-        holding = self.rules.holding_cells
-        if not holding:
-            raise IllegalMove("only daffodil variant 4 (holding area) moves tiles onto the stamen at the end")
+        if not self.rules.holding_cells:
+            raise IllegalMove(RELEASE_ONLY_HOLDING)
         if not self.all_drawn or self.pending[player]:
             raise IllegalMove("holding area: tiles move onto the stamen only once every tile is placed")
         if self.settled[player]:
             raise IllegalMove("holding area: this player has already finished the round")
-        board = self.boards[player]
-        slots = [s for s in holding if board[s] == tile]
-        if not slots:
-            raise IllegalMove(f"holding area: tile {_tile_name(tile)} is not in the holding area")
-        if cell not in self.rules.release_cells(board, tile):
-            if tile >= NUM_STANDARD:
-                raise IllegalMove(f"holding area: wildcard {format_tile(tile)} may not move onto the stamen")
-            raise IllegalMove(f"holding area: cell {cell} is not an empty stamen cell")
-        board[slots[0]], board[cell] = -1, tile
+        self.boards[player] = self.rules.released(self.boards[player], [(tile, cell)])
         self.releases[player].append((tile, cell))
         self.movable[player] = []  # play is over for this player: see move()
 
@@ -522,6 +514,9 @@ class Game:
     # -- driving players -----------------------------------------------------
     def play(self, agents: list[Player]) -> list[int]:
         """Play the round to the end with one agent per player; returns the scores."""
+        if not isinstance(agents, (list, tuple)):  # one agent alone, not in a list
+            raise InputError(f"play takes a list of agents, one per player (like [agent]), not "
+                             f"{type(agents).__name__}")
         if len(agents) != len(self.players):
             raise InputError(f"one agent per player: {len(agents)} agents for {len(self.players)} players")
         self._check_agents(agents)
@@ -661,7 +656,8 @@ class Game:
         except InputError as exc:
             raise InputError(f"saved game: {exc}") from None
         no_caller = not rules.options.caller
-        game = cls(rules, names, data.get("seed"), None if no_caller else deal, size, caller)
+        # no caller: the deal grows as the replay announces it ([]: given, so a null seed stays null)
+        game = cls(rules, names, data.get("seed"), [] if no_caller else deal, size, caller)
         if game.draw_size != rules.options.draw:  # which of the two did the round follow?
             raise InputError(f"saved game: draw_size {game.draw_size} contradicts the options' draw "
                              f"{rules.options.draw}; give one number of tiles turned over at a time")
@@ -722,13 +718,14 @@ class Match:
     the single highest score takes each board (a shared top score takes it
     for nobody); nothing carries over; the match ends when no one can catch
     the leader, and tied leaders after N boards play deciding boards, at most
-    N of them (then they share the win).
+    N of them (then they share the win).  ``seed`` is the series the rounds' deals come from
+    (``deal --seed S --index i``); None (the default) draws a fresh random one, kept as :attr:`seed`.
     """
 
     rules: Ruleset
     players: list[str]
     rounds: int | None = None
-    seed: int = 0
+    seed: int | None = None
     results: list[list[int]] = field(default_factory=list)  # per round, per player
     format: str | None = None
 
@@ -743,8 +740,10 @@ class Match:
         if self.format not in ("total", "best-of"):
             raise InputError(f"unknown match format {self.format!r}; expected total or best-of")
         self.rounds = _whole("rounds", self.rounds, 1, MAX_ROUNDS)  # a match is bounded, as the option is
+        if self.seed is None:  # a fresh series of deals, its seed kept so the match can be replayed
+            self.seed = fresh_seed()
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral):
-            raise InputError(f"seed {self.seed!r}: a seed is a whole number")
+            raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None for a fresh random one)")
 
     def __repr__(self) -> str:
         state = "finished" if self.finished else f"{len(self.results)} rounds played"

@@ -31,6 +31,7 @@ from functools import cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -91,15 +92,16 @@ class Layout:
     * ``stamen[cell]`` -- 1 on the daffodil's stamen spaces.
     """
 
-    def __init__(self, name: str, cells: list[tuple[int, int]], stamen=(), description: str = "",
-                 where: str | None = None):
+    def __init__(self, name: str, cells: Sequence[tuple[int, int]], stamen: Sequence[tuple[int, int]] = (),
+                 description: str = "", where: str | None = None):
         """``where`` is what error messages call the layout (its file); by default ``layout NAME``."""
         if not isinstance(name, str) or not name.strip():  # messages say "the NAME board"
             raise LayoutError(f"{where or 'layout'}: name is the board's name, as text, not {shown(name)}")
         where = where or f"layout {name}"
         self.name = name
         self.description = description
-        self.cells: tuple[tuple[int, int], ...] = tuple((_whole(where, q), _whole(where, r)) for q, r in cells)
+        self.cells: tuple[tuple[int, int], ...] = tuple((_whole(where, q), _whole(where, r))
+                                                        for q, r in _pairs(where, "cells", cells))
         if not self.cells:
             raise LayoutError(f"{where}: no cells")
         if len(set(self.cells)) != len(self.cells):
@@ -107,7 +109,8 @@ class Layout:
         if list(self.cells) != sorted(self.cells):
             raise LayoutError(f"{where}: cells must be listed by q, then r (notation order)")
         self.index = {cell: i for i, cell in enumerate(self.cells)}
-        stamen = [(_whole(where, q), _whole(where, r)) for q, r in stamen]  # (true, false) would pass as (1, 0)
+        # (true, false) would pass as (1, 0)
+        stamen = [(_whole(where, q), _whole(where, r)) for q, r in _pairs(where, "stamen", stamen)]
         missing = [c for c in stamen if c not in self.index]
         if missing:
             raise LayoutError(f"{where}: stamen cell {shown(list(missing[0]))} is not on the board")
@@ -227,6 +230,15 @@ class Layout:
     def __repr__(self) -> str:
         return f"Layout({self.name!r}, {self.num_cells} cells, {self.num_lines} lines)"
 
+
+
+def _pairs(where: str, what: str, value) -> list:
+    """``value`` as a list of [q, r] pairs, else :class:`LayoutError` (unpacking would fail on 5 or [1, 2, 3])."""
+    pairs = None if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__") else list(value)
+    if pairs is None or not all(hasattr(p, "__len__") and not isinstance(p, (str, bytes, dict)) and len(p) == 2
+                                for p in pairs):
+        raise LayoutError(f"{where}: {what} is a list of [q, r] cells, not {shown(value)}")
+    return pairs
 
 
 def _whole(where: str, value) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from .errors import InputError
 
 import numbers
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
@@ -51,11 +52,18 @@ class NotationError(InputError):
         super().__init__(where + reason)
 
 
-def parse_tile(text: str, position: int | None = None, allowed=None) -> int:
+def _check_allowed(allowed) -> None:
+    """Refuse an ``allowed`` that is not a collection of tile ids (``tile in 5`` is a TypeError)."""
+    if allowed is not None and (isinstance(allowed, (str, bytes)) or not hasattr(allowed, "__contains__")):
+        raise NotationError(f"allowed: expected a collection of tile ids (a tile set), not {allowed!r}")
+
+
+def parse_tile(text: str, position: int | None = None, allowed: Collection[int] | None = None) -> int:
     """Tile id of a token such as ``574``, ``5-7-4`` or ``1**``.
 
     ``allowed`` (a collection of tile ids) rejects tiles outside a tile set.
     """
+    _check_allowed(allowed)
     if not isinstance(text, str):  # e.g. a number or null where a saved game has a tile token
         raise NotationError(f"a tile is written as text, like \"574\", not {text!r}", None, position)
     token = text.strip()
@@ -102,10 +110,11 @@ def _text(text, what: str) -> str:
     return text
 
 
-def parse_tiles(text: str, allowed=None, unique: bool = True) -> list[int]:
+def parse_tiles(text: str, allowed: Collection[int] | None = None, unique: bool = True) -> list[int]:
     """Tile ids of a white-space separated list of tile tokens (``"574 123"``); ``unique`` refuses a repeat."""
     tiles, seen = [], {}
     text = _text(text, "a list of tiles")
+    _check_allowed(allowed)
     for position, token in enumerate(text.split(), start=1):
         tile = parse_tile(token, position, allowed)
         if unique and tile in seen:
@@ -115,7 +124,7 @@ def parse_tiles(text: str, allowed=None, unique: bool = True) -> list[int]:
     return tiles
 
 
-def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np.ndarray:
+def parse_board(text: str, board: Layout | str = "standard", allowed: Collection[int] | None = None) -> np.ndarray:
     """Board array (tile ids, -1 empty) from board text on the given layout.
 
     ``allowed`` defaults to the 27 standard tiles on a board without stamen
@@ -123,6 +132,7 @@ def parse_board(text: str, board: Layout | str = "standard", allowed=None) -> np
     board with stamen cells (the daffodil edition).
     """
     text = _text(text, "a board")
+    _check_allowed(allowed)
     if not isinstance(board, (str, Layout)):
         raise NotationError(f"board {board!r}: expected a layout name such as 'standard', or a Layout")
     shape = get_layout(board) if isinstance(board, str) else board
@@ -157,6 +167,14 @@ def format_tile(tile: int, dashed: bool = False) -> str:
     return "-".join(TOKENS[tile]) if dashed else TOKENS[tile]
 
 
+def tile_name(tile) -> str:
+    """A tile's token for a message, or the value as given when it is not a tile id (``format_tile`` would
+    refuse it, and the message is about something else)."""
+    if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
+        return repr(tile)
+    return TOKENS[tile] if 0 <= tile < len(TOKENS) else str(tile)
+
+
 def call_words(tile: int) -> str:
     """What a caller says for a tile: its values (``5-7-4``), or a wildcard tile's name (rulebook 003:
     the triple wildcard, and a double wildcard by its one plain stripe).
@@ -172,6 +190,14 @@ def call_words(tile: int) -> str:
     return format_tile(tile, dashed=True)
 
 
-def format_board(cells) -> str:
-    """Board text for an array of tile ids (-1 empty)."""
-    return " ".join(format_tile(int(t)) for t in cells)
+def format_board(cells: Sequence[int] | np.ndarray) -> str:
+    """Board text for an array of tile ids (-1 empty); :class:`NotationError` for anything else."""
+    if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
+        raise NotationError(f"a board to format is a sequence of tile ids (-1 empty), not {type(cells).__name__}"
+                            + (" (parse_board reads board text)" if isinstance(cells, str) else ""))
+    tokens = []
+    for t in cells:
+        if isinstance(t, (str, bytes)) or not isinstance(t, numbers.Real):  # int() would take "5" and fail on "a"
+            raise NotationError(f"{t!r} is not a tile id: expected 0..{len(TOKENS) - 1}, or -1 for an empty cell")
+        tokens.append(format_tile(int(t)))
+    return " ".join(tokens)

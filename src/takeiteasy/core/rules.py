@@ -24,7 +24,7 @@ import numpy as np
 
 from . import kernels
 from .layouts import Layout, layout as get_layout
-from .notation import parse_board as parse_cells, parse_tile
+from .notation import _text, format_tile, parse_board as parse_cells, parse_tile, tile_name
 from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, NUM_TILES, STANDARD_TILES,
                     SYMBOL_NAMES, SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
 
@@ -34,6 +34,14 @@ _INT64 = np.dtype(np.int64)
 
 class RulesError(InputError):
     """Options that do not make a valid ruleset."""
+
+
+class IllegalMove(InputError):
+    """A move the rules refuse; ``str()`` is the reason.  (Defined here so the ruleset's own move checks raise
+    it; :mod:`takeiteasy.core.game` exports it too.)"""
+
+
+RELEASE_ONLY_HOLDING = "only daffodil variant 4 (holding area) moves tiles onto the stamen at the end"
 
 
 # --- placement -----------------------------------------------------------
@@ -577,7 +585,7 @@ class Ruleset:
         """The sun or moon of every tile of the set, by tile id."""
         return {t: SYMBOL_NAMES[int(self.symbols[t])] for t in self.tile_set}
 
-    def check_board(self, board) -> np.ndarray:
+    def check_board(self, board: Sequence[int] | np.ndarray) -> np.ndarray:
         """``board`` as an ``int64`` array of tile ids (-1 empty) with the layout's cells (and, daffodil variant 4,
         the holding slots), or :class:`InputError` saying what is wrong with it.
 
@@ -612,7 +620,7 @@ class Ruleset:
     def parse_board(self, text: str) -> np.ndarray:
         """A board of this game from notation: the layout's cells, optionally followed by the holding slots (daffodil
         variant 4), as ``takeiteasy score`` and ``hint`` and the web app's hints read it."""
-        tokens = text.split()
+        tokens = _text(text, "a board").split()
         cells = self.layout.num_cells
         if len(tokens) != self.board_size or self.board_size == cells:
             return parse_cells(text, self.layout, self.tile_set)
@@ -643,15 +651,42 @@ class Ruleset:
         mask = kernels.release_mask(self._full(board), shape.num_cells, shape.stamen, tile, NUM_STANDARD)
         return [int(c) for c in np.flatnonzero(mask)]
 
-    def released(self, board: np.ndarray, releases) -> np.ndarray:
+    def release_refusal(self, board: np.ndarray, tile: int, cell: int) -> str | None:
+        """Why moving ``tile`` from the holding area onto stamen ``cell`` is refused on ``board`` (daffodil
+        variant 4, end of the round), or None when it is allowed."""
+        board = self._full(board)
+        if not self.holding_cells:
+            return RELEASE_ONLY_HOLDING
+        if isinstance(tile, bool) or not isinstance(tile, numbers.Integral) \
+                or not any(board[slot] == tile for slot in self.holding_cells):
+            return f"holding area: tile {tile_name(tile)} is not in the holding area"
+        if isinstance(cell, bool) or not isinstance(cell, numbers.Integral) or cell not in self.release_cells(board, tile):
+            if tile >= NUM_STANDARD:
+                return f"holding area: wildcard {format_tile(int(tile))} may not move onto the stamen"
+            shown_cell = int(cell) if isinstance(cell, numbers.Integral) and not isinstance(cell, bool) else repr(cell)
+            return f"holding area: cell {shown_cell} is not an empty stamen cell"
+        return None
+
+    def released(self, board: np.ndarray, releases: Sequence[tuple[int, int]]) -> np.ndarray:
         """A copy of ``board`` with the held tiles of ``releases`` ((tile, stamen cell) pairs, daffodil variant 4)
-        moved onto the stamen: the board that scores."""
+        moved onto the stamen, one after the other: the board that scores.  :class:`IllegalMove` for a tile not
+        held (or moved twice) or a cell that is not a free stamen cell for it (:meth:`release_refusal`)."""
         board = self._full(board).copy()
-        for tile, cell in releases:
-            board[board == tile], board[cell] = -1, tile
+        if isinstance(releases, (str, bytes)) or not hasattr(releases, "__iter__"):
+            raise IllegalMove(f"releases: expected (tile, stamen cell) pairs, not {releases!r}")
+        for release in releases:
+            try:
+                tile, cell = release
+            except (TypeError, ValueError):
+                raise IllegalMove(f"release {release!r}: expected a (tile, stamen cell) pair") from None
+            reason = self.release_refusal(board, tile, cell)
+            if reason:
+                raise IllegalMove(reason)
+            slot = next(s for s in self.holding_cells if board[s] == tile)
+            board[slot], board[cell] = -1, tile
         return board
 
-    def best_release(self, board: np.ndarray, others=None) -> list[tuple[int, int]]:
+    def best_release(self, board: np.ndarray, others: Sequence[np.ndarray] | None = None) -> list[tuple[int, int]]:
         """The (tile, stamen cell) moves from the holding area that score most; fewest moves on a tie.
 
         Under Best Sunray/Moonbeam, ``others`` (the other players' boards as they are; ``()`` for a lone
@@ -704,8 +739,13 @@ class Ruleset:
                                 DIRECTION_BEST, self.symbols, symbol)
         return [(int(k) // 100, int(k) % 100) for k in sorted(keys[keys > 0], reverse=True)]
 
-    def round_bonuses(self, boards: list[np.ndarray]) -> list[int]:
+    def round_bonuses(self, boards: Sequence[np.ndarray]) -> list[int]:
         """Points each player gets from the whole round (Best Sunray/Moonbeam), else zeros."""
+        if isinstance(boards, np.ndarray) and boards.ndim == 2:  # boards stacked in one array
+            boards = list(boards)
+        if isinstance(boards, (str, bytes, np.ndarray)) or not isinstance(boards, Sequence):
+            # one board alone (an array) would count as a list of cells
+            raise InputError(f"round_bonuses takes the list of every player's board, not {type(boards).__name__}")
         bonus = [0] * len(boards)
         if not getattr(self.scoring, "round_bonus", False):
             return bonus

@@ -34,9 +34,13 @@ if ENV_ID not in _gym.registry:
     )
 
 
+#: Names loaded on first use (:func:`__getattr__`): PettingZoo is imported only when they are asked for.
+_PETTINGZOO = ("parallel_env", "env", "raw_env", "TakeItEasyParallelEnv", "TakeItEasyAECEnv")
+
+
 def __getattr__(name: str):
     """``parallel_env``, ``env`` and the PettingZoo classes, imported on first use."""
-    if name in ("parallel_env", "env", "raw_env", "TakeItEasyParallelEnv", "TakeItEasyAECEnv"):
+    if name in _PETTINGZOO:
         from . import pettingzoo_env
 
         return getattr(pettingzoo_env, name)
@@ -47,4 +51,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ENV_ID", "TakeItEasyEnv", "TakeItEasyVectorEnv"]
+def __dir__() -> list[str]:
+    """The module's names, the lazily loaded ones included (for completion and ``dir()``)."""
+    return sorted({*globals(), *_PETTINGZOO, "AgentPolicy"})
+
+
+# the lazy names too, as documented: ``from takeiteasy.envs import *`` then imports PettingZoo
+__all__ = ["AgentPolicy", "ENV_ID", "TakeItEasyEnv", "TakeItEasyVectorEnv", "env", "parallel_env"]

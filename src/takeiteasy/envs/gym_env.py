@@ -128,7 +128,8 @@ class TakeItEasyEnv(gym.Env):
             self._mask = _common.action_mask(self.rules, self.game, 0)
 
     # -- the Gymnasium API ---------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         # everything checked before the generator is seeded: a refused reset changes nothing
         options = _common.reset_options(options, ("deal",))
         seed = _common.seed_number(seed)  # a numpy integer or a negative seed too, as Game takes
@@ -152,7 +153,7 @@ class TakeItEasyEnv(gym.Env):
             self.render()
         return self._observation(), self._info()
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.game is None or self._over:
             raise InputError("the round is over: call reset() first")
         announcing, number = False, None

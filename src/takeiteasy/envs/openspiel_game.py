@@ -127,9 +127,7 @@ class TakeItEasyGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**DEFAULT_PARAMETERS, **(params or {})}
-        self.num_seats = int(params["players"])
-        if not 1 <= self.num_seats <= MAX_PLAYERS:
-            raise ValueError(f"take_it_easy: players={self.num_seats}; expected 1..{MAX_PLAYERS}")
+        self.num_seats = _common.whole_number(params["players"], "take_it_easy: players", 1, MAX_PLAYERS)
         options = options_from_parameters(params)
         self.options_key = json.dumps(options.to_json(), sort_keys=True)
         self.rules = _common.rules_for_json(self.options_key)
@@ -159,11 +157,11 @@ class TakeItEasyGame(pyspiel.Game):
         """The observation (default), or with perfect recall the information state; both are one player's
         view, public and private information together (any other view would show too much or too little)."""
         if params:
-            raise ValueError(f"take_it_easy: observers take no parameters, not {params}")
+            raise InputError(f"take_it_easy: observers take no parameters, not {params}")
         if iig_obs_type is None:
             return TakeItEasyObserver(self)
         if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            raise ValueError("take_it_easy observes as one player: public and that player's private information")
+            raise InputError("take_it_easy observes as one player: public and that player's private information")
         return TakeItEasyInfoStateObserver(self) if iig_obs_type.perfect_recall else TakeItEasyObserver(self)
 
 

@@ -291,7 +291,8 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
     def action_space(self, agent):
         return self.round.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(self, seed: int | None = None,
+              options: dict | None = None) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict]]:
         self.round.start(seed, options)
         self.agents = list(self.possible_agents)
         seats = range(len(self.agents))
@@ -300,7 +301,8 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
         return ({a: self.round.observation(p) for p, a in zip(seats, self.agents)},
                 {a: self.round.info(p) for p, a in zip(seats, self.agents)})
 
-    def step(self, actions: dict):
+    def step(self, actions: dict[str, int]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float],
+                                                     dict[str, bool], dict[str, bool], dict[str, dict]]:
         if not self.agents:
             raise InputError("the round is over: call reset() first")
         if not isinstance(actions, dict):
@@ -386,7 +388,7 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         self._check_started()
         return super().last(observe)
 
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.round.start(seed, options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -398,7 +400,7 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
         self._check_started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

@@ -190,7 +190,8 @@ class TakeItEasyVectorEnv(VectorEnv):
                 "phase": np.where(tile >= 0, "place", "over"), "_phase": every.copy()}
 
     # -- the VectorEnv API ---------------------------------------------------
-    def reset(self, *, seed=None, options: dict | None = None):
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         options = options if isinstance(options, dict) else _common.reset_options(options, ())
         if options.get("deal") is not None:
             raise InputError("reset option 'deal': the vector environment takes 'deals', one deal per sub-environment")
@@ -256,7 +257,8 @@ class TakeItEasyVectorEnv(VectorEnv):
                 odd[i] = number
         return out, odd
 
-    def step(self, actions):
+    def step(self, actions: np.ndarray | Sequence[int]) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
+                                                               dict[str, Any]]:
         if not self._was_reset:  # as Gymnasium's order enforcing: the first deals come from reset's seed
             raise InputError("step before the first reset(): call reset() first")
         n = self.num_envs

@@ -27,7 +27,7 @@ into boards, every one re-scored by the ruleset's own scorer.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.notation import format_board
-from ..core.rules import BestRayScoring, Ruleset, ScoringRule, SunraysScoring
+from ..core.rules import BestRayScoring, Ruleset, ScoringRule, SunraysScoring, _whole
 from ..core.tiles import DIRECTION_VALUES, TILE_VALUES, TOKENS
 from . import search as _search
 
@@ -176,12 +176,13 @@ def check_tiles(rules: Ruleset, tiles, fixed: np.ndarray | None = None) -> None:
                          f"{rules.layout.num_cells}")
 
 
-def solve_round(rules: Ruleset, drawn, all: bool = False, max_boards: int = MAX_BOARDS) -> Solution:
+def solve_round(rules: Ruleset, drawn: Sequence[int], all: bool = False, max_boards: int = MAX_BOARDS) -> Solution:
     """The best board a round's tiles allowed, given the order they were drawn in: :func:`solve` within
     what the stamen rule lets end on the stamen (the first or last tiles drawn, or no wildcard; daffodil
     variants 2 to 4; with several tiles drawn at a time, any tile of a draw that can be placed first or
     last), the same as :func:`solve` under every other rule.  The placement variants are not considered:
     :func:`solve_in_order` keeps them."""
+    Ruleset.require(rules, "the solver plays", SolveError)
     drawn = tile_ids(drawn)
     return solve(rules, drawn, all=all, allowed=stamen_allowed(rules, drawn), max_boards=max_boards)
 
@@ -193,7 +194,7 @@ def alone_score(rules: Ruleset, board: np.ndarray) -> int:
     return int(rules.score(board) + rules.round_bonuses([board])[0])
 
 
-def solve_round_alone(rules: Ruleset, drawn) -> Solution:
+def solve_round_alone(rules: Ruleset, drawn: Sequence[int]) -> Solution:
     """The best a lone player could score with a whole round's tiles (:func:`solve_round`'s rules), round
     bonus included: ``score`` is :func:`alone_score` of the board.  Without a round bonus it is
     :func:`solve_round`.
@@ -205,6 +206,7 @@ def solve_round_alone(rules: Ruleset, drawn) -> Solution:
     best of: the plain optimum, the best with a sun row, with a moon row, with both (the two rows share no cell:
     no tile is both).  The searches look only above what would beat the best found so far, and a pair of rows
     is searched only when each row alone allowed enough to make it worth it."""
+    Ruleset.require(rules, "the solver plays", SolveError)
     drawn = tile_ids(drawn)
     if not getattr(rules.scoring, "round_bonus", False):
         return solve_round(rules, drawn)
@@ -299,10 +301,11 @@ class OrderedSolution:
 
     @property
     def exact(self) -> bool:
+        """Whether ``score`` is the best (the search was not cut short before the bound closed on it)."""
         return self.score == self.upper_bound
 
 
-def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_budget: int | None = None,
+def solve_in_order(rules: Ruleset, drawn: Sequence[int], floor: np.ndarray | None = None, leaf_budget: int | None = None,
                    budget: int | None = None, max_nodes: int | None = None) -> OrderedSolution:
     """The best board a whole round's tiles allowed when laid in the order they were drawn (tiles of one draw
     in any order), under the ruleset's placement rule and stamen rule: a branch and bound over line
@@ -311,28 +314,32 @@ def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_
 
     The search runs in passes that look only above a level 4, 8, 16 and 32 points below the bound (then
     anywhere): a pass that lays nothing lowers the bound to its level, one that lays a board has found the
-    best.  ``floor``: a board known to be layable in that order, to beat.  When ``budget`` placements or
+    best.  ``floor``: a board laid with these tiles in that order, to beat (:class:`SolveError` for a board of
+    other tiles, or one the rules could not have laid so).  When ``budget`` placements or
     ``max_nodes`` search nodes are spent first, the result is the best board found (None if none) and an
     upper bound (``exact`` False).  The budgets default to :data:`LAY_LEAF_BUDGET`, :data:`LAY_BUDGET` and
     :data:`LAY_MAX_NODES`.
     """
     from ..core.game import group_sizes
 
-    leaf_budget = LAY_LEAF_BUDGET if leaf_budget is None else leaf_budget
-    budget = LAY_BUDGET if budget is None else budget
-    max_nodes = LAY_MAX_NODES if max_nodes is None else max_nodes
-    drawn = [int(t) for t in drawn]
+    Ruleset.require(rules, "the solver plays", SolveError)
+    leaf_budget = _count("leaf_budget", LAY_LEAF_BUDGET if leaf_budget is None else leaf_budget)
+    budget = _count("budget", LAY_BUDGET if budget is None else budget)
+    max_nodes = _count("max_nodes", LAY_MAX_NODES if max_nodes is None else max_nodes)
+    drawn = tile_ids(drawn)
     shape = rules.layout
     if len(drawn) != shape.num_cells:
         raise SolveError(f"a round in order needs {shape.num_cells} tiles, one per cell, not {len(drawn)}")
     check_tiles(rules, drawn)
+    if floor is not None:
+        floor = _checked_floor(rules, floor, drawn)
     allowed = stamen_allowed(rules, drawn)
     unconstrained = solve(rules, drawn, allowed=allowed)
     sizes = group_sizes(len(drawn), rules.options.draw)
     group_end = np.repeat(np.cumsum(sizes), sizes).astype(np.int64)
     lay = (np.array(drawn, dtype=np.int64), group_end, None, shape.neighbours, shape.stamen.astype(np.int64),
            np.asarray(rules.symbols, dtype=np.int64), int(leaf_budget))
-    board = None if floor is None else np.asarray(floor, dtype=np.int64)
+    board = floor
     score = -1 if floor is None else int(rules.score(board))
     bound = unconstrained.score  # no board laid in order scores more
     spent = nodes = 0
@@ -359,6 +366,34 @@ def solve_in_order(rules: Ruleset, drawn, floor: np.ndarray | None = None, leaf_
     return OrderedSolution(score, board, max(bound, score), unconstrained.score, spent)
 
 
+def _count(what: str, value) -> int:
+    """A budget as an int, 0 or more; :class:`SolveError` for anything else (``"x"`` would fail in a comparison)."""
+    try:
+        return _whole(what, value, 0, 2**63 - 1)  # the search keeps its counters in int64
+    except InputError as exc:
+        raise SolveError(str(exc)) from None
+
+
+def _checked_floor(rules: Ruleset, floor, drawn: list[int]) -> np.ndarray:
+    """``floor`` as a board of the layout's cells holding the ``drawn`` tiles, each once, laid in draw order by the
+    rules (the check a board typed in at a table passes), else :class:`SolveError`: the search takes the floor's
+    score as reached, so a board of other tiles would stand as the answer."""
+    from .table import board_refusal
+
+    try:
+        board = rules.check_board(floor)[:rules.layout.num_cells]
+    except InputError as exc:
+        raise SolveError(f"floor: {exc}") from None
+    placed = [int(t) for t in board if t >= 0]
+    twice = next((t for t in placed if placed.count(t) > 1), None)
+    why = f"tile {TOKENS[twice]} is on it twice" if twice is not None else board_refusal(rules, board, drawn)
+    if why:  # board_refusal speaks of a table's calls: here they are the drawn tiles
+        why = why.removeprefix("board: ").removeprefix("not laid in the order of the calls: ")
+        why = why.replace("was not called this round", "is not among the drawn tiles").replace("called", "drawn").replace("(call ", "(draw ")
+        raise SolveError(f"floor: not a board of these tiles laid in draw order: {why}")
+    return board
+
+
 def _checked_allowed(rules: Ruleset, allowed) -> dict[int, tuple[int, ...]]:
     """``allowed`` (cell -> tiles that may go there) with every cell on the board and every tile of the set."""
     if not isinstance(allowed, dict):
@@ -374,7 +409,7 @@ def _checked_allowed(rules: Ruleset, allowed) -> dict[int, tuple[int, ...]]:
     return checked
 
 
-def solve(rules: Ruleset, tiles, fixed: np.ndarray | None = None, all: bool = False,
+def solve(rules: Ruleset, tiles: Sequence[int], fixed: np.ndarray | None = None, all: bool = False,
           max_boards: int = MAX_BOARDS, allowed: dict[int, tuple[int, ...]] | None = None,
           _in_order: tuple | None = None, _above: int | None = None) -> Solution:
     """The best score for ``tiles`` (tile ids) on the ruleset's board, with one or every optimal board.

@@ -1,11 +1,15 @@
-"""The one base class for input the engine refuses (bad notation, options, files, moves), and how a refused value
-is quoted in its message."""
+"""The one base class for input the engine refuses (bad notation, options, files, moves), the refused move, and how
+a refused value is quoted in its message."""
 
 import json
 
 
 class InputError(ValueError):
     """Bad input from a user or a file.  ``str()`` is a one-line message; surfaces show it as is."""
+
+
+class IllegalMove(InputError):
+    """A move the rules refuse; ``str()`` is the reason (raised by the ruleset and the game, exported by both)."""
 
 
 def shown(value, limit: int = 40) -> str:

@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from .errors import InputError
+from .errors import IllegalMove, InputError
 
 import json
 import numbers
@@ -38,7 +38,7 @@ import numpy as np
 
 from .deal import SplitMix64, deal as seeded_deal, fresh_seed, game_seed
 from .notation import format_board, format_tile, parse_tile, tile_name as _tile_name
-from .rules import MAX_ROUNDS, RELEASE_ONLY_HOLDING, IllegalMove, Options, Ruleset, _whole
+from .rules import MAX_ROUNDS, RELEASE_ONLY_HOLDING, Options, Ruleset, _whole
 from .tiles import TOKENS
 
 FORMAT_NAME = "takeiteasy-game"

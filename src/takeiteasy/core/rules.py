@@ -13,7 +13,7 @@ all delegate the actual work to :mod:`takeiteasy.core.kernels`.
 
 from __future__ import annotations
 
-from .errors import InputError
+from .errors import IllegalMove, InputError
 
 import numbers
 import operator
@@ -34,11 +34,6 @@ _INT64 = np.dtype(np.int64)
 
 class RulesError(InputError):
     """Options that do not make a valid ruleset."""
-
-
-class IllegalMove(InputError):
-    """A move the rules refuse; ``str()`` is the reason.  (Defined here so the ruleset's own move checks raise
-    it; :mod:`takeiteasy.core.game` exports it too.)"""
 
 
 RELEASE_ONLY_HOLDING = "only daffodil variant 4 (holding area) moves tiles onto the stamen at the end"

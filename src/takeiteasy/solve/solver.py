@@ -384,9 +384,7 @@ def _checked_floor(rules: Ruleset, floor, drawn: list[int]) -> np.ndarray:
         board = rules.check_board(floor)[:rules.layout.num_cells]
     except InputError as exc:
         raise SolveError(f"floor: {exc}") from None
-    placed = [int(t) for t in board if t >= 0]
-    twice = next((t for t in placed if placed.count(t) > 1), None)
-    why = f"tile {TOKENS[twice]} is on it twice" if twice is not None else board_refusal(rules, board, drawn)
+    why = board_refusal(rules, board, drawn)
     if why:  # board_refusal speaks of a table's calls: here they are the drawn tiles
         why = why.removeprefix("board: ").removeprefix("not laid in the order of the calls: ")
         why = why.replace("was not called this round", "is not among the drawn tiles").replace("called", "drawn").replace("(call ", "(draw ")

@@ -26,6 +26,10 @@ def board_refusal(rules: Ruleset, cells, called: list[int]) -> str | None:
     stray = [TOKENS[t] for t in cells if t >= 0 and t not in called_set]
     if stray:
         return f"board: tile {stray[0]} was not called this round"
+    placed = [int(t) for t in cells if t >= 0]
+    twice = next((t for t in placed if placed.count(t) > 1), None)
+    if twice is not None:  # each tile is in the set once (a parsed board cannot hold one twice; an array can)
+        return f"board: tile {TOKENS[twice]} is on it twice"
     shape = rules.layout
     stamen = set(shape.stamen_cells) if rules.holding_cells else set()
     holes = [c for c, t in enumerate(cells) if t < 0 and c not in stamen]

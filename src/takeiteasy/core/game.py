@@ -305,9 +305,7 @@ class Game:
                 phase, tile = "announce", -1
             else:  # a caller game before its draw said "announce", and an agent then picked a tile
                 phase, tile = "wait", -1
-        others = ()
-        if not self.rules.options.caller:  # rulebook 004: with no caller, players look at each other's boards
-            others = tuple(b.copy() for p, b in enumerate(self.boards) if p != player)
+        others = tuple(b.copy() for b in self.rules.others_in_sight(self.boards, player) or ())
         return View(self.rules, self.boards[player].copy(), tile, self.remaining(), self.previous_tile(player),
                     len(self.moves[player]), self.previous_cell(player), tuple(self.pending[player]), others, phase)
 
@@ -597,9 +595,7 @@ class Game:
         the Best Sunray/Moonbeam bonus against the boards the player can see: all of them alone or with no
         caller (rulebook 004: players look at each other's boards), none with a caller."""
         self._check_player(player)
-        visible = len(self.players) == 1 or not self.rules.options.caller
-        others = tuple(b for p, b in enumerate(self.boards) if p != player) if visible else None
-        return self.rules.best_release(self.boards[player], others)
+        return self.rules.best_release(self.boards[player], self.rules.others_in_sight(self.boards, player))
 
     # -- saving --------------------------------------------------------------
     def to_json(self) -> dict:

@@ -681,6 +681,13 @@ class Ruleset:
             board[slot], board[cell] = -1, tile
         return board
 
+    def others_in_sight(self, boards: Sequence[np.ndarray], player: int) -> tuple[np.ndarray, ...] | None:
+        """The boards other than ``player``'s that ``player`` may look at: all of them with no caller (rulebook
+        004), none to see alone (``()``), and None with a caller, where they are hidden."""
+        if self.options.caller and len(boards) > 1:
+            return None
+        return tuple(board for p, board in enumerate(boards) if p != player)
+
     def best_release(self, board: np.ndarray, others: Sequence[np.ndarray] | None = None) -> list[tuple[int, int]]:
         """The (tile, stamen cell) moves from the holding area that score most; fewest moves on a tie.
 

@@ -297,9 +297,7 @@ class TakeItEasyState(pyspiel.State):
         self.placed[seat].append(int(action))
         self.previous[seat], self.previous_cell[seat] = tile, int(action)
         if len(self.drawn) == self.rules.tiles_per_round and not any(s == seat for s, _ in self.queue):
-            others = None  # as Game.best_release: the bonus counts against the boards the seat can see
-            if self._seats == 1 or not self.rules.options.caller:
-                others = [b for s, b in enumerate(self.boards) if s != seat]
+            others = self.rules.others_in_sight(self.boards, seat)  # the bonus counts against the boards it sees
             self.boards[seat] = _common.settled(self.rules, self.boards[seat], others)  # end moves of the holding area
         before, self.scores[seat] = self.scores[seat], self.rules.score(self.boards[seat])
         self._rewards[seat] = float(self.scores[seat] - before)

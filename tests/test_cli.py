@@ -187,7 +187,9 @@ def test_symbol_map_file_changes_sunray_scoring(capsys, tmp_path):
     ('{"symbols": {"5-74": "sun"}}', "token '5-74': a dashed tile has three values"),  # was taken for 574
     ('{"symbols": {"-574": "sun"}}', "token '-574': a dashed tile has three values"),
     ('{"symbols": {"574": "sun", "5-7-4": "moon"}}', "tile 574 is given twice ('574' and '5-7-4')"),  # last won
-    ('{"symbols": {"574": "star"}}', "has symbol 'star'; expected 'sun' or 'moon'"),
+    ('{"symbols": {"574": "star"}}', 'has symbol "star"; expected "sun" or "moon"'),
+    ('{"symbols": {"574": true}}', 'has symbol true; expected "sun" or "moon"'),  # JSON's spelling, not Python's
+    ('{"symbols": {"574": ["sun"]}}', 'has symbol ["sun"]; expected "sun" or "moon"'),
     ('["574"]', 'expected an object'),
 ])
 def test_bad_symbol_map_files_give_one_line_errors(tmp_path, content, message):
@@ -1283,8 +1285,8 @@ def test_rulebook_000_a_sun_moon_map_may_be_given_as_json_text(capsys):
     tiles = {t["token"]: t["symbol"] for t in json.loads(capsys.readouterr().out)}
     assert tiles["123"] == flipped
     assert main(["tiles", "--symbols", '{"symbols": {"123": "star"}}']) == 2
-    assert capsys.readouterr().err == ("takeiteasy tiles: error: symbol map: tile '123' has symbol 'star'; expected "
-                                       "'sun' or 'moon'\n")
+    assert capsys.readouterr().err == ("takeiteasy tiles: error: symbol map: tile '123' has symbol \"star\"; expected "
+                                       '"sun" or "moon"\n')
 
 
 def test_rulebook_003_deal_dashed_says_the_tiles_as_a_caller_does(capsys):

@@ -1983,7 +1983,7 @@ def test_rulebook_000_a_table_gives_its_own_sun_moon_map_and_never_a_file(client
     bad = json_module.dumps({"symbols": {"574": "star"}})
     assert refused(client.post("/api/rooms", json={"name": "ann", "options": {"placement": "sunmoon",
                                                                                "symbols": bad}})) == (
-        "symbol map: tile '574' has symbol 'star'; expected 'sun' or 'moon'")
+        'symbol map: tile \'574\' has symbol "star"; expected "sun" or "moon"')
 
 
 def test_a_finished_room_opens_a_rematch_for_the_same_players_with_their_tokens(client):

@@ -168,6 +168,7 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
     """
     mapping = default_symbol_map()
     if path is not None:
+        from .errors import shown
         from .layouts import read_json
         from .notation import NotationError, parse_tile  # here: notation imports this module, which reads the default
 
@@ -198,8 +199,8 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
                                      f"{token!r})")
             first[tile] = token
             if symbol not in SYMBOL_NAMES:
-                raise SymbolMapError(f"{where}: tile {token!r} has symbol {symbol!r}; "
-                                     "expected 'sun' or 'moon'")
+                raise SymbolMapError(f"{where}: tile {token!r} has symbol {shown(symbol)}; "
+                                     'expected "sun" or "moon"')
             mapping[TOKENS[tile]] = symbol
     table = np.array([SYMBOL_NAMES.index(mapping[tok]) for tok in TOKENS], dtype=np.int64)
     table.setflags(write=False)

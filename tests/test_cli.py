@@ -280,8 +280,11 @@ def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
     np.savez(tmp_path / "no-layout.npz", weights=np.zeros(3, dtype=np.float32), meta=np.array("[1]"))
     np.savez(tmp_path / "odd-layout.npz", weights=np.zeros(3, dtype=np.float32),
              meta=np.array(json.dumps({"layout": "hexagon", "features_version": FEATURES_VERSION})))
+    # a few kilobytes that unpack to 72 MB: refused before numpy unpacks them
+    np.savez_compressed(tmp_path / "unpacks-huge.npz", weights=np.zeros(9 * 2**20), meta=np.array("{}"))
     for name, reason in [("empty.npz", "not an .npz archive"), ("cut-short.npz", "not an .npz archive"),
-                         ("no-layout.npz", "no layout name"), ("odd-layout.npz", "unknown board 'hexagon'")]:
+                         ("no-layout.npz", "no layout name"), ("odd-layout.npz", "unknown board 'hexagon'"),
+                         ("unpacks-huge.npz", "75,497,")]:
         path = tmp_path / name
         assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
         err = capsys.readouterr().err

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.files import MAX_FILE_BYTES
 from ..core.tiles import NUM_STANDARD
 from .features import FEATURES_VERSION, FeatureSpec, feature_spec
 
@@ -33,6 +34,16 @@ from .features import FEATURES_VERSION, FeatureSpec, feature_spec
 class WeightsError(InputError):
     """A weight file that cannot be used."""
 
+
+
+def weights_bytes(path: str | Path) -> int:
+    """How many bytes the arrays of an ``.npz`` archive take unpacked, as its directory says (reading a member
+    stops at the size the directory gives it, so a lying directory cannot make it larger)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return sum(member.file_size for member in archive.infolist())
+    except (OSError, zipfile.BadZipFile):
+        return 0  # unreadable: np.load below says why
 
 @dataclass
 class ValueFunction:
@@ -82,6 +93,11 @@ class ValueFunction:
             raise WeightsError(f"weights {path}: not a regular file (takeiteasy train writes weights.npz)")
         if Path(path).is_file() and not zipfile.is_zipfile(path):  # numpy would suggest unpickling it
             raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
+        if Path(path).is_file():
+            unpacked = weights_bytes(path)
+            if unpacked > MAX_FILE_BYTES:  # a small archive may unpack to gigabytes, all read before any check
+                raise WeightsError(f"weights {path}: {unpacked:,} bytes unpacked, more than the {MAX_FILE_BYTES:,} any "
+                                   "weights file holds")
         try:
             with np.load(path, allow_pickle=False) as data:
                 if "games_done" in data.files and "meta" not in data.files:

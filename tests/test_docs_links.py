@@ -1,4 +1,4 @@
-"""Every relative link in README.md and docs/*.md resolves: the file exists, and a ``#anchor`` names a heading of
+"""Every relative link in README.md, CONTRIBUTING.md and docs/*.md resolves: the file exists, and a ``#anchor`` names a heading of
 the target, by GitHub's rules for heading anchors.  The checker's own parser is tested on a made-up broken link."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from urllib.parse import unquote
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")

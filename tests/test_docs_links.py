@@ -1,5 +1,6 @@
 """Every relative link in README.md, CONTRIBUTING.md and docs/*.md resolves: the file exists, and a ``#anchor``
-names a heading of the target, by GitHub's rules for heading anchors.  The checker's own parser is tested on a made-up broken link."""
+names a heading of the target, by GitHub's rules for heading anchors.  The checker's own parser is tested on a
+made-up broken link."""
 
 from __future__ import annotations
 

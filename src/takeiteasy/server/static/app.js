@@ -11,7 +11,7 @@ const DIRS = [[0, 1], [Math.sqrt(3) / 2, -0.5], [Math.sqrt(3) / 2, 0.5]];
 const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sqrt(3) / 2, -0.31]];
 
 const S = {
-  presets: [], agents: [], palette: {}, names: {}, layouts: {},
+  presets: [], agents: [], about: {}, palette: {}, names: {}, layouts: {},
   palettes: {},           // the stripe colours of each edition ("classic", "sixboard"), from /api/tiles
   paletteChoice: null,    // the edition's colours this device chose (null: as the rules suggest)
   tokens: [], symbolOf: {},  // every tile, and its sun or moon on the shipped map

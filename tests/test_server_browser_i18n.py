@@ -193,6 +193,8 @@ def test_the_caller_screen_reads_the_calls_in_french_with_french_wildcard_names(
             assert said["text"] == fr["wild.triple"] == "joker triple"
         else:
             assert said["text"] == fr["wild.double"].replace("{n}", plain)
+    host_row = "getComputedStyle(document.querySelectorAll('#caller-table tr')[1].cells[0], '::after').content"
+    assert f"({fr['lobby.you']})" in page.evaluate(host_row)  # the style sheet's word too
     assert page.text_content("#caller-status") == fr["caller.enter_missing"].replace("{names}", "Meneur, Dora")
     assert raw_ids(page) == [] and english_left(page, "fr") == []
     assert not errors

@@ -78,10 +78,10 @@ function guidanceWords(rule) {
 // A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
 // stays longer, so that it can be read.
 function toast(text, kind = "error") {
-  const t = $("toast");
-  t.textContent = text; t.className = kind; t.hidden = false;
+  const box = $("toast");  // (not "t": that is the page's words)
+  box.textContent = text; box.className = kind; box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, Math.max(4000, 60 * text.length));
+  toast.timer = setTimeout(() => { box.hidden = true; }, Math.max(4000, 60 * text.length));
 }
 
 function clearRefusal() { if ($("toast").className === "error") $("toast").hidden = true; }
@@ -175,7 +175,7 @@ function drawSymbol(group, symbol, x, y, s) {
   g.appendChild(el("svg:title", {}, t(`sym.${symbol}`)));
   if (symbol === "sun") {
     for (let k = 0; k < 8; k++) {
-      const t = Math.PI / 4 * k, c = Math.cos(t), n = Math.sin(t);
+      const angle = Math.PI / 4 * k, c = Math.cos(angle), n = Math.sin(angle);
       g.appendChild(el("svg:line", { x1: x + c * s * 1.15, y1: y + n * s * 1.15, x2: x + c * s * 1.6, y2: y + n * s * 1.6 }));
     }
     g.appendChild(el("svg:circle", { cx: x, cy: y, r: s * 0.85 }));

@@ -11,7 +11,7 @@ const DIRS = [[0, 1], [Math.sqrt(3) / 2, -0.5], [Math.sqrt(3) / 2, 0.5]];
 const DIGIT_AT = [[0, -0.62], [-0.62 * Math.sqrt(3) / 2, 0.31], [-0.62 * Math.sqrt(3) / 2, -0.31]];
 
 const S = {
-  presets: [], agents: [], palette: {}, names: {}, layouts: {},
+  presets: [], agents: [], about: {}, palette: {}, names: {}, layouts: {},
   palettes: {},           // the stripe colours of each edition ("classic", "sixboard"), from /api/tiles
   paletteChoice: null,    // the edition's colours this device chose (null: as the rules suggest)
   tokens: [], symbolOf: {},  // every tile, and its sun or moon on the shipped map
@@ -46,17 +46,42 @@ const el = (tag, attrs = {}, text) => {
   return node;
 };
 
-// a tile as a caller says it: "9-6-4", or a wildcard by its name (the server's words)
-const tileName = (token) => S.names[token] || token.split("").join("-");
+// A caller's words for a tile ("9-6-4", "triple wildcard") in the page's language: the server words the wildcards
+// in English (its API stays so), so they are put into the chosen language here.
+function callWords(words) {
+  if (words === "triple wildcard") return t("wild.triple");
+  const double = /^double wildcard with (\d)$/.exec(words);
+  return double ? t("wild.double", { n: double[1] }) : words;
+}
+
+// a tile as a caller says it: "9-6-4", or a wildcard by its name
+const tileName = (token) => callWords(S.names[token] || token.split("").join("-"));
 const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+
+// "Ann", "Ann and Bob", "Ann, Bob and Cleo" in the page's language
+function listAnd(names) {
+  return names.length < 2 ? names.join("") : t("list.and", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+}
+
+// The engine's words for what a placement rule asks now (Ruleset.guidance, in English): a known sentence is said in
+// the page's language, anything else as it came.
+function guidanceWords(rule) {
+  if (rule === "the first tile: any empty cell") return t("guide.first");
+  if (rule === "it must touch a placed tile") return t("guide.touch");
+  let m = /^a (sun|moon) after a (sun|moon): any empty cell$/.exec(rule);
+  if (m && m[1] !== m[2]) return t(`guide.${m[1]}_after_${m[2]}`);
+  m = /^a (sun|moon) like your last tile: it must touch (that tile|a placed tile)$/.exec(rule);
+  if (m) return t(`guide.${m[1]}_touch_${m[2] === "that tile" ? "last" : "placed"}`);
+  return rule;
+}
 
 // A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
 // stays longer, so that it can be read.
 function toast(text, kind = "error") {
-  const t = $("toast");
-  t.textContent = text; t.className = kind; t.hidden = false;
+  const box = $("toast");  // (not "t": that is the page's words)
+  box.textContent = text; box.className = kind; box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, Math.max(4000, 60 * text.length));
+  toast.timer = setTimeout(() => { box.hidden = true; }, Math.max(4000, 60 * text.length));
 }
 
 function clearRefusal() { if ($("toast").className === "error") $("toast").hidden = true; }
@@ -67,7 +92,7 @@ async function api(method, path, body) {
   if (S.session && S.session.token && method === "GET") opts.headers["x-player-token"] = S.session.token;
   let response;
   try { response = await fetch(path, opts); }
-  catch { throw new Error("the server cannot be reached: check the connection, then try again"); }  // not "Failed to fetch"
+  catch { throw new Error(t("err.unreachable")); }  // not "Failed to fetch"
   let data;
   try { data = await response.json(); } catch { data = { error: `HTTP ${response.status}` }; }
   if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
@@ -147,10 +172,10 @@ function symbolsShown() { return !!(S.state && S.state.symbols); }
 
 function drawSymbol(group, symbol, x, y, s) {
   const g = el("svg:g", { class: `symbol ${symbol}`, "data-symbol": symbol });
-  g.appendChild(el("svg:title", {}, symbol));
+  g.appendChild(el("svg:title", {}, t(`sym.${symbol}`)));
   if (symbol === "sun") {
     for (let k = 0; k < 8; k++) {
-      const t = Math.PI / 4 * k, c = Math.cos(t), n = Math.sin(t);
+      const angle = Math.PI / 4 * k, c = Math.cos(angle), n = Math.sin(angle);
       g.appendChild(el("svg:line", { x1: x + c * s * 1.15, y1: y + n * s * 1.15, x2: x + c * s * 1.6, y2: y + n * s * 1.6 }));
     }
     g.appendChild(el("svg:circle", { cx: x, cy: y, r: s * 0.85 }));
@@ -200,20 +225,20 @@ function positions(layout, boardSize) {
 
 // Where a cell is, in words, for a screen reader: "column 3 of 5, 2nd from the top" (a stamen cell says so).
 function cellPlace(layout, i) {
-  if (i >= layout.cells.length) return `holding slot ${i - layout.cells.length + 1}`;
+  if (i >= layout.cells.length) return t("cell.slot", { n: i - layout.cells.length + 1 });
   const x = (c) => Math.round(c.x * 100);
   const columns = [...new Set(layout.cells.map(x))].sort((a, b) => a - b);
   const column = layout.cells.filter((c) => x(c) === x(layout.cells[i])).map((c) => c.y).sort((a, b) => a - b);
   const nth = column.indexOf(layout.cells[i].y) + 1;
-  const ordinal = nth === 1 ? "top" : `${nth}${{ 2: "nd", 3: "rd" }[nth] || "th"} from the top`;
-  return `column ${columns.indexOf(x(layout.cells[i])) + 1} of ${columns.length}, ${ordinal}` +
-    (layout.cells[i].stamen ? ", stamen" : "");
+  const where = nth === 1 ? t("cell.top") : t("cell.nth", { n: nth, ordinal: true });
+  return t("cell.column", { col: columns.indexOf(x(layout.cells[i])) + 1, cols: columns.length, where }) +
+    (layout.cells[i].stamen ? `, ${t("cell.stamen")}` : "");
 }
 
 // What a screen reader says for a cell: where it is and what is on it ("cell 7 (column 3 of 5, top), 9-6-4, sun").
 function cellLabel(layout, i, token) {
-  const symbol = token && symbolsShown() && S.state.symbols[token] ? `, ${S.state.symbols[token]}` : "";
-  return `cell ${i} (${cellPlace(layout, i)}), ${token ? tileName(token) + symbol : "empty"}`;
+  const symbol = token && symbolsShown() && S.state.symbols[token] ? `, ${t(`sym.${S.state.symbols[token]}`)}` : "";
+  return t("cell.label", { i, place: cellPlace(layout, i), what: token ? tileName(token) + symbol : t("cell.empty") });
 }
 
 function drawBoard(svg, layout, board, opts = {}) {
@@ -229,7 +254,7 @@ function drawBoard(svg, layout, board, opts = {}) {
   svg.setAttribute("viewBox", `${minX} ${minY} ${Math.max(...xs) + R + pad - minX} ${Math.max(...ys) + APOTHEM + pad - minY}`);
   if (board.length > layout.cells.length) {
     const [hx] = pos[layout.cells.length];
-    svg.appendChild(el("svg:text", { x: hx, y: minY + 16, class: "slot-label" }, "holding"));
+    svg.appendChild(el("svg:text", { x: hx, y: minY + 16, class: "slot-label" }, t("board.holding")));
   }
   const hintOf = new Map((opts.hints || []).map((h) => [h.cell, h]));
   const bestHint = (opts.hints || [])[0];  // the server sends the best first
@@ -274,8 +299,8 @@ function drawBoard(svg, layout, board, opts = {}) {
     }
     const actionable = token ? movable.has(i) || pickable.has(i) : legal.has(i) || targets.has(i);
     const hinted = hintOf.get(i);
-    const label = (token || !actionable ? cellLabel(layout, i, token) : `cell ${i} (${cellPlace(layout, i)})`) +
-      (hinted !== undefined && !token ? `, hint ${hinted.expected.toFixed(1)}` : "");
+    const label = (token || !actionable ? cellLabel(layout, i, token) : t("cell.name", { i, place: cellPlace(layout, i) })) +
+      (hinted !== undefined && !token ? `, ${t("cell.hint", { x: hinted.expected.toFixed(1) })}` : "");
     if (opts.onClick && actionable) {
       pressable(g, label, () => opts.onClick(i, token));
     } else {
@@ -369,7 +394,7 @@ function mayStartNext() {
 async function render() {
   const st = S.state;
   applyPalette();
-  $("room-label").textContent = st ? `room ${st.code}` : "";
+  $("room-label").textContent = st ? t("head.room", { code: st.code }) : "";
   if (!st) { renderInvite(); renderSymbolsEditor(); show("home"); keepFocus("home"); return; }
   if (st.status === "lobby") { renderLobby(); show("lobby"); keepFocus("lobby"); return; }
   if (st.mode === "caller") { renderCaller(); show("caller"); keepFocus("caller"); return; }
@@ -407,16 +432,17 @@ function renderLobby() {
   const link = `${location.origin}/#join=${st.code}`;
   $("lobby-link").textContent = link; $("lobby-link").href = link;
   $("lobby-copy").hidden = !navigator.clipboard;  // the clipboard needs https or localhost
-  $("lobby-rules").textContent = `Rules: ${st.preset || "custom"}${st.mode === "caller" ? " — caller for a physical table" : ""}`;
+  $("lobby-rules").textContent = t(st.mode === "caller" ? "lobby.rules_caller" : "lobby.rules", { preset: st.preset || t("preset.custom") });
   $("lobby-players").replaceChildren(...st.players.map((p) => {
-    const li = el("li", {}, `${p.name}${p.kind === "ai" ? ` (AI: ${p.agent})` : ""}${p.index === st.host ? " — host" : ""}${p.index === st.you ? " (you)" : ""}`);
+    const li = el("li", {}, `${p.name}${p.kind === "ai" ? ` (${t("lobby.ai", { agent: p.agent })})` : ""}` +
+      `${p.index === st.host ? ` — ${t("lobby.host")}` : ""}${p.index === st.you ? ` (${t("lobby.you")})` : ""}`);
     // the host takes out any other seat (an AI added by mistake, someone who will not play); a guest their own
     const removable = p.index !== st.host && (isHost() || p.index === st.you);
     if (removable) {
       const own = p.index === st.you;
-      const b = el("button", { class: "remove", "aria-label": own ? "Give up your seat" : `Remove ${p.name}`,
-        title: own ? "leave the room for good: your seat is freed (you may join again before the start)"
-          : `take ${p.name}'s seat out of the room` }, own ? "Give up my seat" : "Remove");
+      const b = el("button", { class: "remove", "aria-label": own ? t("lobby.give_up_label") : t("lobby.remove_label", { name: p.name }),
+        title: own ? t("lobby.give_up_title") : t("lobby.remove_title", { name: p.name }) },
+      own ? t("lobby.give_up") : t("lobby.remove"));
       b.addEventListener("click", async () => {
         const code = S.session.code;
         S.leaving = own;
@@ -430,24 +456,19 @@ function renderLobby() {
   }));
   $("lobby-host").hidden = !isHost();
   $("lobby-wait").hidden = isHost();
-  $("lobby-wait").textContent = st.you === null ? "Watching: you have no seat in this room. Waiting for the host to start."
-    : "Waiting for the host to start.";
+  $("lobby-wait").textContent = st.you === null ? t("lobby.watching_wait") : t("lobby.wait");
   // "Leave the room" keeps the seat; "Give up my seat" frees it: said beside the buttons, not only in their titles
   const guest = st.you !== null && st.you !== st.host;
   $("lobby-leave-help").hidden = st.you === null;
-  $("lobby-leave-help").textContent = guest
-    ? "\"Leave the room\" takes you to the home page and keeps your seat: \"Back to it\" there brings you back, " +
-      "and the game waits for you. \"Give up my seat\" leaves the room for good, freeing the seat."
-    : "\"Leave the room\" takes you to the home page; the room and your seat stay, and \"Back to it\" there " +
-      "brings you back.";
+  $("lobby-leave-help").textContent = guest ? t("lobby.leave_help_guest") : t("lobby.leave_help_host");
   $("lobby-add-ai").hidden = st.mode === "caller";
   $("lobby-add-person").hidden = st.mode !== "caller";
 }
 
 function gameOverText() {
   const st = S.state;
-  const names = st.winners.map((w) => st.players[w].name).join(" and ");
-  return st.players.length > 1 && names ? `Game over — ${names} win${st.winners.length > 1 ? "" : "s"}!` : "Game over";
+  const names = listAnd(st.winners.map((w) => st.players[w].name));
+  return st.players.length > 1 && names ? t("status.game_over_win", { names, n: st.winners.length }) : t("status.game_over");
 }
 
 function statusText() {
@@ -455,27 +476,28 @@ function statusText() {
   if (st.status === "finished") return gameOverText();
   if (st.status === "round_over") {
     // a best-of match past its boards goes on only while the most boards won are shared (rulebook 001)
-    const deciding = st.options.match === "best-of" && st.round + 1 >= st.rounds ? "; the lead in boards won is shared, so another board decides" : "";
-    const which = st.round + 1 > st.rounds ? `Deciding round ${st.round + 1 - st.rounds}` : `Round ${st.round + 1} of ${st.rounds}`;
-    return `${which} over${boardTaken(st)}${deciding}${mayStartNext() ? "" : ` — waiting for ${st.players[st.host].name} to start the next`}`;
+    const deciding = st.options.match === "best-of" && st.round + 1 >= st.rounds ? t("status.deciding_note") : "";
+    const which = st.round + 1 > st.rounds ? t("status.deciding_round", { n: st.round + 1 - st.rounds })
+      : t("status.round_of", { round: st.round + 1, rounds: st.rounds });
+    return t("status.round_over", { which }) + boardTaken(st) + deciding +
+      (mayStartNext() ? "" : ` — ${t("status.wait_next", { name: st.players[st.host].name })}`);
   }
-  if (!m) return "Watching";
-  if (m.phase === "standin") return "An AI is playing for you";
-  if (S.moving) return `Move ${tileName(S.moving)}: click an empty cell`;  // also while the next draw waits
+  if (!m) return t("status.watching");
+  if (m.phase === "standin") return t("status.standin");
+  if (S.moving) return t("status.move", { tile: tileName(S.moving) });  // also while the next draw waits
   if (m.phase === "place") {
     const tile = S.selected || m.pending[0];
     const rule = (m.guidance || {})[tile];  // the engine's words for what the placement rule asks now
-    return `Place ${tileName(tile)}${rule ? ` — ${rule}` : ""}`;
+    return t("status.place", { tile: tileName(tile) }) + (rule ? ` — ${guidanceWords(rule)}` : "");
   }
-  if (st.awaiting_draw) return "Move your tile if you like, then draw the next";
-  if (m.phase === "announce") return "Your turn: announce a tile";
+  if (st.awaiting_draw) return t("status.awaiting_draw");
+  if (m.phase === "announce") return t("status.announce");
   if (m.phase === "settle") {
-    return S.holdPick ? `Put ${tileName(S.holdPick)} on a highlighted stamen cell`
-      : "Move held tiles onto the stamen (click one), then finish";
+    return S.holdPick ? t("status.settle_put", { tile: tileName(S.holdPick) }) : t("status.settle");
   }
   const waiting = st.players.filter((p) => p.waiting).map((p) => p.name);
-  if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return `${st.players[st.chooser].name} is announcing…`;
-  return waiting.length ? `Waiting for ${waiting.join(", ")}` : "Waiting";
+  if (st.chooser !== undefined && st.chooser !== null && !waiting.length) return t("status.announcing", { name: st.players[st.chooser].name });
+  return waiting.length ? t("status.waiting_for", { names: waiting.join(", ") }) : t("status.waiting");
 }
 
 // A best-of match: who took the board just played (the sole top score, as Match.boards_won counts it; a deciding
@@ -494,16 +516,16 @@ function boardTaken(st) {
   const leaders = everyone.filter((p) => won[p] === Math.max(...won));
   st.results.slice(st.rounds).forEach((scores) => { best = take(scores, leaders); });
   const names = best.map((p) => st.players[p].name);
-  if (best.length === 1) return ` — ${names[0]} takes the board`;
-  return ` — nobody takes the board: ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the top score`;
+  if (best.length === 1) return ` — ${t("status.takes", { name: names[0] })}`;
+  return ` — ${t("status.nobody_takes", { names: listAnd(names) })}`;
 }
 
 // What the game waits for while this player has nothing to do: "waiting for Bob", "Bob is announcing…", or "".
 function othersText() {
   const st = S.state;
   const waiting = st.players.filter((p) => p.waiting && p.index !== st.you).map((p) => p.name);
-  if (waiting.length) return `waiting for ${waiting.join(", ")}`;
-  if (st.chooser !== undefined && st.chooser !== null && st.chooser !== st.you) return `${st.players[st.chooser].name} is announcing…`;
+  if (waiting.length) return t("others.waiting", { names: waiting.join(", ") });
+  if (st.chooser !== undefined && st.chooser !== null && st.chooser !== st.you) return t("status.announcing", { name: st.players[st.chooser].name });
   return "";
 }
 
@@ -548,9 +570,8 @@ async function renderGame() {
   $("next-round").hidden = !(st.status === "round_over" && mayStartNext());
   $("again").hidden = !(st.mode === "solo" && st.status === "finished" && mine);
   showRematch($("rematch"), st);
-  $("leave").textContent = st.mode === "solo" ? "New game" : "Leave the room";
-  $("leave").title = st.mode === "solo" ? "to the home page: an unfinished game waits under \"Your games\""
-    : "to the home page: your seat is kept, and the others wait for your moves (\"Back to it\" returns)";
+  $("leave").textContent = st.mode === "solo" ? t("game.new_game") : t("game.leave_room");
+  $("leave").title = st.mode === "solo" ? t("game.leave_title_solo") : t("game.leave_title_room");
   if (!result.hidden) renderAnalysis($("analysis-bar"), $("analysis-info"), $("analysis"));
 }
 
@@ -593,7 +614,7 @@ function renderCurrentTiles(st, m) {
     const icon = tileIcon(token, choice && token === S.selected ? "selected" : "");
     // only a choice is a control: a lone tile clicked, or reached with Tab, did nothing
     if (choice) {
-      pressable(icon, `tile ${tileName(token)}`, () => { S.selected = token; S.moving = null; render(); });
+      pressable(icon, t("tile.label", { tile: tileName(token) }), () => { S.selected = token; S.moving = null; render(); });
       icon.setAttribute("aria-pressed", String(token === S.selected));  // the one to place: said, not only a glow
     }
     cur.appendChild(icon);
@@ -601,7 +622,7 @@ function renderCurrentTiles(st, m) {
   cur.classList.toggle("placed", placed);
   if (placed) {
     const who = othersText();
-    cur.appendChild(el("span", { class: "placed-note muted" }, `placed on your board${who ? ` — ${who}` : ""}`));
+    cur.appendChild(el("span", { class: "placed-note muted" }, t("game.placed") + (who ? ` — ${who}` : "")));
   }
   cur.hidden = !showTiles.length;  // its room kept for a tile left a gap (announcing, the round's result)
 }
@@ -618,7 +639,7 @@ function renderAnnounce(m) {
   const top = ready && ready.hints.length ? ready.hints[0].tile : null;
   ann.replaceChildren(...announceable().map((token) => {
     const icon = tileIcon(token);
-    pressable(icon, `announce ${tileName(token)}`, () => act("announce", { tile: token }));
+    pressable(icon, t("tile.announce", { tile: tileName(token) }), () => act("announce", { tile: token }));
     if (!expected.has(token)) return icon;
     const shown = ready.hints[0].margin === undefined ? expected.get(token).toFixed(1) : signed(expected.get(token));
     const label = el("small", { class: "ann-hint" }, shown);
@@ -634,15 +655,14 @@ function renderPlayersTable(st) {
   const head = el("tr");
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
   // a best-of match: boards won decide, and a running total carried from board to board would mislead
-  for (const h of ["", "placed", over ? "round" : "", bestOf ? "boards won" : "total"]) {
+  for (const h of ["", t("table.placed"), over ? t("table.round") : "", bestOf ? t("table.boards_won") : t("table.total")]) {
     head.appendChild(el("th", { class: h ? "num" : "" }, h));
   }
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     // AI players move in the background; at the end of a round with a holding area people settle, not place
-    const busy = !p.waiting ? "" : p.kind === "ai" ? " — thinking"
-      : settling(p) ? " — settling held tiles" : " — placing";
-    const kind = p.standin ? " (AI standing in)" : p.kind === "ai" ? " (AI)" : "";
+    const busy = !p.waiting ? "" : ` — ${t(p.kind === "ai" ? "table.thinking" : settling(p) ? "table.settling" : "table.placing")}`;
+    const kind = p.standin ? ` (${t("table.ai_standin")})` : p.kind === "ai" ? ` (${t("table.ai")})` : "";
     tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
@@ -660,12 +680,9 @@ function renderResult(st, mine, layout) {
   // suns and moons are in the board's score), and a column of zeros only puzzled
   const bonus = st.options.scoring === "best-sunray" || st.players.some((p) => p.bonus);
   const rt = [el("tr")];
-  rt[0].append(el("th", {}, "player"), el("th", { class: "num" }, "board"));
-  if (bonus) {
-    rt[0].append(el("th", { class: "num", title: "Best Sunray/Moonbeam: 60 points for the round's best row of suns, " +
-      "and 60 for its best row of moons (shared when equal)" }, "best ray bonus"));
-  }
-  rt[0].append(el("th", { class: "num" }, "round"));
+  rt[0].append(el("th", {}, t("table.player")), el("th", { class: "num" }, t("table.board")));
+  if (bonus) rt[0].append(el("th", { class: "num", title: t("table.bonus_title") }, t("table.bonus")));
+  rt[0].append(el("th", { class: "num" }, t("table.round")));
   for (const p of st.players) {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score));
@@ -675,10 +692,11 @@ function renderResult(st, mine, layout) {
   }
   $("result-table").replaceChildren(...rt);
   const lt = [el("tr")];
-  lt[0].append(el("th", {}, "line"), el("th", {}, "cells"), el("th", {}, "status"), el("th", { class: "num" }, "points"));
+  lt[0].append(el("th", {}, t("lines.line")), el("th", {}, t("lines.cells")), el("th", {}, t("lines.status")),
+    el("th", { class: "num" }, t("lines.points")));
   for (const l of mine.lines) {
     const tr = el("tr", { class: scores(l) ? "scoring" : "" });
-    tr.append(el("td", { class: "word" }, l.direction), el("td", { class: "mono" }, l.cells.join(" ")),
+    tr.append(el("td", { class: "word" }, t(`dir.${l.direction}`, {}, l.direction)), el("td", { class: "mono" }, l.cells.join(" ")),
       el("td", {}, lineStatus(l, mine.board)),
       el("td", { class: "num" }, l.points + l.bonus));
     lt.push(tr);
@@ -694,13 +712,13 @@ function renderOthers(st, mine, layout) {
   for (const p of st.players) {
     if (p.index === st.you || !p.board) continue;
     const fig = el("figure");
-    const svg = el("svg:svg", { "aria-label": `${p.name}'s board` });
+    const svg = el("svg:svg", { "aria-label": t("board.of", { name: p.name }) });
     drawBoard(svg, layout, p.board, { scoring: (p.lines || []).filter(scores) });
     fig.append(svg, el("figcaption", {}, `${p.name}${p.score !== undefined ? ` — ${p.score}` : ""}`));
     others.appendChild(fig);
   }
   if (!mine && !others.children.length) {  // an onlooker, with a caller: the boards are private until the end
-    others.appendChild(el("p", { class: "muted" }, "The players' boards are shown when the round ends."));
+    others.appendChild(el("p", { class: "muted" }, t("game.boards_later")));
   }
 }
 
@@ -734,9 +752,9 @@ function lineStatus(l, board) {
   if (l.bonus > 0) {
     const symbol = l.cells.map((c) => (S.state.symbols || {})[board[c]]).find(Boolean);
     const each = l.bonus / l.cells.length;
-    parts.push(symbol && Number.isInteger(each) ? `${l.cells.length} ${symbol}s × ${each}` : `bonus ${l.bonus}`);
+    parts.push(symbol && Number.isInteger(each) ? t(`line.${symbol}s`, { n: l.cells.length, each }) : t("line.bonus", { n: l.bonus }));
   }
-  return parts.length ? parts.join(" + ") : l.status;
+  return parts.length ? parts.join(" + ") : t(`line.${l.status}`, {}, l.status);
 }
 
 // ---- a player who went away: the server says whom the viewer may let an AI play for, and from when ---------
@@ -748,7 +766,7 @@ function renderStandin(st, m) {
   const idle = !!m && ["wait", "done"].includes(m.phase);
   const soon = playing && idle ? st.players.filter((p) => p.standin_after > 0) : [];
   $("standin-bar").replaceChildren(...absent.map((p) => {
-    const b = el("button", { "data-player": p.index }, `Let an AI play for ${p.name}`);
+    const b = el("button", { "data-player": p.index }, t("standin.let", { name: p.name }));
     b.addEventListener("click", () => act("standin", { player: p.index }));
     return b;
   }));
@@ -756,7 +774,7 @@ function renderStandin(st, m) {
   $("standin-wait").replaceChildren(...soon.map((p) => el("span", {
     class: "standin-count muted", "data-player": p.index, "data-name": p.name,
     "data-until": S.stateAt + p.standin_after * 1000,
-    title: `${p.name} has not moved for a while; if they do not come back, you may let an AI play for them`,
+    title: t("standin.title", { name: p.name }),
   })));
   $("standin-wait").hidden = !soon.length;
   clearInterval(S.standinTick);
@@ -773,7 +791,7 @@ function tickStandin() {
   if (!waits.length) { clearInterval(S.standinTick); S.standinTick = null; return; }
   for (const span of waits) {
     const left = Math.ceil((+span.dataset.until - Date.now()) / 1000);
-    span.textContent = `An AI may play for ${span.dataset.name} ${left > 0 ? `in ${left} s` : "in a moment"}`;
+    span.textContent = left > 0 ? t("standin.in", { name: span.dataset.name, n: left }) : t("standin.soon", { name: span.dataset.name });
   }
 }
 
@@ -821,7 +839,7 @@ async function renderAnalysis(bar, info, box) {
   const st = S.state, a = S.analysis && S.analysis.key === analysisKey() ? S.analysis : null;
   bar.hidden = !roundOver();
   bar.querySelector("button").disabled = !!a && a.status !== "error";
-  info.textContent = !a ? "" : a.status === "loading" ? "analysing… (a search for every move)" : a.status === "error" ? a.error : "";
+  info.textContent = !a ? "" : a.status === "loading" ? t("an.loading") : a.status === "error" ? a.error : "";
   info.classList.toggle("error", !!a && a.status === "error");
   box.hidden = !(roundOver() && a && a.status === "ready");
   if (box.hidden) return;
@@ -830,41 +848,35 @@ async function renderAnalysis(bar, info, box) {
   // the best board laid in the order the tiles came; rarely the search is cut short: the best found and a bound
   const cut = best.reachable === false;
   const hasBound = best.upper_bound !== undefined && best.upper_bound !== null;
-  const value = !cut ? `${best.score}` : hasBound ? `at least ${best.score}, at most ${best.upper_bound}` : `at most ${best.score}`;
-  const parts = [el("p", { class: "best-line" }, `Best possible with these tiles: ${value}` +
-    (mine && mine.score !== null ? ` (you: ${mine.score}, ${mine.missed} below)` : ""))];
-  if (cut) {
-    parts.push(el("p", { class: "muted" }, hasBound
-      ? "The search for the best board that can be laid in the order the tiles came was cut short: the board " +
-        "below is the best it found, and no such board scores more than the upper bound."
-      : "No best board can be laid in the order the tiles came under this placement rule, so this is an upper " +
-        "bound; the board below ignores the order."));
-  }
+  const value = !cut ? `${best.score}` : hasBound ? t("an.between", { lo: best.score, hi: best.upper_bound })
+    : t("an.at_most", { n: best.score });
+  const parts = [el("p", { class: "best-line" }, t("an.best", { value }) +
+    (mine && mine.score !== null ? ` (${t("an.you", { score: mine.score, missed: mine.missed })})` : ""))];
+  if (cut) parts.push(el("p", { class: "muted" }, hasBound ? t("an.cut_bound") : t("an.cut_none")));
   if (best.unconstrained !== undefined && best.unconstrained > (hasBound ? best.upper_bound : best.score)) {
-    parts.push(el("p", { class: "muted" }, `Laid in any order, these tiles could score ${best.unconstrained}; ` +
-      "the placement rule and the order the tiles came allow no more than the score above."));
+    parts.push(el("p", { class: "muted" }, t("an.any_order", { n: best.unconstrained })));
   }
   const figure = el("figure");
-  const svg = el("svg:svg", { class: "best-board", "aria-label": "the best board" });
+  const svg = el("svg:svg", { class: "best-board", "aria-label": t("an.best_board") });
   drawBoard(svg, await getLayout(st.layout), best.board.split(" ").map((t) => (t === "." ? null : t)),
     { scoring: best.lines || [] });
-  figure.append(svg, el("figcaption", { class: "muted" }, "the best arrangement of this round's tiles, laid in the order they came"));
+  figure.append(svg, el("figcaption", { class: "muted" }, t("an.caption")));
   parts.push(figure);
   if (report.agent && report.agent.agent) {
-    parts.push(el("p", {}, `The ${report.agent.agent} AI, playing the same tiles in the same order: ${report.agent.score}`));
+    parts.push(el("p", {}, t("an.agent", { agent: report.agent.agent, score: report.agent.score })));
   }
   if (mine && mine.moves.length) {
     const same = mine.moves.filter((m) => m.cell === m.best_cell).length;
-    parts.push(el("p", {}, `${same} of your ${mine.moves.length} moves went where the ${report.evaluator} search would put them. ` +
-      (mine.worst_moves.length ? "Your costliest moves, in expected final points:" : "No move cost you points.")));
+    parts.push(el("p", {}, `${t("an.same", { same, n: mine.moves.length, evaluator: report.evaluator })} ` +
+      (mine.worst_moves.length ? t("an.costliest") : t("an.no_cost"))));
     // the steps first: each costly move leads to its step, where both cells are shown on the board
     const steps = stepThrough(await getLayout(st.layout), mine.moves, st.board_size, report.evaluator, mine.releases || []);
     const rows = [el("tr")];
-    rows[0].append(el("th", { class: "num" }, "move"), el("th", {}, "tile"), el("th", { class: "num" }, "your cell"),
-      el("th", { class: "num" }, "best cell"), el("th", { class: "num" }, "cost"));
+    rows[0].append(el("th", { class: "num" }, t("an.h_move")), el("th", {}, t("an.h_tile")), el("th", { class: "num" }, t("an.h_cell")),
+      el("th", { class: "num" }, t("an.h_best")), el("th", { class: "num" }, t("an.h_cost")));
     for (const m of mine.worst_moves) {
-      const tr = el("tr", { "data-move": m.move, title: `show move ${m.move} on the board below: your cell and the best one` });
-      const go = el("button", { type: "button", class: "to-move", "aria-label": `move ${m.move}: show it on the board` }, `${m.move}`);
+      const tr = el("tr", { "data-move": m.move, title: t("an.row_title", { n: m.move }) });
+      const go = el("button", { type: "button", class: "to-move", "aria-label": t("an.row_label", { n: m.move }) }, `${m.move}`);
       const cell = el("td", { class: "num" });
       cell.append(go);
       // a tile's name on one line ("1-" over "7-3" was hard to read)
@@ -884,7 +896,7 @@ async function renderAnalysis(bar, info, box) {
     parts.push(steps);
   } else {  // a table game: no moves, only the boards or scores typed in
     const rows = [el("tr")];
-    rows[0].append(el("th", {}, "player"), el("th", { class: "num" }, "score"), el("th", { class: "num" }, "below best"));
+    rows[0].append(el("th", {}, t("table.player")), el("th", { class: "num" }, t("an.h_score")), el("th", { class: "num" }, t("an.h_below")));
     for (const p of report.players) {
       const tr = el("tr");
       tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score ?? "–"), el("td", { class: "num" }, p.missed ?? "–"));
@@ -903,8 +915,8 @@ async function renderAnalysis(bar, info, box) {
 // stay on screen together, tap after tap.  ``goTo(move)`` (a costly move's row) shows a move and brings it into view.
 function stepThrough(layout, moves, size, evaluator, releases) {
   const steps = moves.length + (releases.length ? 1 : 0);
-  const svg = el("svg:svg", { class: "step-board", "aria-label": "your board, move by move" });
-  const slider = el("input", { type: "range", min: 1, max: steps, value: steps, "aria-label": "move" });
+  const svg = el("svg:svg", { class: "step-board", "aria-label": t("step.board") });
+  const slider = el("input", { type: "range", min: 1, max: steps, value: steps, "aria-label": t("step.slider") });
   const caption = el("p", { class: "step-caption", "aria-live": "polite" });
   const box = el("div", { class: "step-through" });
   const tile = (token) => el("span", { class: "tile-name" }, tileName(token));  // never broken at its hyphens
@@ -918,10 +930,10 @@ function stepThrough(layout, moves, size, evaluator, releases) {
     if (k > moves.length) {
       releases.forEach((r) => { board[r.cell] = r.tile; });
       drawBoard(svg, layout, board, { marked: releases.map((r) => r.cell) });
-      caption.replaceChildren("At the end: ");
-      releases.forEach((r, i) => caption.append(i ? ", " : "", tile(r.tile), ` from the holding area onto cell ${r.cell}`));
+      caption.replaceChildren(t("step.end"));
+      releases.forEach((r, i) => caption.append(i ? ", " : "", tile(r.tile), t("step.release", { cell: r.cell })));
       caption.append(".");
-      slider.setAttribute("aria-valuetext", "the end moves");
+      slider.setAttribute("aria-valuetext", t("step.end_moves"));
       return;
     }
     const m = moves[k - 1];
@@ -929,15 +941,14 @@ function stepThrough(layout, moves, size, evaluator, releases) {
     const other = m.best_cell !== m.cell && typeof m.best_cell === "number" && m.best_cell >= 0 && m.best_cell < size &&
       !board[m.best_cell] && typeof m.expected_best === "number";
     drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
-    slider.setAttribute("aria-valuetext", `move ${k} of ${moves.length}, ${tileName(m.tile)} on cell ${m.cell}`);
-    caption.replaceChildren(`Move ${k}: `, tile(m.tile), ` on cell ${m.cell} (outlined in blue), expected final score ${num(m.expected)}` +
-      (other ? `; the AI (${evaluator}) would have played cell ${m.best_cell} (${num(m.expected_best)}, in yellow).`
-        : ", where the AI would put it too."));
+    slider.setAttribute("aria-valuetext", t("step.valuetext", { k, n: moves.length, tile: tileName(m.tile), cell: m.cell }));
+    caption.replaceChildren(t("step.move", { k }), tile(m.tile), t("step.placed", { cell: m.cell, x: num(m.expected) }) +
+      (other ? t("step.other", { evaluator, cell: m.best_cell, x: num(m.expected_best) }) : t("step.same")));
   };
   const step = (d) => { slider.value = Math.min(steps, Math.max(1, +slider.value + d)); show(+slider.value); };
   slider.addEventListener("input", () => show(+slider.value));
-  const back = el("button", { type: "button", class: "step-btn", "aria-label": "previous move" }, "‹");
-  const on = el("button", { type: "button", class: "step-btn", "aria-label": "next move" }, "›");
+  const back = el("button", { type: "button", class: "step-btn", "aria-label": t("step.prev") }, "‹");
+  const on = el("button", { type: "button", class: "step-btn", "aria-label": t("step.next") }, "›");
   back.addEventListener("click", () => step(-1));
   on.addEventListener("click", () => step(1));
   const controls = el("div", { class: "row step-controls" });
@@ -946,7 +957,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
   // nothing above them moves)
   const view = el("div", { class: "step-view" });
   view.append(svg, controls, caption);
-  box.append(el("h4", {}, "Step through your round"), view);
+  box.append(el("h4", {}, t("step.title")), view);
   box.goTo = (k) => {
     slider.value = Math.min(steps, Math.max(1, k));
     show(+slider.value);
@@ -993,21 +1004,20 @@ function renderHintBar(key) {
   $("hint-btn").disabled = !!(h && h.status === "loading");
   info.classList.toggle("error", !!(h && h.status === "error"));
   if (!h) { info.textContent = ""; return; }
-  if (h.status === "loading") info.textContent = "thinking…";
-  else if (h.status === "error") info.textContent = `no hint: ${h.error}`;
-  else if (!h.hints.length) info.textContent = "no hint for this tile";
+  if (h.status === "loading") info.textContent = t("hint.loading");
+  else if (h.status === "error") info.textContent = t("hint.error", { error: h.error });
+  else if (!h.hints.length) info.textContent = t("hint.none");
   else if (h.moving) {  // where the tile is now, against the best cell for it
     const here = myPlayer().board.indexOf(h.moving);
     const stay = h.hints.find((x) => x.cell === here);
-    info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`
-      + (stay ? `; where it is (cell ${here}): ${stay.expected.toFixed(1)}` : "");
+    info.textContent = t("hint.best", { cell: h.hints[0].cell, x: h.hints[0].expected.toFixed(1) })
+      + (stay ? `; ${t("hint.here", { cell: here, x: stay.expected.toFixed(1) })}` : "");
   }
   else if (h.announce) {
     const top = h.hints[0];
-    info.textContent = `best to announce: ${tileName(top.tile)} (for cell ${top.cell}), expected final score `
-      + `${top.expected.toFixed(1)} for your board`
-      + (top.margin === undefined ? "" : `, ${top.rivals.toFixed(1)} for the others (${signed(top.margin)})`);
-  } else info.textContent = `best: cell ${h.hints[0].cell}, expected final score ${h.hints[0].expected.toFixed(1)}`;
+    info.textContent = t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: top.expected.toFixed(1) })
+      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: top.rivals.toFixed(1), margin: signed(top.margin) })}`);
+  } else info.textContent = t("hint.best", { cell: h.hints[0].cell, x: h.hints[0].expected.toFixed(1) });
 }
 
 async function requestHint() {
@@ -1084,10 +1094,12 @@ function speakNewCall(st) {
   }
   S.spoken = mark;  // a page opened or ticked mid-round reads only the calls that come after
   if (!fresh || !$("speak-calls").checked || !canSpeak()) return;
-  // "5-7-4" is read as "5, 7, 4" (not "five minus seven"); wildcards are called by name already
-  const words = st.call.map((w) => w.replace(/-/g, ", ")).join(". ");
+  // "5-7-4" is read as "5, 7, 4" (not "five minus seven"); wildcards by name, in the page's language and voice
+  const words = st.call.map((w) => callWords(w).replace(/-/g, ", ")).join(". ");
+  const utterance = new SpeechSynthesisUtterance(words);
+  utterance.lang = speechLang();
   window.speechSynthesis.cancel();
-  window.speechSynthesis.speak(new SpeechSynthesisUtterance(words));
+  window.speechSynthesis.speak(utterance);
 }
 
 function renderCaller() {
@@ -1101,15 +1113,16 @@ function renderCaller() {
   cur.classList.toggle("over", over);
   $("caller-say").hidden = over;
   if (over) {
-    cur.appendChild(el("span", { class: "placed-note muted" },
-      `the round's last tile${st.current.length > 1 ? "s" : ""}: ${(st.call || st.current.map(tileName)).join(", ")}`));
+    cur.appendChild(el("span", { class: "placed-note muted" }, t("caller.last",
+      { n: st.current.length, tiles: (st.call ? st.call.map(callWords) : st.current.map(tileName)).join(", ") })));
   }
   // the server's words: numbers kept on one line; a wildcard's name ("double wildcard with 3") wraps, smaller
-  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, words)));
+  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, callWords(words))));
   $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
   speakNewCall(st);
-  $("caller-progress").textContent = `${(st.drawn || []).length} of ${st.tiles_per_round} called — round ${st.round + 1} of ${st.rounds}` +
-    (st.status === "round_over" && !isHost() ? ` — waiting for ${st.players[st.host].name} to start the next` : "");
+  $("caller-progress").textContent = t("caller.progress", { n: (st.drawn || []).length, total: st.tiles_per_round,
+    round: st.round + 1, rounds: st.rounds }) +
+    (st.status === "round_over" && !isHost() ? ` — ${t("status.wait_next", { name: st.players[st.host].name })}` : "");
   $("caller-history").replaceChildren(...(st.drawn || []).map((t) => tileIcon(t)));
   const host = isHost();
   $("call-btn").hidden = !host || st.status !== "playing";  // nothing to call until the next round starts
@@ -1119,19 +1132,19 @@ function renderCaller() {
     || Object.keys(st.entries || {}).length > 0;
   $("end-round").hidden = !host || st.status !== "playing";
   $("end-round").disabled = st.left !== 0;
-  $("end-round").title = st.left !== 0 ? `the round ends once all ${st.tiles_per_round} tiles are called` : "";
+  $("end-round").title = st.left !== 0 ? t("caller.end_title", { n: st.tiles_per_round }) : "";
   $("caller-next").hidden = !host || st.status !== "round_over";
   showRematch($("caller-rematch"), st);
   $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
   $("caller-status").textContent = callerStatus(st, host);
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
-  head.appendChild(el("th", {}, "player"));
-  st.results.forEach((_, k) => head.appendChild(el("th", { class: "num" }, `R${k + 1}`)));
-  if (st.status === "playing") head.appendChild(el("th", { class: "num" }, "now"));
-  head.appendChild(el("th", { class: "num" }, "total"));
+  head.appendChild(el("th", {}, t("table.player")));
+  st.results.forEach((_, k) => head.appendChild(el("th", { class: "num" }, t("caller.r", { n: k + 1 }))));
+  if (st.status === "playing") head.appendChild(el("th", { class: "num" }, t("caller.now")));
+  head.appendChild(el("th", { class: "num" }, t("table.total")));
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
-  if (bestOf) head.appendChild(el("th", { class: "num" }, "boards"));
+  if (bestOf) head.appendChild(el("th", { class: "num" }, t("caller.boards")));
   // the host's row says "(you)" (the style sheet adds it), not bold: on the final table it looked like the winner's
   const winners = st.status === "finished" ? new Set(st.winners) : new Set();
   const rows = st.players.map((p) => {
@@ -1167,11 +1180,10 @@ function renderCaller() {
   const open = st.status === "playing" && st.left === 0;
   $("entry-fields").hidden = !open;
   $("entry-note").hidden = open;
-  $("entry-note").textContent = `Boards and scores are entered once all ${st.tiles_per_round} tiles are called ` +
-    `(${(st.drawn || []).length} so far).`;
+  $("entry-note").textContent = t("caller.entry_note", { n: st.tiles_per_round, m: (st.drawn || []).length });
   if (open) {
     const n = st.board_size - st.holding.length;  // the board's cells (the daffodil's 21), not the holding slots
-    $("entry-board").placeholder = `final board in notation (${n} tokens), or leave empty`;
+    $("entry-board").placeholder = t("caller.entry_placeholder", { n });
     fillEntry(st);
     renderEntryLayout(st);
   }
@@ -1183,7 +1195,7 @@ function entryPlayer() { return +$("entry-player").value; }
 function entryOf(st, player) { return (st.entries || {})[player]; }
 
 // The words for an entry with a round bonus: "308 (248 + 60 Best Sunray/Moonbeam)".
-function bonusWords(e) { return `${e.score + e.bonus} (${e.score} + ${e.bonus} Best Sunray/Moonbeam)`; }
+function bonusWords(e) { return t("caller.bonus_words", { total: e.score + e.bonus, score: e.score, bonus: e.bonus }); }
 
 // The entry form shows what is entered already for the chosen player (a board to mend one tile of, or the score):
 // filled in while the form holds only what was last filled in (another player chosen, the entry changed on another
@@ -1232,7 +1244,7 @@ async function renderEnteredBoards(st) {
   const over = st.status !== "playing";
   const mark = `${st.code}:${st.round}:${over}`;
   if (box.dataset.mark !== mark) { box.dataset.mark = mark; box.open = over; }
-  $("caller-boards-count").textContent = `(${shown.length} of ${st.players.length})`;
+  $("caller-boards-count").textContent = `(${t("caller.boards_count", { n: shown.length, m: st.players.length })})`;
   const layout = await getLayout(st.layout);
   if (S.state !== st) return;  // a newer state draws them
   const n = layout.cells.length, options = JSON.stringify(st.options);
@@ -1243,17 +1255,17 @@ async function renderEnteredBoards(st) {
     const caption = el("figcaption", {}, "");
     caption.append(total);
     if (!e.board) {
-      caption.append(el("span", { class: "entry-lines" }, "a score, no board"));
+      caption.append(el("span", { class: "entry-lines" }, t("caller.score_only")));
       fig.append(caption);
       return fig;
     }
     const board = e.board.split(/\s+/).slice(0, n).map((t) => (t === "." ? null : t));
     const key = `${options}|${e.board}`, lines = SCORED.get(key);
     const scoring = Array.isArray(lines) ? lines.filter(scores) : [];
-    const svg = el("svg:svg", { "aria-label": `${p.name}'s board` });
+    const svg = el("svg:svg", { "aria-label": t("board.of", { name: p.name }) });
     drawBoard(svg, layout, board, { scoring });
     const words = scoring.map((l) => lineStatus(l, board)).join(", ");
-    caption.append(el("span", { class: "entry-lines" }, Array.isArray(lines) ? words || "no line scores" : "…"),
+    caption.append(el("span", { class: "entry-lines" }, Array.isArray(lines) ? words || t("caller.no_lines") : "…"),
       el("span", { class: "mono muted" }, e.board));
     fig.append(svg, caption);
     if (!lines) {  // the line breakdown, asked of the server once per board
@@ -1270,18 +1282,17 @@ async function renderEnteredBoards(st) {
 function callerStatus(st, host) {
   if (st.status === "finished") return gameOverText();
   if (st.you === null) {  // an onlooker
-    return st.status === "round_over" ? `Watching: round ${st.round + 1} of ${st.rounds} over`
-      : `Watching: ${(st.drawn || []).length} of ${st.tiles_per_round} called`;
+    return st.status === "round_over" ? t("caller.watch_over", { round: st.round + 1, rounds: st.rounds })
+      : t("caller.watch_calls", { n: (st.drawn || []).length, total: st.tiles_per_round });
   }
   if (st.status === "round_over") {
-    return `Round ${st.round + 1} of ${st.rounds} over — ${host ? "start the next when the table is ready"
-      : `waiting for ${st.players[st.host].name} to start the next`}`;
+    return t("status.round_over", { which: t("status.round_of", { round: st.round + 1, rounds: st.rounds }) }) + " — " +
+      (host ? t("caller.start_next") : t("status.wait_next", { name: st.players[st.host].name }));
   }
-  if (st.left > 0) return host ? "Call the next tile once everyone has placed the last" : "Place each called tile on your board";
+  if (st.left > 0) return host ? t("caller.call_next") : t("caller.place_called");
   const missing = noEntry(st);
-  if (host) return missing.length ? `Every tile is called: enter the boards or scores (${missing.join(", ")} to come), then end the round`
-    : "Every score is in: end the round";
-  return (st.entries || {})[st.you] ? "Your score is in; the host ends the round" : "Every tile is called: enter your board or score";
+  if (host) return missing.length ? t("caller.enter_missing", { names: missing.join(", ") }) : t("caller.all_in");
+  return (st.entries || {})[st.you] ? t("caller.yours_in") : t("caller.enter_yours");
 }
 
 function noEntry(st) { return st.players.filter((p) => !(st.entries || {})[p.index]).map((p) => p.name); }
@@ -1300,7 +1311,7 @@ async function renderEntryLayout(st) {
   const again = () => renderEntryLayout(S.state);
   $("entry-tiles").replaceChildren(...left.map((token) => {
     const icon = tileIcon(token, token === entry.pick ? "selected" : "");
-    pressable(icon, `tile ${tileName(token)}`, () => { entry.pick = entry.pick === token ? null : token; again(); });
+    pressable(icon, t("tile.label", { tile: tileName(token) }), () => { entry.pick = entry.pick === token ? null : token; again(); });
     icon.setAttribute("aria-pressed", String(token === entry.pick));
     return icon;
   }));
@@ -1346,13 +1357,12 @@ function setState(state) {
 }
 
 // The dot in the header, in colour and in words (its title and label)
-const CONNECTION_WORDS = { live: "live connection", poll: "no live connection: asking the server every 1.5 s",
-  down: "the server cannot be reached: still trying", "": "not in a room" };
+const CONNECTION_WORDS = { live: "conn.live", poll: "conn.poll", down: "conn.down", "": "conn.none" };
 function showConnection(kind) {
   const dot = $("conn");
   dot.className = kind;
-  dot.title = CONNECTION_WORDS[kind];
-  dot.setAttribute("aria-label", CONNECTION_WORDS[kind]);
+  dot.title = t(CONNECTION_WORDS[kind]);
+  dot.setAttribute("aria-label", t(CONNECTION_WORDS[kind]));
 }
 
 function connect() {
@@ -1422,8 +1432,7 @@ function enterRoom(joined) {
 function seatGone() {
   const code = S.session.code;
   localStorage.removeItem(`tie-${code}`);
-  toast(S.leaving ? `You gave up your seat in room ${code}`
-    : `You no longer have a seat in room ${code}: the host removed it, or it was given up on another tab`, "info");
+  toast(S.leaving ? t("msg.gave_up", { code }) : t("msg.seat_gone", { code }), "info");
   S.leaving = false;
   leave();
 }
@@ -1452,14 +1461,11 @@ function leaveRoom() {
     st.players.some((p) => p.index !== st.you && p.kind === "human");
   const underWay = company && ["playing", "round_over"].includes(st.status);
   const holding = underWay && st.status === "playing" && !!m && ["place", "announce", "settle"].includes(m.phase);
-  if (holding && !window.confirm(`Leave room ${st.code}? Your seat is kept, and the others wait for your move: ` +
-    "the game goes on only when you play (after a while without you, they may let an AI play for you until you " +
-    "come back). \"Back to it\", under \"Your games\" on the home page, brings you back.")) return;
+  if (holding && !window.confirm(t("msg.leave_confirm", { code: st.code }))) return;
   const code = st && st.code, stoodIn = underWay && !!st.players[st.you].standin;
   leave();
   if (underWay && !holding) {
-    toast(`You left room ${code}: your seat is kept` + (stoodIn ? ", and an AI goes on playing for you. "
-      : ", and the others will wait for your next move. ") + "\"Back to it\", under \"Your games\", brings you back.", "info");
+    toast(t(stoodIn ? "msg.left_standin" : "msg.left_wait", { code }), "info");
   }
 }
 
@@ -1483,10 +1489,11 @@ async function loadMyRooms() {
     } catch { continue; }
     if (S.session || st.status === "finished") continue;
     const li = el("li");
-    const b = el("button", { class: "primary" }, "Back to it");
+    const b = el("button", { class: "primary" }, t("home.back_to_it"));
     b.addEventListener("click", () => resume(st.code));
-    const what = { lobby: "in the lobby", playing: `round ${st.round + 1} under way`, round_over: `round ${st.round + 1} over` }[st.status] || st.status;
-    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? "caller" : st.preset || "custom"} · ${what}`), b);
+    const what = { lobby: t("rooms.lobby"), playing: t("rooms.under_way", { round: st.round + 1 }),
+      round_over: t("rooms.over", { round: st.round + 1 }) }[st.status] || st.status;
+    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : st.preset || t("preset.custom")} · ${what}`), b);
     items.push(li);
   }
   if (S.session) return;  // a room was entered meanwhile
@@ -1549,17 +1556,16 @@ function renderSymbolsEditor() {
   if (box.hidden) return;
   const tiles = presetTiles(preset);
   const changed = tiles.filter((t) => S.mySymbols[t]).length;
-  $("symbols-summary").textContent = changed
-    ? `your set's (${changed} tile${changed === 1 ? "" : "s"} unlike the shipped map)` : "the shipped map";
+  $("symbols-summary").textContent = changed ? t("sym.yours", { n: changed }) : t("sym.shipped");
   const focused = document.activeElement && $("symbols-map").contains(document.activeElement)
     ? document.activeElement.dataset.tile : null;
   $("symbols-map").replaceChildren(...tiles.map((token) => {
-    const symbol = mySymbol(token), name = tileName(token);
+    const symbol = mySymbol(token), name = tileName(token), said = t(`sym.${symbol}`);
     const b = el("button", {
       type: "button", class: `sym-tile${S.mySymbols[token] ? " changed" : ""}`, "data-tile": token,
-      "aria-label": `${name}, ${symbol}`, "aria-pressed": String(symbol === "sun"),
-      title: `${name}: ${symbol}${S.mySymbols[token] ? ` (the shipped map says ${S.symbolOf[token]})` : ""}; ` +
-        `press for a ${OTHER_SYMBOL[symbol]}`,
+      "aria-label": `${name}, ${said}`, "aria-pressed": String(symbol === "sun"),
+      title: `${name}: ${said}${S.mySymbols[token] ? ` (${t("sym.shipped_says", { symbol: t(`sym.${S.symbolOf[token]}`) })})` : ""}; ` +
+        t(`sym.press_${OTHER_SYMBOL[symbol]}`),
     });
     const icon = tileIcon(token, "sym-icon", null);  // the symbol big beneath it, not small in the tile
     const mark = el("svg:svg", { viewBox: "-12 -12 24 24", class: "sym-mark" });
@@ -1596,6 +1602,39 @@ function applyPalette() {
 }
 
 // ---- home ------------------------------------------------------------------------------------------
+// The chosen preset's one line: the server's (English) text, or the page's own in another language.
+function presetInfo() {
+  const p = presetOf($("preset").value);
+  $("preset-info").textContent = !p ? "" : translated(`preset.${p.name}`) ? t(`preset.${p.name}`) : p.description;
+}
+
+// The AI players to pick (solo opponents, the lobby's "Add AI player"), each with what it is, kept as chosen.
+function agentOptions() {
+  const option = (a) => {
+    const about = translated(`agent.${a}`) ? t(`agent.${a}`) : (S.about || {})[a];
+    return el("option", { value: a }, about ? `${a}: ${about}` : a);
+  };
+  for (const s of [...document.querySelectorAll(".ai-pick"), $("lobby-agent")]) {
+    const value = s.value;
+    s.replaceChildren(...(s.id === "lobby-agent" ? [] : [el("option", { value: "" }, "—")]), ...S.agents.map(option));
+    if (value) s.value = value;
+  }
+}
+
+// Another language chosen: the page's text again, in it (what the server said stays English).
+function relabel() {
+  const name = $("name");
+  if (!localStorage.getItem("tie-name") && Object.values(STRINGS).some((d) => d["home.default_name"] === name.value)) {
+    name.value = t("home.default_name");  // the default name, not one typed
+  }
+  for (const pick of document.querySelectorAll(".lang-pick")) pick.value = LANG;
+  showConnection($("conn").className);
+  presetInfo();
+  agentOptions();
+  render();
+  if (!S.session) { loadRooms(); loadScores(); loadMyRooms(); }
+}
+
 function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => s.value).filter(Boolean); }
 
 // Creating or joining a room, one at a time: a double click on "Play solo" made two rooms (one left behind under
@@ -1615,7 +1654,7 @@ async function entering(work) {
 // A name is needed to create or join (the server's "String should have at least 1 character" said it darkly).
 function typedName() {
   const name = $("name").value.trim();
-  if (!name) { toast("type your name first"); $("name").focus(); }
+  if (!name) { toast(t("msg.name_first")); $("name").focus(); }
   return name;
 }
 
@@ -1640,7 +1679,7 @@ async function createNow(mode) {
 function showRematch(button, st) {
   const mine = st.you !== null && st.you !== undefined;
   button.hidden = !(st.mode !== "solo" && st.status === "finished" && mine && (isHost() || st.rematch));
-  button.textContent = st.rematch ? `Go to the rematch (room ${st.rematch})` : "Rematch: same players";
+  button.textContent = st.rematch ? t("game.rematch_go", { code: st.rematch }) : t("game.rematch_same");
 }
 
 function rematch() { return entering(() => rematchNow()); }
@@ -1680,7 +1719,7 @@ function join(code) { return entering(() => joinNow(code)); }
 // a new seat taken quietly.
 function resume(code) {
   if (localStorage.getItem(`tie-${code}`)) return join(code);
-  toast(`You no longer have a seat in room ${code}`, "info");
+  toast(t("msg.no_seat", { code }), "info");
   loadMyRooms();
 }
 
@@ -1689,7 +1728,7 @@ function watch(code) { return entering(() => watchNow(code)); }
 
 async function watchNow(code) {
   code = (code || "").trim().toUpperCase();
-  if (!code) { toast("type a room code"); return; }
+  if (!code) { toast(t("msg.code_first")); return; }
   try {
     S.session = null;
     enterRoom({ code, token: null, player: null, state: (await api("GET", `/api/rooms/${code}`)).state });
@@ -1698,7 +1737,7 @@ async function watchNow(code) {
 
 async function joinNow(code) {
   code = (code || "").trim().toUpperCase();
-  if (!code) { toast("type a room code"); return; }
+  if (!code) { toast(t("msg.code_first")); return; }
   const saved = localStorage.getItem(`tie-${code}`);
   try {
     if (saved) {
@@ -1718,7 +1757,7 @@ async function joinNow(code) {
       localStorage.removeItem(`tie-${code}`);
       history.replaceState(null, "", "#");
     }
-    toast(e.status === 409 && / has started/.test(e.message) ? `${e.message}; "Watch" shows the game` : e.message);
+    toast(e.status === 409 && / has started/.test(e.message) ? t("msg.started_watch", { error: e.message }) : e.message);
   }
 }
 
@@ -1726,15 +1765,16 @@ async function loadRooms() {
   try {
     const { rooms } = await api("GET", "/api/rooms");
     const list = $("open-rooms");
-    if (!rooms.length) { list.replaceChildren(el("li", { class: "muted" }, "none yet")); return; }
+    if (!rooms.length) { list.replaceChildren(el("li", { class: "muted" }, t("home.none"))); return; }
     // rooms to join first, then games under way (to watch)
     const order = [...rooms.filter((r) => r.joinable), ...rooms.filter((r) => !r.joinable)];
     list.replaceChildren(...order.map((r) => {
       const li = el("li");
-      const b = el("button", {}, r.joinable ? "Join" : "Watch");
+      const b = el("button", {}, r.joinable ? t("home.join") : t("home.watch"));
       b.addEventListener("click", () => (r.joinable ? join(r.code) : watch(r.code)));
-      const when = r.status === "lobby" ? "" : ` · round ${r.round + 1} of ${r.rounds}${r.status === "round_over" ? " over" : ""}`;
-      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? "caller" : r.preset || "custom"}${when} · ${r.players.join(", ")}`), b);
+      const when = r.status === "lobby" ? ""
+        : ` · ${t(r.status === "round_over" ? "rooms.round_over" : "rooms.round", { round: r.round + 1, rounds: r.rounds })}`;
+      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : r.preset || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
       return li;
     }));
   } catch (e) { /* the lobby list is optional */ }
@@ -1792,7 +1832,7 @@ function noteRound(st, mine) {
 function showRecord(preset) {
   const mark = readRecord().presets[preset];
   $("my-record").textContent = mark && mark.rounds
-    ? `You, on this device: best ${mark.best}, mean ${(mark.total / mark.rounds).toFixed(1)} over ${mark.rounds} round${mark.rounds === 1 ? "" : "s"}`
+    ? t("home.record", { best: mark.best, mean: (mark.total / mark.rounds).toFixed(1), n: mark.rounds })
     : "";
 }
 
@@ -1805,10 +1845,10 @@ async function loadScores() {
     const { scores } = await api("GET", `/api/scores?preset=${encodeURIComponent(preset)}&limit=10`);
     if ($("preset").value && $("preset").value !== preset) return;  // the choice moved on meanwhile
     const list = $("best-scores");
-    if (!scores.length) { list.replaceChildren(el("li", { class: "muted" }, "none yet")); return; }
+    if (!scores.length) { list.replaceChildren(el("li", { class: "muted" }, t("home.none"))); return; }
     list.replaceChildren(...scores.map((s) => {
-      const when = new Date(s.at * 1000).toLocaleDateString();
-      const li = el("li", { title: `${s.mode} game, ${when}` });
+      const when = new Date(s.at * 1000).toLocaleDateString(LANG);
+      const li = el("li", { title: t("home.score_title", { mode: t(`mode.${s.mode}`, {}, s.mode), when }) });
       li.append(el("span", {}, s.name), el("span", { class: "num" }, `${s.score}`));
       return li;
     }));
@@ -1838,7 +1878,7 @@ async function openFromAddress() {
   if (localStorage.getItem(`tie-${code}`)) { await join(code); return; }
   // invited: the name asked for first (the one this device remembers, else empty, not the default "Player")
   S.invite = code;
-  if (!localStorage.getItem("tie-name") && $("name").value === "Player") $("name").value = "";
+  if (!localStorage.getItem("tie-name") && $("name").value === t("home.default_name")) $("name").value = "";
   render();
   window.scrollTo(0, 0);
   $("name").focus();
@@ -1850,15 +1890,15 @@ async function init() {
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
   window.addEventListener("hashchange", openFromAddress);  // a room link opened in a tab already on the page
   const [{ presets }, { agents, about = {} }, tiles] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/agents"), api("GET", "/api/tiles")]);
-  const agentOption = (a) => el("option", { value: a }, about[a] ? `${a}: ${about[a]}` : a);
-  S.presets = presets; S.agents = agents; S.palette = tiles.palettes.classic; S.names = tiles.names || {};
+  S.presets = presets; S.agents = agents; S.about = about; S.palette = tiles.palettes.classic; S.names = tiles.names || {};
   S.palettes = tiles.palettes; S.tokens = tiles.tiles || []; S.symbolOf = tiles.symbol_of || {};
   S.mySymbols = readMySymbols();
   const chosen = localStorage.getItem(PALETTE_KEY);
   S.paletteChoice = S.palettes[chosen] ? chosen : null;
   $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
-  const info = () => { const p = presets.find((x) => x.name === $("preset").value); $("preset-info").textContent = p ? p.description : ""; };
-  $("preset").addEventListener("change", () => { info(); loadScores(); if (!S.state) render(); }); info();
+  $("preset").addEventListener("change", () => { presetInfo(); loadScores(); if (!S.state) render(); });
+  presetInfo();
+  agentOptions();
   $("symbols-reset").addEventListener("click", () => { S.mySymbols = {}; saveMySymbols(); renderSymbolsEditor(); });
   for (const pick of document.querySelectorAll(".palette-pick")) {
     pick.addEventListener("change", () => {  // chosen: kept on the device, whatever the rules
@@ -1867,12 +1907,10 @@ async function init() {
       render();
     });
   }
-  for (const s of document.querySelectorAll(".ai-pick")) s.replaceChildren(el("option", { value: "" }, "—"), ...agents.map(agentOption));
-  $("lobby-agent").replaceChildren(...agents.map(agentOption));
   if (agents.includes("best")) $("lobby-agent").value = "best";  // the strongest, not the first listed
   $("listed").checked = localStorage.getItem("tie-listed") === "1";
   $("listed").addEventListener("change", () => localStorage.setItem("tie-listed", $("listed").checked ? "1" : "0"));
-  $("name").value = localStorage.getItem("tie-name") || "Player";
+  $("name").value = localStorage.getItem("tie-name") || t("home.default_name");
   $("solo").addEventListener("click", () => create("solo"));
   $("create-room").addEventListener("click", () => create("room"));
   $("create-caller").addEventListener("click", () => create("caller"));
@@ -1911,21 +1949,20 @@ async function init() {
     render();
   });
   $("lobby-copy").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText($("lobby-link").href); toast("link copied", "info"); }
-    catch { toast("the browser did not allow copying: select the link instead"); }
+    try { await navigator.clipboard.writeText($("lobby-link").href); toast(t("msg.copied"), "info"); }
+    catch { toast(t("msg.copy_failed")); }
   });
   $("name").addEventListener("keydown", (e) => {  // Enter: join the room whose code is typed in, else play solo
     if (e.key === "Enter") { if ($("join-code").value.trim()) join($("join-code").value); else create("solo"); }
   });
   $("name").addEventListener("input", () => {  // at most 24 characters, as the server counts them (not UTF-16 units)
     const letters = [...$("name").value];
-    if (letters.length > 24) { $("name").value = letters.slice(0, 24).join(""); toast("a name has at most 24 characters"); }
+    if (letters.length > 24) { $("name").value = letters.slice(0, 24).join(""); toast(t("msg.name_long")); }
   });
   $("end-round").addEventListener("click", () => {
     // a player with nothing entered scores 0 for the round, and that cannot be mended afterwards
     const missing = noEntry(S.state);
-    if (missing.length && !window.confirm(`No board or score yet for ${missing.join(", ")}: ending the round now ` +
-      `gives ${missing.length > 1 ? "them" : "this player"} 0. End the round?`)) return;
+    if (missing.length && !window.confirm(t("msg.end_confirm", { names: missing.join(", "), n: missing.length }))) return;
     act("end-round");
   });
   $("caller-next").addEventListener("click", () => act("next"));
@@ -1938,6 +1975,10 @@ async function init() {
   $("speak-calls-label").hidden = !canSpeak();
   $("speak-calls").checked = localStorage.getItem("tie-speak") === "1";
   $("speak-calls").addEventListener("change", () => localStorage.setItem("tie-speak", $("speak-calls").checked ? "1" : "0"));
+  for (const pick of document.querySelectorAll(".lang-pick")) {  // one on each screen, as the colours
+    pick.value = LANG;
+    pick.addEventListener("change", () => { setLanguage(pick.value); relabel(); });
+  }
   document.addEventListener("keydown", () => { S.keyboard = true; }, true);
   document.addEventListener("pointerdown", () => { S.keyboard = false; }, true);
   document.addEventListener("keydown", (e) => {
@@ -1960,15 +2001,16 @@ async function init() {
     const st = S.state, player = entryPlayer();
     const board = $("entry-board").value.trim(), score = $("entry-score").value;
     const body = { player };
-    if (board) body.board = board; else if (score !== "") body.score = +score; else { toast("type a board or a score"); return; }
+    if (board) body.board = board; else if (score !== "") body.score = +score; else { toast(t("msg.board_or_score")); return; }
     // an entry already there is replaced only when asked (the host typing the next person's board under the
     // last one's name replaced it without a word)
     const old = entryOf(st, player);
     const same = old && (body.board ? old.board === board.split(/\s+/).join(" ") : !old.board && old.score === body.score);
     if (old && !same) {
-      const whose = player === st.you ? "your" : `${st.players[player].name}'s`;
-      const what = body.board ? "this board" : `${body.score}`;
-      if (!window.confirm(`Replace ${whose} ${old.score}${old.board ? " (a board)" : ""} with ${what}?`)) return;
+      const was = old.board ? t("msg.old_board", { n: old.score }) : `${old.score}`;
+      const what = body.board ? t("msg.this_board") : `${body.score}`;
+      if (!window.confirm(player === st.you ? t("msg.replace_yours", { was, what })
+        : t("msg.replace_theirs", { name: st.players[player].name, was, what }))) return;
     }
     if (!await act("entry", body)) return;  // refused: what was typed or laid out stays, to be mended
     S.entryShown = null;  // the form shows the entry as it now is
@@ -1983,7 +2025,7 @@ async function init() {
       const options = symbolOptions(body.preset);  // scored with the table's sun/moon map
       if (options) body.options = options;
       const r = await api("POST", "/api/score", body);
-      $("score-out").textContent = `score ${r.score}`;
+      $("score-out").textContent = t("home.score_out", { n: r.score });
     } catch (e) { toast(e.message); }
   });
   // the buttons that start or join a room stay disabled (index.html) until their handlers are bound: an early

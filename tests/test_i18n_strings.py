@@ -1,0 +1,128 @@
+"""The web page's dictionaries (src/takeiteasy/server/static/i18n.js), read without a browser: every language has
+English's keys with the same {placeholders}, every id the page asks for exists, and the English words the page
+translates from (the server's wildcard names, the engine's placement guidance, preset and AI descriptions) are
+still the words the server sends."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from takeiteasy.ai import AGENTS, STRENGTH
+from takeiteasy.core.notation import call_words, parse_tile
+from takeiteasy.core.presets import presets
+from takeiteasy.core.rules import Options, Ruleset
+from takeiteasy.core.tiles import TOKENS
+
+STATIC = Path(__file__).resolve().parents[1] / "src" / "takeiteasy" / "server" / "static"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}  # the CLDR categories Intl.PluralRules answers
+
+
+def dictionaries() -> dict[str, dict]:
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    match = re.search(r"// BEGIN STRINGS\n(.*)\n// END STRINGS", text, re.S)
+    assert match, "i18n.js lost its BEGIN STRINGS / END STRINGS lines"
+    return json.loads(match.group(1))
+
+
+STRINGS = dictionaries()
+EN = STRINGS["en"]
+OTHERS = [lang for lang in STRINGS if lang != "en"]
+
+
+def forms(value) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def placeholders(value) -> set[str]:
+    return {name for text in forms(value) for name in PLACEHOLDER.findall(text)}
+
+
+def test_the_page_offers_english_dutch_french_and_romanian():
+    assert list(STRINGS)[0] == "en" and {"nl", "fr", "ro"} <= set(STRINGS)
+    script = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    for lang in OTHERS:  # the voice that reads the calls aloud
+        assert re.search(rf'\b{lang}: "{lang}-[A-Z]{{2}}"', script), lang
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    for select in re.findall(r'<select id="lang-\w+" class="lang-pick">(.*?)</select>', html):
+        assert re.findall(r'<option value="(\w+)"', select) == list(STRINGS)
+    assert html.count('class="lang-pick"') == 4  # home, lobby, game, caller
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_language_has_exactly_the_english_keys(lang):
+    assert sorted(set(EN) - set(STRINGS[lang])) == [], "missing"
+    assert sorted(set(STRINGS[lang]) - set(EN)) == [], "not in English"
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_string_has_the_english_placeholders(lang):
+    wrong = {key: (sorted(placeholders(EN[key])), sorted(placeholders(value)))
+             for key, value in STRINGS[lang].items() if placeholders(value) != placeholders(EN[key])}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("lang", list(STRINGS))
+def test_strings_are_text_or_plural_forms_with_other(lang):
+    for key, value in STRINGS[lang].items():
+        if isinstance(value, dict):
+            assert "other" in value and set(value) <= PLURAL_FORMS, key
+        for text in forms(value):
+            assert isinstance(text, str) and text.strip(), key
+            # each form of a plural string names the same placeholders (but "n" may be left to the words: "a round")
+            assert placeholders(text) | {"n"} >= placeholders(value) - {"n"}, key
+
+
+def test_every_id_the_page_asks_for_is_in_english():
+    js = (STATIC / "app.js").read_text(encoding="utf-8")
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    asked = set(re.findall(r'(?<![\w.])t\("([\w.-]+)"', js))
+    asked |= set(re.findall(r'data-i18n(?:-html)?="([\w.-]+)"', html))
+    for attrs in re.findall(r'data-i18n-attr="([^"]+)"', html):
+        asked |= {pair.split(":")[1] for pair in attrs.split(";")}
+    assert len(asked) > 200
+    assert sorted(asked - set(EN)) == []
+
+
+def test_html_text_and_english_dictionary_agree():
+    """index.html keeps its English text (shown before the script runs): it is the English dictionary's."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    for key, text in re.findall(r'data-i18n="([\w.-]+)"[^>]*>([^<]+)<', html):
+        assert " ".join(text.split()) == EN[key], key
+
+
+def test_the_wildcard_names_the_page_translates_are_the_servers_words():
+    wild = [token for token in TOKENS if "*" in token]
+    assert wild
+    for token in wild:
+        plain = token.replace("*", "")
+        expected = EN["wild.triple"] if not plain else EN["wild.double"].replace("{n}", plain)
+        assert call_words(parse_tile(token)) == expected
+
+
+def test_the_placement_guidance_the_page_translates_is_the_engines():
+    """Every sentence Ruleset.guidance says under the placement rules is one the page has words for."""
+    known = {text for key, text in EN.items() if key.startswith("guide.")}
+    said = set()
+    for options in (Options(placement="adjacent"), Options(placement="sunmoon"),
+                    Options(placement="sunmoon", sunmoon_touch="previous")):
+        rules = Ruleset.from_options(options)
+        for tile in range(27):
+            for previous in range(-1, 27):
+                if previous != tile:
+                    said.add(rules.guidance(tile, previous, 0 if previous >= 0 else -1))
+    said.discard("")
+    assert len(said) >= 6 and said <= known, said - known
+
+
+def test_preset_and_ai_descriptions_in_english_are_the_servers():
+    """The page shows the server's own text in English and the dictionary's in another language: a description
+    changed on the server shows up here, to be changed in every language."""
+    assert {f"preset.{name}": p.description for name, p in presets().items()} == \
+        {key: text for key, text in EN.items() if key.startswith("preset.") and key != "preset.custom"}
+    assert {f"agent.{name}": STRENGTH.get(name, "") for name in AGENTS} == \
+        {key: text for key, text in EN.items() if key.startswith("agent.")}

@@ -1,0 +1,200 @@
+"""The web page in Dutch, French and Romanian, in a real browser (Debian's Chromium through Playwright, as
+tests/test_server_browser.py, whose server and browser fixtures these tests share): the language the browser asks
+for, a language chosen and kept on the device, a game played with no dictionary id left showing, and the caller
+screen reading calls aloud in the chosen language.
+
+Skips only when Chromium or Playwright is missing outside CI; with CI=true it must run.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+# the shared fixtures (and the module's skip when there is no browser outside CI)
+from test_server_browser import board_tokens, browser, place, server  # noqa: F401
+from test_i18n_strings import EN, STRINGS
+
+from takeiteasy.core.notation import call_words, parse_tile
+
+# Every piece of text a person or a screen reader gets: text nodes (not scripts) and the named attributes.
+SHOWN = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (n.parentElement.closest("script, style")) continue;
+    const text = n.textContent.trim();
+    if (text) out.push(text);
+  }
+  for (const node of document.querySelectorAll("[title], [aria-label], [placeholder], [aria-valuetext]")) {
+    for (const a of ["title", "aria-label", "placeholder", "aria-valuetext"]) {
+      const v = node.getAttribute(a);
+      if (v && v.trim()) out.push(v.trim());
+    }
+  }
+  return out;
+}"""
+KEY_LIKE = re.compile(r"^[a-z]+\.[a-z_-]+$")  # how a dictionary id looks ("status.place")
+
+
+def open_in(browser, server, errors: list[str], locale: str | None, name: str = "Ioana", speech: bool = False):
+    """A fresh browser context whose browser asks for ``locale`` (None: Playwright's default), on the home page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, **({"locale": locale} if locale else {}))
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
+    if speech:  # the browser's speech replaced by a recorder of what would be said, and in which language
+        page.add_init_script("""
+            window.__spoken = [];
+            window.SpeechSynthesisUtterance = function (text) { this.text = text; this.lang = ""; };
+            Object.defineProperty(window, "speechSynthesis", { configurable: true,
+                value: { speak: (u) => window.__spoken.push({ text: u.text, lang: u.lang }), cancel: () => {} } });
+        """)
+    page.goto(server)
+    page.wait_for_selector("#preset option", state="attached")
+    page.fill("#name", name)
+    return page
+
+
+def raw_ids(page) -> list[str]:
+    """Shown text that is a dictionary id, or still has a {placeholder} in it: a string the page failed to find."""
+    return [text for text in page.evaluate(SHOWN)
+            if text in EN or KEY_LIKE.match(text) or re.search(r"\{\w+\}", text)]
+
+
+def english_left(page, lang: str) -> list[str]:
+    """Shown text that is one of English's fixed strings where ``lang`` says it otherwise: a string not translated."""
+    own = {text for text in STRINGS[lang].values() if isinstance(text, str)}  # "Enter" is a Dutch key's name too
+    english = {text for text in EN.values() if isinstance(text, str) and "{" not in text and text not in own}
+    return [text for text in page.evaluate(SHOWN) if text in english]
+
+
+def test_without_a_locale_playwright_asks_for_english_so_the_english_tests_hold(server, browser):
+    errors: list[str] = []
+    page = open_in(browser, server, errors, None)
+    assert page.evaluate("navigator.languages[0]").startswith("en")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.text_content("#solo") == "Play solo"
+    assert not errors
+
+
+def test_a_dutch_browser_opens_the_page_in_dutch(server, browser):
+    errors: list[str] = []
+    page = open_in(browser, server, errors, "nl-NL")
+    nl = STRINGS["nl"]
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    assert page.input_value("#lang-home") == "nl"
+    assert page.text_content("#solo") == nl["home.solo"] == "Alleen spelen"
+    assert page.text_content("#how-to-play h2") == nl["how.title"]
+    assert page.get_attribute("#join-code", "placeholder") == nl["home.code_placeholder"]
+    assert page.get_attribute("#watch", "title") == nl["home.watch_title"]
+    assert page.text_content("#preset-info") == nl["preset.standard"]  # the server's description, in Dutch
+    assert page.get_attribute("#conn", "aria-label") == nl["conn.none"]
+    assert raw_ids(page) == [] and english_left(page, "nl") == []
+    # a language the page has not: the first one it has among the browser's, else English
+    assert open_in(browser, server, errors, "de-DE").evaluate("document.documentElement.lang") == "en"
+    assert not errors
+
+
+def test_french_chosen_is_shown_at_once_and_kept_on_the_device(server, browser):
+    errors: list[str] = []
+    page = open_in(browser, server, errors, "en-GB")
+    fr = STRINGS["fr"]
+    assert page.text_content("#create-room") == "Create a room for friends"
+    page.select_option("#lang-home", "fr")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.text_content("#create-room") == fr["home.create_room"]
+    assert page.text_content("#preset-info") == fr["preset.standard"]
+    page.select_option("#preset", "daffodil")  # shown by preset name, as the server's English one is
+    assert page.text_content("#preset-info") == fr["preset.daffodil"]
+    assert page.input_value("#name") == "Ioana"  # a typed name stays (only the default one is translated)
+    page.reload()
+    page.wait_for_selector("#preset option", state="attached")
+    assert page.evaluate("document.documentElement.lang") == "fr"  # kept, though the browser asks for English
+    assert page.input_value("#lang-home") == "fr"
+    assert page.text_content("#create-room") == fr["home.create_room"]
+    # in a game the pickers beside it change the words there too
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    tile = page.get_attribute("#current svg", "data-tile")
+    assert page.text_content("#status") == f"Posez {call_words(parse_tile(tile))}"
+    assert page.input_value("#lang-game") == "fr"
+    page.select_option("#lang-game", "nl")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Leg ')")
+    assert page.text_content("#leave") == STRINGS["nl"]["game.new_game"]
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    assert raw_ids(page) == [] and english_left(page, "nl") == []
+    assert not errors
+
+
+def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(server, browser):
+    errors: list[str] = []
+    page = open_in(browser, server, errors, "ro-RO")
+    ro = STRINGS["ro"]
+    assert page.evaluate("document.documentElement.lang") == "ro"
+    page.select_option(".ai-pick >> nth=0", "greedy")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    for turn in range(4):
+        tile = page.get_attribute("#current svg", "data-tile")
+        assert page.text_content("#status") == f"Așază {call_words(parse_tile(tile))}"
+        place(page, 3 * turn)
+    page.click("#hint-btn")
+    page.wait_for_selector("#board .hint-best")
+    assert page.text_content("#hint-info").startswith("cel mai bun: spațiul ")
+    assert [th.strip() for th in page.eval_on_selector_all("#players th", "ths => ths.map(th => th.textContent)")] == \
+        ["", ro["table.placed"], "", ro["table.total"]]
+    assert f"({ro['table.ai']})" in page.text_content("#players")
+    labels = page.eval_on_selector_all("#board g.cell", "gs => gs.map(g => g.getAttribute('aria-label'))")
+    assert all(label.startswith("spațiul ") and "coloana " in label for label in labels)
+    assert raw_ids(page) == [] and english_left(page, "ro") == []
+    for turn in range(4, 19):  # to the end of the round: the result, its tables and lines
+        place(page, 3 * turn)
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.text_content("#status").startswith(ro["status.game_over"])
+    assert page.text_content("#result h3") == ro["game.result"]
+    assert page.text_content("#lines-table th") == ro["lines.line"]
+    directions = page.eval_on_selector_all("#lines-table td.word", "tds => tds.map(td => td.textContent)")
+    assert set(directions) == {ro["dir.vertical"], ro["dir.rising"], ro["dir.falling"]}
+    assert page.text_content("#again") == ro["game.again"]
+    assert raw_ids(page) == [] and english_left(page, "ro") == []
+    assert not errors
+
+
+def test_the_caller_screen_reads_the_calls_in_french_with_french_wildcard_names(server, browser):
+    """A French table with the daffodil set (rulebook 003's wildcards): each call is spoken with lang fr-FR, the
+    wildcards by their French names (the server's English words put into French by the page)."""
+    errors: list[str] = []
+    page = open_in(browser, server, errors, "fr-FR", name="Meneur", speech=True)
+    fr = STRINGS["fr"]
+    page.select_option("#preset", "daffodil")
+    page.click("#create-caller")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.text_content("#lobby-start") == fr["lobby.start"]
+    page.fill("#lobby-person", "Dora")
+    page.click("#lobby-add-p")
+    page.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    assert page.text_content("#call-btn") == fr["caller.call"]
+    page.check("#speak-calls")
+    for k in range(1, 22):  # 21 of the 31 tiles: a wildcard among them 99 times in 100
+        page.click("#call-btn")
+        page.wait_for_function(f"window.__spoken.length === {k}")
+    called = page.eval_on_selector_all("#caller-history svg", "s => s.map(x => x.dataset.tile)")
+    spoken = page.evaluate("window.__spoken")
+    assert {said["lang"] for said in spoken} == {"fr-FR"}
+    for tile, said in zip(called, spoken, strict=True):
+        plain = tile.replace("*", "")
+        if "*" not in tile:
+            assert said["text"] == ", ".join(tile)
+        elif not plain:
+            assert said["text"] == fr["wild.triple"] == "joker triple"
+        else:
+            assert said["text"] == fr["wild.double"].replace("{n}", plain)
+    host_row = "getComputedStyle(document.querySelectorAll('#caller-table tr')[1].cells[0], '::after').content"
+    assert f"({fr['lobby.you']})" in page.evaluate(host_row)  # the style sheet's word too
+    assert page.text_content("#caller-status") == fr["caller.enter_missing"].replace("{names}", "Meneur, Dora")
+    assert raw_ids(page) == [] and english_left(page, "fr") == []
+    assert not errors

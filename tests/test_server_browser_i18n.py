@@ -85,7 +85,7 @@ def test_a_dutch_browser_opens_the_page_in_dutch(server, browser):
     nl = STRINGS["nl"]
     assert page.evaluate("document.documentElement.lang") == "nl"
     assert page.input_value("#lang-home") == "nl"
-    assert page.text_content("#solo") == nl["home.solo"] == "Alleen spelen"
+    assert page.text_content("#solo") == nl["home.solo"] == "Solo spelen"
     assert page.text_content("#how-to-play h2") == nl["how.title"]
     assert page.get_attribute("#join-code", "placeholder") == nl["home.code_placeholder"]
     assert page.get_attribute("#watch", "title") == nl["home.watch_title"]
@@ -143,6 +143,10 @@ def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(serve
     page.click("#hint-btn")
     page.wait_for_selector("#board .hint-best")
     assert page.text_content("#hint-info").startswith("cel mai bun: spațiul ")
+    # numbers as Romanian writes them: a decimal comma, on the board and in the line under the button
+    assert re.search(r"așteptat \d+,\d$", page.text_content("#hint-info"))
+    numbers = page.eval_on_selector_all("#board .hint-num", "ns => ns.map(n => n.textContent)")
+    assert numbers and all(re.fullmatch(r"\d+,\d", text) for text in numbers)
     assert [th.strip() for th in page.eval_on_selector_all("#players th", "ths => ths.map(th => th.textContent)")] == \
         ["", ro["table.placed"], "", ro["table.total"]]
     assert f"({ro['table.ai']})" in page.text_content("#players")

@@ -56,7 +56,7 @@ function callWords(words) {
 
 // a tile as a caller says it: "9-6-4", or a wildcard by its name
 const tileName = (token) => callWords(S.names[token] || token.split("").join("-"));
-const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+const signed = (x) => `${x >= 0 ? "+" : "−"}${decimal(Math.abs(x))}`;
 
 // "Ann", "Ann and Bob", "Ann, Bob and Cleo" in the page's language
 function listAnd(names) {
@@ -286,7 +286,7 @@ function drawBoard(svg, layout, board, opts = {}) {
         classes.push("hinted");
         if (hinted === bestHint) classes.push("hint-best");
         g.setAttribute("class", classes.join(" "));
-        g.appendChild(el("svg:text", { x, y, class: "hint-num", "data-expected": hinted.expected }, hinted.expected.toFixed(1)));
+        g.appendChild(el("svg:text", { x, y, class: "hint-num", "data-expected": hinted.expected }, decimal(hinted.expected)));
       }
       if (legal.has(i) && opts.ghost) {
         const ghost = el("svg:g", { class: "ghost" });
@@ -300,7 +300,7 @@ function drawBoard(svg, layout, board, opts = {}) {
     const actionable = token ? movable.has(i) || pickable.has(i) : legal.has(i) || targets.has(i);
     const hinted = hintOf.get(i);
     const label = (token || !actionable ? cellLabel(layout, i, token) : t("cell.name", { i, place: cellPlace(layout, i) })) +
-      (hinted !== undefined && !token ? `, ${t("cell.hint", { x: hinted.expected.toFixed(1) })}` : "");
+      (hinted !== undefined && !token ? `, ${t("cell.hint", { x: decimal(hinted.expected) })}` : "");
     if (opts.onClick && actionable) {
       pressable(g, label, () => opts.onClick(i, token));
     } else {
@@ -641,7 +641,7 @@ function renderAnnounce(m) {
     const icon = tileIcon(token);
     pressable(icon, t("tile.announce", { tile: tileName(token) }), () => act("announce", { tile: token }));
     if (!expected.has(token)) return icon;
-    const shown = ready.hints[0].margin === undefined ? expected.get(token).toFixed(1) : signed(expected.get(token));
+    const shown = ready.hints[0].margin === undefined ? decimal(expected.get(token)) : signed(expected.get(token));
     const label = el("small", { class: "ann-hint" }, shown);
     const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
     box.append(icon, label);
@@ -881,7 +881,7 @@ async function renderAnalysis(bar, info, box) {
       cell.append(go);
       // a tile's name on one line ("1-" over "7-3" was hard to read)
       tr.append(cell, el("td", { class: "word tile-name" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
-        el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, m.loss.toFixed(m.loss < 0.1 ? 2 : 1)));
+        el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, decimal(m.loss, m.loss < 0.1 ? 2 : 1)));
       tr.addEventListener("click", () => steps.goTo(m.move));  // the whole row: a finger need not hit the number
       rows.push(tr);
     }
@@ -937,7 +937,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
       return;
     }
     const m = moves[k - 1];
-    const num = (x) => (typeof x === "number" ? x.toFixed(1) : "–");  // no estimate: null
+    const num = (x) => (typeof x === "number" ? decimal(x) : "–");  // no estimate: null
     const other = m.best_cell !== m.cell && typeof m.best_cell === "number" && m.best_cell >= 0 && m.best_cell < size &&
       !board[m.best_cell] && typeof m.expected_best === "number";
     drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
@@ -1010,14 +1010,14 @@ function renderHintBar(key) {
   else if (h.moving) {  // where the tile is now, against the best cell for it
     const here = myPlayer().board.indexOf(h.moving);
     const stay = h.hints.find((x) => x.cell === here);
-    info.textContent = t("hint.best", { cell: h.hints[0].cell, x: h.hints[0].expected.toFixed(1) })
-      + (stay ? `; ${t("hint.here", { cell: here, x: stay.expected.toFixed(1) })}` : "");
+    info.textContent = t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) })
+      + (stay ? `; ${t("hint.here", { cell: here, x: decimal(stay.expected) })}` : "");
   }
   else if (h.announce) {
     const top = h.hints[0];
-    info.textContent = t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: top.expected.toFixed(1) })
-      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: top.rivals.toFixed(1), margin: signed(top.margin) })}`);
-  } else info.textContent = t("hint.best", { cell: h.hints[0].cell, x: h.hints[0].expected.toFixed(1) });
+    info.textContent = t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: decimal(top.expected) })
+      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`);
+  } else info.textContent = t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) });
 }
 
 async function requestHint() {
@@ -1832,7 +1832,7 @@ function noteRound(st, mine) {
 function showRecord(preset) {
   const mark = readRecord().presets[preset];
   $("my-record").textContent = mark && mark.rounds
-    ? t("home.record", { best: mark.best, mean: (mark.total / mark.rounds).toFixed(1), n: mark.rounds })
+    ? t("home.record", { best: mark.best, mean: decimal(mark.total / mark.rounds), n: mark.rounds })
     : "";
 }
 

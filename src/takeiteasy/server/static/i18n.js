@@ -1379,6 +1379,12 @@ function t(id, params = {}, fallback) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// ``x`` with ``digits`` decimals as the chosen language writes it ("166.9", "166,9"): toFixed's rounding, no
+// thousands separator (scores stay below 1,000).
+function decimal(x, digits = 1) {
+  return x.toLocaleString(LANG, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+}
+
 // Whether the chosen language has its own words for ``id`` (else the server's English text is shown as it came).
 function translated(id) { return LANG !== "en" && id in STRINGS[LANG]; }
 

@@ -197,7 +197,11 @@ def format_board(cells: Sequence[int] | np.ndarray) -> str:
                             + (" (parse_board reads board text)" if isinstance(cells, str) else ""))
     tokens = []
     for t in cells:
-        if isinstance(t, (str, bytes)) or not isinstance(t, numbers.Real):  # int() would take "5" and fail on "a"
+        # a whole number only: int() would take "5" and fail on "a", cut 1.5 to tile 1 and fail on nan
+        if isinstance(t, numbers.Integral) and not isinstance(t, bool):
+            tokens.append(format_tile(int(t)))
+        elif isinstance(t, numbers.Real) and not isinstance(t, bool) and float(t).is_integer():
+            tokens.append(format_tile(int(float(t))))  # 2.0, from an array of floats
+        else:
             raise NotationError(f"{t!r} is not a tile id: expected 0..{len(TOKENS) - 1}, or -1 for an empty cell")
-        tokens.append(format_tile(int(t)))
     return " ".join(tokens)

@@ -112,7 +112,8 @@ def _text(text, what: str) -> str:
 
 def parse_tiles(text: str, allowed: Collection[int] | None = None, unique: bool = True) -> list[int]:
     """Tile ids of a white-space separated list of tile tokens (``"574 123"``); ``unique`` refuses a repeat."""
-    tiles, seen = [], {}
+    tiles: list[int] = []
+    seen: dict[int, int] = {}  # tile -> its token's position
     text = _text(text, "a list of tiles")
     _check_allowed(allowed)
     for position, token in enumerate(text.split(), start=1):
@@ -172,7 +173,8 @@ def tile_name(tile) -> str:
     refuse it, and the message is about something else)."""
     if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
         return repr(tile)
-    return TOKENS[tile] if 0 <= tile < len(TOKENS) else str(tile)
+    index = int(tile)
+    return TOKENS[index] if 0 <= index < len(TOKENS) else str(index)
 
 
 def call_words(tile: int) -> str:

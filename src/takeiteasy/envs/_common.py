@@ -47,7 +47,7 @@ from ..core.game import IllegalMove, check_players, group_sizes
 from ..core.notation import parse_tiles
 from ..core.tiles import DIRECTION_BEST
 from ..core.presets import preset as preset_options
-from ..core.rules import Options, Ruleset, RulesError
+from ..core.rules import BestRayScoring, Options, Ruleset, RulesError
 
 #: Largest seed the environments derive from their own random generator.
 SEED_LIMIT = 2**63
@@ -317,5 +317,5 @@ def score_bound(rules: Ruleset) -> int:
     if per_tile is not None:
         bound += int(lengths.sum()) * int(np.max(per_tile))
     if getattr(scoring, "round_bonus", False):  # Best Sunray/Moonbeam: a best sun row and a best moon row
-        bound += 2 * int(scoring.BONUS)
+        bound += 2 * BestRayScoring.BONUS  # what Ruleset.ray_awards gives
     return bound

@@ -47,6 +47,7 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -241,7 +242,7 @@ class Room:
     #: :data:`STANDIN_GRACE_SECONDS`); a server setting (``takeiteasy serve --standin-seconds``), not stored
     standin_grace: float | None = None
 
-    def __init__(self, record: dict, events: list[dict] = ()):
+    def __init__(self, record: dict, events: Sequence[dict] = ()):
         self.record = record
         self.code: str = record["code"]
         self.mode: str = record["mode"]

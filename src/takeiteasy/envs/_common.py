@@ -89,8 +89,11 @@ def reset_options(options, known: tuple[str, ...], strict: bool = True) -> dict:
 
 def seed_number(seed) -> int | None:
     """A reset seed as an int (negative too, as ``Game`` takes), or None."""
-    if seed is None:
-        return None
+    return None if seed is None else given_seed(seed)
+
+
+def given_seed(seed) -> int:
+    """A reset seed other than None as an int (:func:`seed_number`)."""
     try:
         if isinstance(seed, (bool, np.bool_)):
             raise TypeError

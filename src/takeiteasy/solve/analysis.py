@@ -140,6 +140,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
         raise InputError("the saved game is not finished: every player must have placed every tile")
     rules = game.rules  # its draw is the game's draw_size: Game.from_json refuses a record where they differ
     evaluator, evaluator_label = _evaluator(rules)
+    assert game.deal is not None  # Game.__post_init__ made it
     deal = list(game.deal)
     report = _deal_report(rules, deal, agent_game, floors=game.boards)
     report["evaluator"] = evaluator_label

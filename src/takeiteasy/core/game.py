@@ -31,8 +31,8 @@ import json
 import numbers
 import operator
 import unicodedata
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np

@@ -1,5 +1,6 @@
 """Notation: tiles and boards as FACTS.md fixes them, and the one-line errors for bad input."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -104,6 +105,17 @@ def test_format_parse_round_trip(tokens, dashed):
     board = parse_board(text)
     assert format_board(board) == " ".join(tokens)
     assert (parse_board(format_board(board)) == board).all()
+
+
+@pytest.mark.parametrize("cell", [1.5, float("nan"), float("inf"), True])
+def test_format_board_refuses_a_number_that_is_no_tile_id(cell):
+    # int() truncated 1.5 to tile 1 ("124") and raised ValueError for nan; True is no tile id (format_tile says so)
+    with pytest.raises(NotationError, match="is not a tile id"):
+        format_board([cell] + [-1] * 18)
+
+
+def test_format_board_takes_whole_numbers_of_any_kind():
+    assert format_board([1.0, np.int64(2), np.float64(-1)]) == "124 128 ."
 
 
 def test_facts_directions_run_vertical_rising_falling_on_screen_with_their_values():

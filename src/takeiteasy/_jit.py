@@ -66,13 +66,13 @@ def drop_stale_caches(root: Path = PACKAGE_ROOT, cache_dir: str | None = None) -
 try:  # numba is a core dependency, but the engine must still work without it
     import numba as _numba
 except ImportError:  # pragma: no cover - exercised only where numba is absent
-    _numba = None
+    _numba = None  # type: ignore[assignment]  # the usual optional import: checked for None below
 
 #: True when kernels are compiled to machine code.
 COMPILED = _numba is not None and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 if COMPILED:
-    drop_stale_caches(cache_dir=_numba.config.CACHE_DIR or None)
+    drop_stale_caches(cache_dir=_numba.config.CACHE_DIR or None)  # type: ignore[attr-defined]  # set at run time
 
 if _numba is None:  # pragma: no cover
     print("takeiteasy: numba is not installed; the engine runs in pure Python (slower).",
@@ -91,6 +91,7 @@ def kernel(function=None, **options):
     return _numba.njit(cache=True, nogil=True, **options)(function)
 
 
+prange: type  # numba's parallel range, a class as range is
 if _numba is not None:
     prange = _numba.prange
 else:  # pragma: no cover

@@ -25,7 +25,7 @@ COMMANDS = ("play", "call", "score", "tiles", "deal", "variants", "solve", "anal
 EXIT_USAGE = 2
 
 
-def one_line(message: str) -> str:
+def one_line(message: object) -> str:
     """``message`` with its control characters written as escapes: an error quotes what the user typed, and a
     line break or carriage return in that would break the error's one line (or overwrite it on a terminal)."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
@@ -34,11 +34,13 @@ def one_line(message: str) -> str:
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors (argparse's default prints the whole usage)."""
 
+    commands: dict[str, "ArgumentParser"]  # the top-level parser's: name -> subparser (build_parser)
+
     def error(self, message: str):  # noqa: D401 - argparse API
         self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="takeiteasy", description="Take It Easy! -- play, score, solve and study the game.")
     parser.add_argument("--version", action="version", version=f"takeiteasy {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)

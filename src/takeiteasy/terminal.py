@@ -6,6 +6,8 @@ half-row 2r + q, so neighbouring columns are offset by half a cell.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 import numpy as np
 from rich.text import Text
 
@@ -49,7 +51,7 @@ def symbol_legend() -> Text:
     return Text("  ".join(f"{mark} {name}" for name, mark in SYMBOL_MARKS.items()), style="dim")
 
 
-def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highlight: set[int] = frozenset(),
+def board_text(board: np.ndarray, shape: Layout, palette: str = "classic", highlight: Set[int] = frozenset(),
                legal: set[int] | None = None, symbols: dict[int, str] | None = None,
                max_width: int | None = None) -> Text:
     """The whole board: tiles in colour, empty cells by number (dimmed where not legal).

@@ -26,8 +26,8 @@ from .basic import Agent, GreedyAgent, RandomAgent
 from .hints import AnnounceHint, Hint, announce_hints, hint
 from .value import ValueFunction
 
-#: name -> factory(rules, seed) for every agent; modules add themselves here.
-AGENTS: dict[str, Callable[[Ruleset, int], Agent]] = {
+#: name -> factory(rules, seed) for every agent (the learned ones take ``value=`` too); modules add themselves here.
+AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,

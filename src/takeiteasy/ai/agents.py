@@ -359,7 +359,8 @@ def announce_promises(agent: _Estimating, view: View) -> tuple[np.ndarray, np.nd
     own = promises(view.board, view.previous_tile, view.previous_cell)
     theirs = []
     for board in view.others:
-        where = np.flatnonzero(np.asarray(board) == view.previous_tile) if view.previous_tile >= 0 else []
+        where: np.ndarray | list[int] = (np.flatnonzero(np.asarray(board) == view.previous_tile)
+                                         if view.previous_tile >= 0 else [])
         theirs.append(promises(board, view.previous_tile, int(where[0]) if len(where) else -1))
     return own, np.array(theirs).reshape(len(theirs), len(own))
 
@@ -379,7 +380,7 @@ class FastAgent(_Estimating):
     name = "fast"
 
     def choose(self, view: View) -> int:
-        if self.value is None or not self.kernel_scoring or self.holding:
+        if self.value is None or self.tables is None or not self.kernel_scoring or self.holding:
             return super().choose(view)
         allowed = self.rules.legal_mask(view.board, view.tile, view.previous_tile, view.previous_cell)
         return int(fast_choice(view.board, view.tile, allowed, np.array(view.remaining, dtype=np.int64),
@@ -487,6 +488,7 @@ class RolloutAgent(ExpectimaxAgent):
 
     def rollout_choice(self, view: View, board, in_bag, candidates: list[int], left: int) -> int:
         """The candidate cell whose sampled rollouts with the fast policy score best on average."""
+        assert self.value is not None and self.tables is not None  # rollouts need the learned value (self.rollouts)
         count = self.first * 2 ** (self.rounds - 1)
         futures = sample_futures(self.seed, view.turn, np.flatnonzero(in_bag), count, left)
         shape = self.rules.layout

@@ -172,7 +172,8 @@ def _parallel_rows(pairs, line_image) -> list[tuple]:
     """Rows (line, line, slot, symmetric) of parallel pairs.  A pair's image under the half turn is
     written in the image's order, so both rows read their codes alike; a pair that is its own image
     (the two lines swap) is marked symmetric and looked up with its two codes sorted."""
-    rows, done = [], set()
+    rows: list[tuple[int, int, int, int]] = []
+    done: set[tuple[int, int]] = set()
     for a, b in pairs:
         if (a, b) in done:
             continue
@@ -190,7 +191,8 @@ def build_spec(shape: Layout, scoring: str = "standard") -> FeatureSpec:
     turn = shape.rotation180()
     line_image = _line_map(shape, turn)
     cell_image = np.arange(shape.num_cells) if turn is None else np.array(turn)
-    cross, triples = [], []
+    cross: list[tuple[int, ...]] = []  # (line, line, cell), then its slot
+    triples: list[tuple[int, ...]] = []  # (line, line, line, cell), then its slot
     for cell in range(shape.num_cells):
         through = [int(x) for x in shape.cell_lines[cell] if x >= 0]
         for a in range(len(through)):
@@ -222,7 +224,7 @@ def build_spec(shape: Layout, scoring: str = "standard") -> FeatureSpec:
         "room": ROOM[0] * ROOM[1] * ROOM[2] * phases,
         "waste": ORPHANS * ROOM[0] * ROOM[1] * phases,
     }
-    groups = GROUPS
+    groups: tuple[str, ...] = GROUPS
     if scoring == "sunrays":
         groups += SYMBOL_GROUPS
         sizes["symbol"] = shape.num_lines * SYMBOL_STATES * SYMBOL_SUPPLY * phases

@@ -129,7 +129,8 @@ class PuzzlePlan:
         tile, best = view.pending[0], None
         tiles = [t for t in view.remaining if t != tile]
         cells = self.rules.layout.num_cells
-        for cell in np.flatnonzero(self.rules.legal_mask(board, tile, view.previous_tile, view.previous_cell)):
+        legal = self.rules.legal_mask(board, tile, view.previous_tile, view.previous_cell)
+        for cell in np.flatnonzero(legal).tolist():  # ints, as the planned cell above
             if cell >= cells:
                 continue
             after = board[:cells].copy()

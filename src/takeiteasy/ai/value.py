@@ -76,7 +76,7 @@ class ValueFunction:
             weights = self.weights.astype(np.float16)
         arrays = {"weights": weights, "meta": np.array(json.dumps(meta))}
         if not compress:
-            np.savez(path, **arrays)
+            np.savez(path, weights=arrays["weights"], meta=arrays["meta"])  # by name: savez's own keywords
             return
         path = Path(path)
         if path.suffix != ".npz":  # as np.savez names it

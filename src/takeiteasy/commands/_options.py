@@ -99,7 +99,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         flag = settings.get("action") is argparse.BooleanOptionalAction
         add_argument(*names, **{**settings, "action": _FlagOnce if flag else _StoreOnce})
 
-    group.add_argument = once
+    group.add_argument = once  # type: ignore[method-assign]  # every rule below goes through once()
     group.add_argument("--preset", metavar="NAME",
                        help=f"start from a named preset: {', '.join(presets())} (default: standard)")
     group.add_argument("--options", dest="options_json", metavar="JSON|FILE.json",
@@ -137,7 +137,8 @@ def json_kind(value) -> str:
     """What a JSON value is, in words: 'a list', 'a number', 'null'."""
     if value is None or isinstance(value, bool):
         return json.dumps(value)
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number")
+    kinds: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+    return kinds.get(type(value), "a number")
 
 
 

@@ -282,10 +282,10 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
     work = [(options, agent_name, seed, list(chunk), None if deals is None else deals[chunk[0]:chunk[-1] + 1],
              weights) for chunk in chunks(range(games), 1 if ray is None and jobs <= 1 else jobs)]
     results = spread(_play_chunk, work, ray)
-    scores = [s for part, _, _ in results for s in part]
+    scores = np.asarray([s for part, _, _ in results for s in part], dtype=np.int64)
     times = [t for _, part, _ in results for t in part]
     seconds = max(spent for _, _, spent in results)  # the chunks play side by side
-    return Series(agent_name, np.asarray(scores, dtype=np.int64), seconds, times)
+    return Series(agent_name, scores, seconds, times)
 
 
 # --- input --------------------------------------------------------------------
@@ -370,7 +370,7 @@ def write_plot(path: str, series: list[Series]) -> str:
 
     figure, axes = plt.subplots(figsize=(7, 4))
     top = max(int(s.scores.max()) for s in series)
-    bins = np.arange(0, max(top, 10) + 11, 10)
+    bins = list(range(0, max(top, 10) + 11, 10))
     for s in series:
         axes.hist(s.scores, bins=bins, alpha=0.6, label=f"{s.agent} (mean {s.scores.mean():.1f})")
     axes.set_xlabel("score")
@@ -452,8 +452,10 @@ def run(args) -> int:
             from ..ai import make_agent
 
             agent = make_agent(name, rules, args.seed, weights)  # refuse a bad file before any game is played
+            from ..ai.agents import _Estimating
             from ..ai.value import rules_mismatch
 
+            assert isinstance(agent, _Estimating) and agent.value is not None  # only a learned agent takes weights
             mismatch = rules_mismatch(agent.value, rules)  # the weights it loaded, not a second read
             if mismatch:  # allowed (comparing weights across rules is an experiment), but never unnoticed
                 print(f"takeiteasy bench: note: weights {weights} were {mismatch}", file=sys.stderr)

@@ -298,7 +298,7 @@ def _read_entry(table: Sitting, tiles: list[int], name: str, best, may_take_back
             console.print("[red]a call cannot be taken back once a result is typed in[/]")
             continue
         if answer.isascii() and answer.isdigit() and len(answer) > 4:  # int() of 5,000 digits raises
-            why = "score: expected a whole number of at most 4 digits"
+            why: str | None = "score: expected a whole number of at most 4 digits"
         elif answer.isascii() and answer.isdigit():
             why = score_refusal(rules, int(answer), best())
             if why is None:
@@ -329,6 +329,7 @@ def _score_round(table: Sitting, tiles: list[int], scores: list[int], boards: di
     from ..solve.table import order_checked
 
     rules, match = table.rules, table.match
+    assert match is not None  # results are entered only at a table with players
     bonuses = [0] * len(scores)
     for player, bonus in zip(boards, rules.round_bonuses(list(boards.values()))):
         bonuses[player] = bonus  # Best Sunray/Moonbeam: only boards typed in are compared
@@ -349,6 +350,7 @@ def _show_standings(table: Sitting, split: tuple[list[int], list[int]] | None = 
     match = table.match
     if match is None or stopped and not match.results:  # nothing scored: no standings
         return
+    assert match.rounds is not None  # Match.__post_init__ took the ruleset's
     best_of = match.format == "best-of"
     scored = len(match.results)
     if stopped:  # a line of its own: as the title of a table this narrow it would wrap

@@ -83,14 +83,16 @@ def run(args) -> int:
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)
     console = Console(highlight=False)
     match = Match(rules, names, seed=args.seed)  # rounds and format come from the rules (--rounds, --match)
+    rounds = match.rounds
+    assert rounds is not None  # Match.__post_init__ took the ruleset's
     console.print(f"[bold]Take It Easy![/] {rules.layout.name} board, seed {args.seed}.  {HELP}")
     if rules.uses_symbols:  # the boards mark each tile's sun or moon
         console.print(symbol_legend())
     try:
         while not match.finished:
             game = match.new_round()
-            if match.rounds > 1:  # each round starts at tile 1 again: say which round it is
-                console.rule(f"[bold]{round_title(len(match.results) + 1, match.rounds)}[/]")
+            if rounds > 1:  # each round starts at tile 1 again: say which round it is
+                console.rule(f"[bold]{round_title(len(match.results) + 1, rounds)}[/]")
             _play_round(console, game, bots, args)
             match.record(game)
             _show_results(console, match, game, humans, records, ruleset_key, saving=bool(args.save),
@@ -401,6 +403,7 @@ def _print_board(console: Console, rules, board, palette: str, **marks) -> None:
 def _show_results(console: Console, match: Match, game: Game, humans: list[str], records, ruleset_key: str,
                   saving: bool = False, palette: str = "classic") -> None:
     scores = game.scores()
+    assert match.rounds is not None and game.deal is not None  # made by their __post_init__
     best_of = match.format == "best-of"  # boards won decide, not a running total
     table = Table(title=round_title(len(match.results), match.rounds) + (" (best of)" if best_of else ""))
     table.add_column("player")

@@ -6,12 +6,16 @@ import re
 import socket
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from platformdirs import user_data_dir
 
 from ..core.errors import InputError
 from ..core.files import require_folder
 from ._options import integer
+
+if TYPE_CHECKING:  # the server loads only when it serves
+    from ..server.store import Store
 
 MIN_WATCH_SECONDS = 0.05  # looking at the database more often than this only keeps a core busy
 
@@ -98,16 +102,16 @@ def url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def open_store(db: str | None):
+def open_store(db: str | None) -> tuple[Store, str]:
     """The store ``--db`` names, and how to name it in messages (a URL with its password masked)."""
     from ..server import PostgresStore, SQLiteStore
     from ..server.store_postgres import is_postgres_url
 
     if db is not None and is_postgres_url(db):
-        store = PostgresStore(db)
-        return store, store.shown
-    store = SQLiteStore(db if db is not None else default_db())
-    return store, str(store.path)
+        postgres = PostgresStore(db)
+        return postgres, postgres.shown
+    sqlite = SQLiteStore(db if db is not None else default_db())
+    return sqlite, str(sqlite.path)
 
 
 def warm_up() -> None:

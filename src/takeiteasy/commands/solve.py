@@ -178,9 +178,10 @@ def run(args) -> int:
     if args.all:
         print(f"{plural(record['count'], 'optimal board')}"
               + ("" if record["complete"] else " (list cut short)"))
-    if record.get("order_free"):
+    rule = order_rule(rules)
+    if rule is not None:  # the record says so ("order_free")
         in_order = record.get("in_order")
-        print(order_note(order_rule(rules), f"{record['score']} is", in_order, "the order given")
+        print(order_note(rule, f"{record['score']} is", in_order, "the order given")
               + (":" if in_order else ""))
         if in_order:
             print(in_order["board"])
@@ -269,9 +270,9 @@ def _many(args, rules: Ruleset) -> int:
         print(json.dumps(report))
         return 0
     where = f"deals file {args.deals}" if deals is not None else f"series {args.seed}"
-    spread = (f"{interval(report['ci95'], report['games'])}, sd {report['sd']:.1f}" if report["games"] > 1
-              else interval(report["ci95"], 1, "draw"))
-    print(f"best arrangement of {plural(count, 'draw')} ({where}): mean {report['mean']:.2f} {spread}, "
+    scatter = (f"{interval(report['ci95'], report['games'])}, sd {report['sd']:.1f}" if report["games"] > 1
+               else interval(report["ci95"], 1, "draw"))
+    print(f"best arrangement of {plural(count, 'draw')} ({where}): mean {report['mean']:.2f} {scatter}, "
           f"median {report['median']:g}, min {report['min']}, "
           f"max {report['max']}; {report['ms_per_draw']:.1f} ms per draw")
     if bonus:

@@ -31,8 +31,9 @@ import json
 import numbers
 import operator
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -214,6 +215,7 @@ class Game:
         if self.deal is not None:
             self.deal = self._checked_deal(self.deal, exact=options.caller)  # with no caller, the tiles so far
         elif options.caller:
+            assert self.seed is not None  # drawn above: no deal was given
             self.deal = seeded_deal(self.seed, self.rules.tile_set, n)
         else:
             self.deal = []  # grows as players announce tiles
@@ -336,11 +338,15 @@ class Game:
             raise IllegalMove(f"tiles {tiles!r}: the tiles drawn are a list of tile ids, like [{tiles!r}]"
                               if isinstance(tiles, numbers.Integral) else
                               f"tiles {tiles!r}: the tiles drawn are a list of tile ids (parse_tiles reads tokens)")
+        deal = self.deal
+        assert deal is not None  # __post_init__ made it (None is only what the constructor takes)
         size = self._sizes[self._groups_drawn]
         start = len(self.drawn)
-        if not self.rules.options.caller and start + size > len(self.deal):
+        if not self.rules.options.caller and start + size > len(deal):
+            chooser = self.chooser
+            assert chooser is not None  # no caller, and tiles are left
             if tiles is None:
-                raise IllegalMove(f"no caller: player {self.chooser} ({self.players[self.chooser]}) must announce "
+                raise IllegalMove(f"no caller: player {chooser} ({self.players[chooser]}) must announce "
                                   f"{size} tile{'s' if size > 1 else ''} from their remaining set")
             tiles = [_tile_id(t) for t in tiles]
             left = set(self.remaining())
@@ -349,12 +355,12 @@ class Game:
                     raise IllegalMove(f"no caller: tile {_tile_name(t)} is not in the remaining set")
             if len(tiles) != size or len(set(tiles)) != size:
                 raise IllegalMove(f"no caller: announce {size} different tile{'s' if size > 1 else ''}")
-            self.deal.extend(tiles)
-            self.announcers.append(self.chooser)
-        elif tiles is not None and [_tile_id(t) for t in tiles] != self.deal[start: start + size]:
+            deal.extend(tiles)
+            self.announcers.append(chooser)
+        elif tiles is not None and [_tile_id(t) for t in tiles] != deal[start: start + size]:
             raise IllegalMove("the caller draws the tiles: they cannot be chosen")
         self._groups_drawn += 1
-        tiles = self.deal[start: start + size]
+        tiles = deal[start: start + size]
         self.drawn.extend(tiles)
         for p in range(len(self.players)):
             self.pending[p] = list(tiles)
@@ -496,7 +502,7 @@ class Game:
         self.releases[player].append((tile, cell))
         self.movable[player] = []  # play is over for this player: see move()
 
-    def settle(self, player: int, releases: list[tuple[int, int]] = ()) -> None:
+    def settle(self, player: int, releases: Sequence[tuple[int, int]] = ()) -> None:
         """Daffodil variant 4: make the given (tile, stamen cell) moves, and finish the round for ``player``."""
         for tile, cell in releases:
             self.release(player, tile, cell)
@@ -551,12 +557,14 @@ class Game:
             raise IllegalMove(f"{self.players[player]}: the agent answered {value!r} for a {what}: "
                               f"a {what} is a whole number{hint}") from None
 
-    def draw_next(self, agents: list[Player] | None = None) -> list[int]:
+    def draw_next(self, agents: Sequence[Player | None] | None = None) -> list[int]:
         """Draw the next tiles; with no caller, the chooser's ``announce`` hook picks them (default: at random),
-        unless the game was given them already (a replay)."""
+        unless the game was given them already (a replay).  ``agents``: one per player, None for a person."""
+        assert self.deal is not None  # __post_init__ made it
         if self.rules.options.caller or len(self.drawn) + self.next_draw_size <= len(self.deal):
             return self.draw()
         chooser = self.chooser
+        assert chooser is not None  # no caller, and tiles are left (else the draw above)
         agent = agents[chooser] if agents else None
         tiles: list[int] = []
         for _ in range(self.next_draw_size):
@@ -601,7 +609,8 @@ class Game:
     def to_json(self) -> dict:
         """The saved-game record described in docs/FORMATS.md."""
         n = self.rules.layout.num_cells
-        record = {
+        assert self.deal is not None  # __post_init__ made it
+        record: dict[str, Any] = {
             "format": FORMAT_NAME,
             "version": FORMAT_VERSION,
             # a game made with its own draw_size drew that many at a time: its record's rules say so
@@ -750,6 +759,7 @@ class Match:
         if self.finished:
             raise IllegalMove("the match is over")
         index = len(self.results)
+        assert self.seed is not None  # __post_init__ drew one
         return Game(self.rules, self.players, game_seed(self.seed, index), caller=index % len(self.players))
 
     def record(self, game: Game) -> None:
@@ -807,17 +817,18 @@ class Match:
     @property
     def finished(self) -> bool:
         """Whether the match is decided (every round played, or in best-of nobody can catch the leader)."""
-        played = len(self.results)
+        played, rounds = len(self.results), self.rounds
+        assert rounds is not None  # __post_init__ took the ruleset's
         if self.format == "total":
-            return played >= self.rounds
+            return played >= rounds
         won = self.boards_won
         lead = max(won)
-        if len(self.players) > 1 and played < self.rounds:
-            left = self.rounds - played
+        if len(self.players) > 1 and played < rounds:
+            left = rounds - played
             return sum(1 for w in won if w + left >= lead) == 1  # nobody else can reach the leader
-        if played >= self.rounds * 2:  # N deciding boards at most: players who always tie would never finish
+        if played >= rounds * 2:  # N deciding boards at most: players who always tie would never finish
             return True
-        return played >= self.rounds and won.count(lead) == 1 or (len(self.players) == 1 and played >= self.rounds)
+        return played >= rounds and won.count(lead) == 1 or (len(self.players) == 1 and played >= rounds)
 
     @property
     def winners(self) -> list[int]:

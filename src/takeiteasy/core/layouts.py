@@ -224,8 +224,8 @@ class Layout:
         for cell in data["cells"] + data.get("stamen", []):
             if not isinstance(cell, (list, tuple)) or len(cell) != 2:
                 raise LayoutError(f"{where}: a cell is a [q, r] pair, not {shown(cell)}")
-        return cls(name, [tuple(c) for c in data["cells"]], data.get("stamen", ()), data.get("description", ""),
-                   where)
+        return cls(data["name"], [tuple(c) for c in data["cells"]], data.get("stamen", ()),
+                   data.get("description", ""), where)
 
     def __repr__(self) -> str:
         return f"Layout({self.name!r}, {self.num_cells} cells, {self.num_lines} lines)"

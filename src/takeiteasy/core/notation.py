@@ -112,7 +112,8 @@ def _text(text, what: str) -> str:
 
 def parse_tiles(text: str, allowed: Collection[int] | None = None, unique: bool = True) -> list[int]:
     """Tile ids of a white-space separated list of tile tokens (``"574 123"``); ``unique`` refuses a repeat."""
-    tiles, seen = [], {}
+    tiles: list[int] = []
+    seen: dict[int, int] = {}  # tile -> its token's position
     text = _text(text, "a list of tiles")
     _check_allowed(allowed)
     for position, token in enumerate(text.split(), start=1):
@@ -172,7 +173,8 @@ def tile_name(tile) -> str:
     refuse it, and the message is about something else)."""
     if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
         return repr(tile)
-    return TOKENS[tile] if 0 <= tile < len(TOKENS) else str(tile)
+    index = int(tile)
+    return TOKENS[index] if 0 <= index < len(TOKENS) else str(index)
 
 
 def call_words(tile: int) -> str:
@@ -197,7 +199,11 @@ def format_board(cells: Sequence[int] | np.ndarray) -> str:
                             + (" (parse_board reads board text)" if isinstance(cells, str) else ""))
     tokens = []
     for t in cells:
-        if isinstance(t, (str, bytes)) or not isinstance(t, numbers.Real):  # int() would take "5" and fail on "a"
+        # a whole number only: int() would take "5" and fail on "a", cut 1.5 to tile 1 and fail on nan
+        if isinstance(t, numbers.Integral) and not isinstance(t, bool):
+            tokens.append(format_tile(int(t)))
+        elif isinstance(t, numbers.Real) and not isinstance(t, bool) and float(t).is_integer():
+            tokens.append(format_tile(int(float(t))))  # 2.0, from an array of floats
+        else:
             raise NotationError(f"{t!r} is not a tile id: expected 0..{len(TOKENS) - 1}, or -1 for an empty cell")
-        tokens.append(format_tile(int(t)))
     return " ".join(tokens)

@@ -18,7 +18,7 @@ from .errors import IllegalMove, InputError
 import numbers
 import operator
 from dataclasses import dataclass, field, fields, replace
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
@@ -387,13 +387,13 @@ class Options:
         """These options with an option of a rule not in play back at its default, and ``solitaire`` dropped
         where it means nothing.  Until 2026-11-26 such options were accepted and ignored (now :meth:`validate`
         refuses them): games saved and rooms stored then load and play as they did."""
-        changes = {name: default for name, default, _ in self._meaningless()}
+        changes: dict[str, Any] = {name: default for name, default, _ in self._meaningless()}
         return replace(self, **changes) if changes else self
 
     def _meaningless(self) -> list[tuple[str, object, str]]:
         """Each option that a rule not in play would ignore, or that means nothing with the others: (its name,
         the value it has otherwise, why)."""
-        found = []
+        found: list[tuple[str, object, str]] = []
         if self.sunmoon_touch != "placed" and self.placement != "sunmoon":
             found.append(("sunmoon_touch", "placed", f"option sunmoon-touch {self.sunmoon_touch!r} is a rule of "
                           f"sun/moon placement; add placement 'sunmoon' (placement is {self.placement!r})"))
@@ -756,7 +756,7 @@ class Ruleset:
                 bonus[player] += points
         return bonus
 
-    def ray_awards(self, boards: list[np.ndarray], symbol: int) -> dict[int, int]:
+    def ray_awards(self, boards: Sequence[np.ndarray], symbol: int) -> dict[int, int]:
         """Best Sunray (symbol 0) or Best Moonbeam (1): player -> bonus points.
 
         The best ray is the longest; between equal lengths the higher value.

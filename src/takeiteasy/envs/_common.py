@@ -47,7 +47,7 @@ from ..core.game import IllegalMove, check_players, group_sizes
 from ..core.notation import parse_tiles
 from ..core.tiles import DIRECTION_BEST
 from ..core.presets import preset as preset_options
-from ..core.rules import Options, Ruleset, RulesError
+from ..core.rules import BestRayScoring, Options, Ruleset, RulesError
 
 #: Largest seed the environments derive from their own random generator.
 SEED_LIMIT = 2**63
@@ -89,8 +89,11 @@ def reset_options(options, known: tuple[str, ...], strict: bool = True) -> dict:
 
 def seed_number(seed) -> int | None:
     """A reset seed as an int (negative too, as ``Game`` takes), or None."""
-    if seed is None:
-        return None
+    return None if seed is None else given_seed(seed)
+
+
+def given_seed(seed) -> int:
+    """A reset seed other than None as an int (:func:`seed_number`)."""
     try:
         if isinstance(seed, (bool, np.bool_)):
             raise TypeError
@@ -317,5 +320,5 @@ def score_bound(rules: Ruleset) -> int:
     if per_tile is not None:
         bound += int(lengths.sum()) * int(np.max(per_tile))
     if getattr(scoring, "round_bonus", False):  # Best Sunray/Moonbeam: a best sun row and a best moon row
-        bound += 2 * int(scoring.BONUS)
+        bound += 2 * BestRayScoring.BONUS  # what Ruleset.ray_awards gives
     return bound

@@ -80,7 +80,7 @@ class TakeItEasyEnv(gym.Env):
         self.invalid_action = check_invalid_action_mode(invalid_action)
         self.num_cells = self.rules.board_size  # holding slots (daffodil variant 4) are actions too
         self.num_actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
-        self.observation_space = observation_space(self.rules)
+        self.observation_space: spaces.Dict = observation_space(self.rules)
         self.action_space = spaces.Discrete(self.num_actions)
         self._set_flags = _common.set_flags(self.rules)
         self.game: Game | None = None
@@ -107,17 +107,21 @@ class TakeItEasyEnv(gym.Env):
         """Legal actions now: int8, 1 = legal (all 0 once the round is over)."""
         return self._mask.copy()
 
-    def _observation(self) -> dict[str, np.ndarray]:
-        bag = _common.bag(self._set_flags, self.game)
-        view = {"board": _common.encode_board(self.game.boards[0]), "tile": np.int64(self.tile + 1),
-                "bag": bag}  # np.int64 as Discrete's own samples (and the vector env's arrays) are
+    def _observation(self) -> dict[str, np.ndarray | np.int64]:
+        game = self.game
+        assert game is not None  # reset() made it
+        bag = _common.bag(self._set_flags, game)
+        view: dict[str, np.ndarray | np.int64] = {
+            "board": _common.encode_board(game.boards[0]), "tile": np.int64(self.tile + 1),
+            "bag": bag}  # np.int64 as Discrete's own samples (and the vector env's arrays) are
         if "hand" in self.observation_space.spaces:
-            view["hand"] = _common.tile_flags(self._set_flags.size, self.game.pending[0][1:])
+            view["hand"] = _common.tile_flags(self._set_flags.size, game.pending[0][1:])
         if "previous" in self.observation_space.spaces:
-            view["previous"] = np.int64(_common.previous_entry(self.game, 0))
+            view["previous"] = np.int64(_common.previous_entry(game, 0))
         return view
 
     def _info(self) -> dict[str, Any]:
+        assert self.game is not None  # reset() made it
         return {"action_mask": self._mask.copy(), "score": self._score, "tile": self.tile,
                 "turn": len(self.game.moves[0]), "phase": self.phase}
 
@@ -129,7 +133,7 @@ class TakeItEasyEnv(gym.Env):
 
     # -- the Gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None,
-              options: dict | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+              options: dict | None = None) -> tuple[dict[str, np.ndarray | np.int64], dict[str, Any]]:
         # everything checked before the generator is seeded: a refused reset changes nothing
         options = _common.reset_options(options, ("deal",))
         seed = _common.seed_number(seed)  # a numpy integer or a negative seed too, as Game takes
@@ -153,7 +157,7 @@ class TakeItEasyEnv(gym.Env):
             self.render()
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[dict[str, np.ndarray | np.int64], float, bool, bool, dict[str, Any]]:
         if self.game is None or self._over:
             raise InputError("the round is over: call reset() first")
         announcing, number = False, None

@@ -76,6 +76,7 @@ class _Round:
                                 np.full((self.num_players - 1) * cells, k)]).astype(np.int64)
         actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
         self.one_hot = observation == "one_hot"
+        vector: spaces.Box  # of floats one-hot, else of ints
         if self.one_hot:  # each value of 0..K (a cell, the tile) its own flag; the bag's and hand's flags as they are
             widths = np.where(highs > 1, highs + 1, 1)
             starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
@@ -97,6 +98,12 @@ class _Round:
         self.set_flags = _common.set_flags(self.rules)
         self.rng = np.random.default_rng()
         self.game: Game | None = None
+
+    @property
+    def live(self) -> Game:
+        """The round's game: the environments call reset() (start) before anything reads it."""
+        assert self.game is not None, "call reset() first"
+        return self.game
 
     def start(self, seed: int | None, options: dict | None) -> None:
         seed = _common.seed_number(seed)  # everything is checked before anything changes
@@ -122,38 +129,39 @@ class _Round:
     @property
     def announcing(self) -> bool:
         """No caller, and the chooser must announce the next tile."""
-        return _common.announcing(self.game)
+        return _common.announcing(self.live)
 
     def _draw(self, tiles: list[int] | None = None) -> None:
         if tiles is None:
-            self.game.draw()
+            self.live.draw()
         self._reveal()
 
     def _reveal(self) -> None:
         """Show the boards as they are now (a draw, or everyone has placed: nothing left to hide)."""
-        self.public = [_common.encode_board(b) for b in self.game.boards]
+        self.public = [_common.encode_board(b) for b in self.live.boards]
 
     def tile(self, seat: int) -> int:
-        pending = self.game.pending[seat]
+        pending = self.live.pending[seat]
         return pending[0] if pending else -1
 
     def mask(self, seat: int) -> np.ndarray:
-        return _common.action_mask(self.rules, self.game, seat)
+        return _common.action_mask(self.rules, self.live, seat)
 
     def phase(self, seat: int) -> str:
-        if self.game.finished:
+        if self.live.finished:
             return "over"
         if self.announcing:
-            return "announce" if self.game.chooser == seat else "wait"
-        return "place" if self.game.pending[seat] else "wait"
+            return "announce" if self.live.chooser == seat else "wait"
+        return "place" if self.live.pending[seat] else "wait"
 
     def observation(self, seat: int) -> dict[str, np.ndarray]:
-        bag = _common.bag(self.set_flags, self.game).astype(np.int64)
+        bag = _common.bag(self.set_flags, self.live).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
-        hand = [_common.tile_flags(bag.size, self.game.pending[seat][1:])] if self.shows_hand else []
-        previous = [[_common.previous_entry(self.game, seat)]] if self.shows_previous else []
-        flat = np.concatenate([_common.encode_board(self.game.boards[seat]), [self.tile(seat) + 1], bag, *hand,
-                               *previous, *[self.public[o] for o in others]]).astype(np.int64)
+        hand = [_common.tile_flags(bag.size, self.live.pending[seat][1:])] if self.shows_hand else []
+        previous = [[_common.previous_entry(self.live, seat)]] if self.shows_previous else []
+        flat: np.ndarray = np.concatenate(  # of ints; of floats one-hot, below
+            [_common.encode_board(self.live.boards[seat]), [self.tile(seat) + 1], bag, *hand, *previous,
+             *[self.public[o] for o in others]]).astype(np.int64)
         if self.one_hot:
             out = np.zeros(self.observation_size, dtype=np.float32)
             out[self._starts + np.where(self._ordinal, flat, 0)] = np.where(self._ordinal, 1, flat)
@@ -182,10 +190,10 @@ class _Round:
             raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
         if cell >= self.num_cells and _common.announces(self.rules):
             return cell
-        pending = self.game.pending[seat]
+        pending = self.live.pending[seat]
         reason = ("no drawn tile to place: wait for the next draw" if not pending else
-                  self.rules.refusal(self.game.boards[seat], pending[0], cell, self.game.previous_tile(seat),
-                                     self.game.previous_cell(seat)))
+                  self.rules.refusal(self.live.boards[seat], pending[0], cell, self.live.previous_tile(seat),
+                                     self.live.previous_cell(seat)))
         if reason:
             where = "" if f"cell {cell}" in reason else f", cell {cell}"  # the engine's reason may name it already
             raise IllegalMove(f"{self.agents[seat]}{where}: {reason}")
@@ -198,20 +206,20 @@ class _Round:
             self.announce(seat, cell - self.num_cells)
             return 0.0
         try:
-            self.game.place(seat, cell)
+            self.live.place(seat, cell)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}, cell {cell}: {refusal}") from None
-        _common.settle_when_done(self.game, seat)
-        before, self.scores[seat] = self.scores[seat], self.rules.score(self.game.boards[seat])
+        _common.settle_when_done(self.live, seat)
+        before, self.scores[seat] = self.scores[seat], self.rules.score(self.live.boards[seat])
         return float(self.scores[seat] - before)
 
     def announce(self, seat: int, tile: int) -> None:
         """No caller: the chooser announces ``tile``; the group is turned over once complete."""
-        if not self.announcing or self.game.chooser != seat:
+        if not self.announcing or self.live.chooser != seat:
             raise IllegalMove(f"{self.agents[seat]}: announcing tile {tile} -- it is not this player's turn to "
                               "announce")
         try:
-            turned = self.game.announce(tile)
+            turned = self.live.announce(tile)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}, announcing tile {tile}: {refusal}") from None
         if turned:
@@ -221,17 +229,17 @@ class _Round:
         """Once the round is over, add each seat's round bonus (Best Sunray/Moonbeam) to its score; the gains."""
         gains = []
         for seat in range(self.num_players):
-            before, self.scores[seat] = self.scores[seat], _common.score_now(self.game, seat)
+            before, self.scores[seat] = self.scores[seat], _common.score_now(self.live, seat)
             gains.append(float(self.scores[seat] - before))
         return gains
 
     def advance(self) -> bool:
         """Turn over the next tile once everyone has placed (with a caller); True when the round is over."""
-        if self.game.waiting:
+        if self.live.waiting:
             return False
-        if self.game.finished or _common.announces(self.rules):
+        if self.live.finished or _common.announces(self.rules):
             self._reveal()  # every board is complete for this tile: the chooser (no caller) sees them all
-            return self.game.finished
+            return self.live.finished
         self._draw()
         return False
 
@@ -239,16 +247,18 @@ class _Round:
         """Who acts next in turn order: the chooser while announcing, else the next seat after ``after``
         with a tile to place."""
         if self.announcing:
-            return self.game.chooser
+            chooser = self.live.chooser
+            assert chooser is not None  # announcing: there is a chooser
+            return chooser
         for k in range(1, self.num_players + 1):
             seat = (after + k) % self.num_players
-            if self.game.pending[seat]:
+            if self.live.pending[seat]:
                 return seat
         return after
 
     def render(self) -> str:
         # each seat's own next tile: in the AEC form one seat may have placed the drawn tile while another has not
-        return "\n".join(f"{a}: {format_board(self.game.boards[p])}  score {self.scores[p]}  to place "
+        return "\n".join(f"{a}: {format_board(self.live.boards[p])}  score {self.scores[p]}  to place "
                          f"{format_tile(self.tile(p))}" for p, a in enumerate(self.agents))
 
 
@@ -311,10 +321,12 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
         if unknown:  # a typo would otherwise leave the agent meant "missing" or, announcing, go unnoticed
             raise InputError(f"step: no agent {unknown[0]!r} in this round; agents: {', '.join(self.agents)}")
         if self.round.announcing:  # no caller: only the chooser acts; the others' actions (masks all 0) are ignored
-            chooser = self.possible_agents[self.round.game.chooser]
+            chooser_seat = self.round.live.chooser
+            assert chooser_seat is not None  # announcing: there is a chooser
+            chooser = self.possible_agents[chooser_seat]
             if chooser not in actions:
                 raise InputError(f"step: {chooser} must announce a tile")
-            self.round.act(self.round.game.chooser, actions[chooser])
+            self.round.act(chooser_seat, actions[chooser])
             rewards = {a: 0.0 for a in self.agents}
         else:
             missing = [a for a in self.agents if a not in actions]
@@ -354,7 +366,7 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         # alone between the placements (use parallel_env, which handles it)
         self.metadata = {**self.metadata, "is_parallelizable": not _common.announces(self.rules)}
         self.possible_agents = list(self.round.agents)
-        self.agents = []
+        self.agents: list[str] = []
         self.render_mode = _check_render_mode(render_mode)
         self.state_space = self.round.state_space
 

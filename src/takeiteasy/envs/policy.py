@@ -44,7 +44,7 @@ class AgentPolicy:
         self.agent = make_agent(agent, rules, seed, weights)
         self.rules = rules if rules is not None else Ruleset.from_options()  # as make_agent: the standard rules
 
-    def __call__(self, target, agent: str | None = None) -> int:
+    def __call__(self, target, agent: str | None = None) -> int | np.ndarray:  # an array for the batched env
         if hasattr(target, "chance_outcomes"):  # an OpenSpiel state
             self._check_rules(target.rules)
             return self.openspiel_action(target)

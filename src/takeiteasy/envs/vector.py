@@ -78,7 +78,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         n, cells, k = self.num_envs, self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells, self.num_tile_ids = cells, k
         self.tiles_per_round = self.rules.tiles_per_round
-        self.single_observation_space = observation_space(self.rules)
+        self.single_observation_space: spaces.Dict = observation_space(self.rules)
         self.single_action_space = spaces.Discrete(cells)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
@@ -141,8 +141,8 @@ class TakeItEasyVectorEnv(VectorEnv):
         if seed is None:
             return [int(s) for s in self.np_random.integers(_common.SEED_LIMIT, size=self.num_envs)]
         if not isinstance(seed, (list, tuple, np.ndarray)):  # a string would be iterated, a float truncated
-            return [_common.seed_number(seed) + i for i in range(self.num_envs)]
-        seeds = [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else _common.seed_number(s)
+            return [_common.given_seed(seed) + i for i in range(self.num_envs)]
+        seeds = [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else _common.given_seed(s)
                  for s in seed]
         if len(seeds) != self.num_envs:
             raise InputError(f"reset: {len(seeds)} seeds for {self.num_envs} environments")
@@ -208,7 +208,7 @@ class TakeItEasyVectorEnv(VectorEnv):
                     or len(deals) != self.num_envs:
                 count = f"{len(deals)} deals" if isinstance(deals, Sequence | np.ndarray) else shown(deals)
                 raise InputError(f"reset option 'deals': {count} for {self.num_envs} environments (one deal each)")
-            deals = {i: _common.checked_deal(self.rules, deals[i], f"reset option 'deals' [{i}]") for i in chosen}
+            deals = {i: _common.checked_deal(self.rules, deals[int(i)], f"reset option 'deals' [{i}]") for i in chosen}
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed) % (1 << 64))  # Gymnasium's generator takes no negative seed
         elif seeds is not None:  # one seed per sub-environment: the later deals repeat too
@@ -290,7 +290,7 @@ class TakeItEasyVectorEnv(VectorEnv):
                                np.zeros(n, dtype=np.bool_), *self._fast)
             rewards[:] = gains
         else:
-            for i in np.flatnonzero(active):
+            for i in np.flatnonzero(active).tolist():
                 self.boards[i, actions[i]] = self.deals[i, self.turns[i]]
                 self.turns[i] += 1
                 if self.turns[i] == self.tiles_per_round:

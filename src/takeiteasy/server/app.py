@@ -786,19 +786,19 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def with_open_room_place(request: Request, make):
         """``await make()``, which makes a room and returns ``(room, ...)``, holding a place among the asking
         address's open rooms (``RateLimits.open_rooms``); a 429 answer instead when it has none left."""
+        if open_rooms is None:  # no limit
+            return await make()
         client = client_address(request)
-        place = None if open_rooms is None else await run_in_threadpool(open_rooms.reserve, client, room_is_open)
-        if open_rooms is not None and place is None:
+        place = await run_in_threadpool(open_rooms.reserve, client, room_is_open)
+        if place is None:
             return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one (a room made more "
                                f"than {master.idle_seconds / 3600:g} hours ago no longer counts)")
         try:
             made = await make()
         except BaseException:
-            if place is not None:
-                open_rooms.release(client, place)
+            open_rooms.release(client, place)
             raise
-        if place is not None:
-            open_rooms.made(place, made[0].code)
+        open_rooms.made(place, made[0].code)
         return made
 
     @app.post("/api/rooms", status_code=201)

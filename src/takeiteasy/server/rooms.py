@@ -47,10 +47,12 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
-from ..ai import AGENTS, make_agent
+from ..ai import AGENTS, Agent, make_agent
 from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
 from ..core.game import ZERO_WIDTH_JOINER, Game, IllegalMove, Match, View, group_sizes, unprintable
@@ -62,6 +64,7 @@ from ..core.tiles import TOKENS
 from .store import Store, StoreConflict, StoreError
 
 LOG = logging.getLogger("takeiteasy.server")
+T = TypeVar("T")  # what RoomMaster._new_room returns with the room
 
 MODES = ("solo", "room", "caller")
 MAX_NAME = 24
@@ -212,26 +215,28 @@ class AITurn:
     seat: int
     what: str  # place | settle | draw (no caller: announce the next tiles)
     position: tuple  # the room's position the step is decided on (Room._ai_position)
-    agent: object
+    agent: Agent
     view: View | None = None  # place, settle: the seat's view (boards copied)
     game: Game | None = None  # draw: a copy of the game to draw on
 
     def think(self) -> dict:
         """The event this step makes (may take seconds; touches only copies)."""
-        agent, view = self.agent, self.view
+        agent, view, game = self.agent, self.view, self.game
         if self.what == "place":
+            assert view is not None  # Room.ai_turns gives a place the seat's view
             if hasattr(agent, "choose_move") and len(view.pending) > 1:
                 tile, cell = agent.choose_move(view)
             else:
                 tile, cell = view.tile, agent.choose(view)
             return {"t": "place", "p": self.seat, "cell": int(cell), "tile": int(tile)}
+        assert game is not None  # Room.ai_turns gives a settle and a draw a copy of the game
         if self.what == "settle":
-            releases = agent.settle(view) if hasattr(agent, "settle") else self.game.best_release(self.seat)
+            releases = agent.settle(view) if hasattr(agent, "settle") else game.best_release(self.seat)
             return {"t": "settle", "p": self.seat, "releases": [[int(t), int(c)] for t, c in releases]}
-        agents = [agent if p == self.seat else None for p in range(len(self.game.players))]
-        before = len(self.game.drawn)
-        self.game.draw_next(agents)  # the agent's announce hook picks the tiles
-        return {"t": "draw", "tiles": [int(t) for t in self.game.drawn[before:]]}
+        agents = [agent if p == self.seat else None for p in range(len(game.players))]
+        before = len(game.drawn)
+        game.draw_next(agents)  # the agent's announce hook picks the tiles
+        return {"t": "draw", "tiles": [int(t) for t in game.drawn[before:]]}
 
 
 class Room:
@@ -241,7 +246,7 @@ class Room:
     #: :data:`STANDIN_GRACE_SECONDS`); a server setting (``takeiteasy serve --standin-seconds``), not stored
     standin_grace: float | None = None
 
-    def __init__(self, record: dict, events: list[dict] = ()):
+    def __init__(self, record: dict, events: Sequence[dict] = ()):
         self.record = record
         self.code: str = record["code"]
         self.mode: str = record["mode"]
@@ -259,7 +264,7 @@ class Room:
         self.entries: dict[int, dict] = {}  # caller mode: this round's typed-in scores
         self._best_called: tuple[int, int] | None = None  # caller mode: (round, best board of its called tiles)
         self.events: list[dict] = []
-        self._agents: dict[int, object] = {}
+        self._agents: dict[int, Agent] = {}
         # solo with confirm: the next tile is drawn only when the player asks (with no caller the request is an
         # "ask" event, since an AI announces the tile later, perhaps on a room rebuilt from storage)
         self.confirm = bool(record.get("confirm"))
@@ -300,14 +305,17 @@ class Room:
         if not (self.confirm and self.status == "playing" and game is not None and bool(game.drawn)
                 and not game.waiting and not game.all_drawn and not self._draw_asked):
             return False
-        return self.options.caller or self.seats[game.chooser].kind == "ai"
+        if self.options.caller:
+            return True
+        assert game.chooser is not None  # no caller, and tiles are left
+        return self.seats[game.chooser].kind == "ai"
 
     @property
     def takes_late_players(self) -> bool:
         """A caller room takes players until its first round is ended: each plays on their own physical board,
         so a late phone (or a person the host forgot to add) catches up from the tiles called so far.  Screen
         games do not: the tiles already drawn were never theirs to place."""
-        return not self.digital and self.status == "playing" and not self.match.results
+        return not self.digital and self.status == "playing" and not self._match.results
 
     def summary(self) -> dict:
         """The public record the home page lists: a public room of friends or caller room is listed while it is
@@ -338,7 +346,6 @@ class Room:
     def _apply(self, event: dict) -> None:
         """Apply one event through the engine (live and on replay).  Raises before changing anything."""
         kind = event["t"]
-        game = self.game
         if kind == "join":
             self.seats.append(Seat(event["name"], event["kind"], event.get("agent"), event.get("token")))
             if self.match is not None:  # a caller room's first round: a late player (see join)
@@ -351,21 +358,21 @@ class Room:
         elif kind == "next":
             self._new_round()
         elif kind == "draw":
-            self.last_group = game.draw([int(t) for t in event["tiles"]])
+            self.last_group = self._game.draw([int(t) for t in event["tiles"]])
             self._draw_asked = False
         elif kind == "announce":
-            turned = game.announce(int(event["tile"]))
+            turned = self._game.announce(int(event["tile"]))
             if turned:
                 self.last_group = turned
             self._draw_asked = False
         elif kind == "ask":
             self._draw_asked = True
         elif kind == "place":
-            game.place(int(event["p"]), int(event["cell"]), int(event["tile"]))
+            self._game.place(int(event["p"]), int(event["cell"]), int(event["tile"]))
         elif kind == "move":
-            game.move(int(event["p"]), int(event["cell"]), int(event["tile"]))
+            self._game.move(int(event["p"]), int(event["cell"]), int(event["tile"]))
         elif kind == "settle":
-            game.settle(int(event["p"]), [(int(t), int(c)) for t, c in event["releases"]])
+            self._game.settle(int(event["p"]), [(int(t), int(c)) for t, c in event["releases"]])
         elif kind == "call":
             size = self._call_sizes()[self._groups_called()]
             self.last_group = self.caller_deal[self.called: self.called + size]
@@ -378,8 +385,8 @@ class Room:
         elif kind == "entry":
             self.entries[int(event["p"])] = {"score": int(event["score"]), "board": event.get("board")}
         elif kind == "end":
-            self.match.results.append([int(s) for s in event["scores"]])
-            self.status = "finished" if self.match.finished else "round_over"
+            self._match.results.append([int(s) for s in event["scores"]])
+            self.status = "finished" if self._match.finished else "round_over"
         elif kind == "standin":
             seat = self.seats[int(event["p"])]
             seat.kind, seat.agent, seat.standin = "ai", event["agent"], True
@@ -394,8 +401,8 @@ class Room:
         else:
             raise ValueError(f"unknown event {kind!r}")
         if self.game is not None and self.status == "playing" and self.game.finished:
-            self.match.record(self.game)
-            self.status = "finished" if self.match.finished else "round_over"
+            self._match.record(self.game)
+            self.status = "finished" if self._match.finished else "round_over"
 
     def _new_round(self) -> None:
         self.round += 1
@@ -404,7 +411,7 @@ class Room:
         self._agents = {}
         self.stood_in = {p for p, seat in enumerate(self.seats) if seat.standin}
         if self.digital:
-            self.game = self.match.new_round()
+            self.game = self._match.new_round()
         else:
             n = self.rules.tiles_per_round
             self.caller_deal = seeded_deal(game_seed(self.seed, self.round), self.rules.tile_set, n)
@@ -446,8 +453,9 @@ class Room:
     def _idle_seconds(self, seat: int) -> float:
         """How long the game has waited for ``seat`` with no sign of its player (a player who was waiting
         for the others is not idle: the clock starts when the game starts waiting for them)."""
-        since = max(self._seen.get(seat, self._loaded_at), self._owed_since.get(seat, time.monotonic()),
-                    self._seen_elsewhere.get(self.seats[seat].token_hash, -math.inf))
+        token_hash = self.seats[seat].token_hash  # None: an AI seat, seen nowhere else
+        elsewhere = -math.inf if token_hash is None else self._seen_elsewhere.get(token_hash, -math.inf)
+        since = max(self._seen.get(seat, self._loaded_at), self._owed_since.get(seat, time.monotonic()), elsewhere)
         return max(0.0, time.monotonic() - since)
 
     # -- presence shared with the other servers on the same database (RoomMaster.share_presence asks storage) --
@@ -840,7 +848,7 @@ class Room:
         if self.status not in ("round_over", "finished"):
             raise Conflict("analysis: the round is still being played; ask once it is over")
         if self.digital:
-            record = self.game.to_json()
+            record = self._game.to_json()
             record.pop("seed", None)  # never leaves the server: later rounds' seeds derive from the room's
             return "game", record
         finals = [(seat.name, self.entries.get(p, {}).get("board"), self.entries.get(p, {}).get("score"))
@@ -848,6 +856,18 @@ class Room:
         return "called", (list(self.caller_deal), finals)
 
     # -- helpers -------------------------------------------------------------
+    @property
+    def _match(self) -> Match:
+        """The match, which the start made (for what only a started room does)."""
+        assert self.match is not None, "the room has not started"
+        return self.match
+
+    @property
+    def _game(self) -> Game:
+        """The round on the screen, which a digital room has from its start on (for what only such a room does)."""
+        assert self.game is not None, "no round on the screen"
+        return self.game
+
     def _best_of_called(self) -> int:
         """The best board score this round's called tiles allow (in any order: an upper bound under the placement
         rules), worked out once a round."""
@@ -876,7 +896,7 @@ class Room:
             raise Conflict("the game has not started yet")
         if self.status != "playing":
             raise Conflict(f"the round is over (room {self.status.replace('_', ' ')})")
-        return self.game
+        return self._game
 
     def _tile(self, tile) -> int:
         if isinstance(tile, str):
@@ -884,9 +904,9 @@ class Room:
         raise RoomError("tile: expected a tile token such as 574")
 
     def _pending_tile(self, seat: int, tile) -> int:
-        pending = self.game.pending[seat]
+        pending = self._game.pending[seat]
         if not pending:
-            if self.game.all_drawn:
+            if self._game.all_drawn:
                 raise IllegalMove("every tile is placed; nothing to place")
             raise IllegalMove("no drawn tile to place: wait for the next draw")
         if tile is None:
@@ -909,20 +929,23 @@ class Room:
 
     def _trial(self) -> Game:
         """A copy of the game to try an action on (the rules are shared, not copied)."""
-        return copy.deepcopy(self.game, {id(self.rules): self.rules})
+        return copy.deepcopy(self._game, {id(self.rules): self.rules})
 
     def _agent(self, seat: int):
         if seat not in self._agents:
             seed = game_seed(self.seed ^ 0x5EED, 100 * self.round + seat) & MASK64
-            self._agents[seat] = make_agent(self.seats[seat].agent, self.rules, seed)
+            agent = self.seats[seat].agent
+            assert agent is not None  # an AI seat names its agent
+            self._agents[seat] = make_agent(agent, self.rules, seed)
         return self._agents[seat]
 
     def _advance(self, out: list[dict]) -> None:
         """Draw the next tiles once nobody has anything left to do, if the draw needs nobody's choice (a caller
         draws from the secret deal).  AI seats never act here: they move afterwards, see :meth:`ai_turns`."""
-        game = self.game
         if not (self.digital and self.status == "playing" and self.options.caller):
             return  # with no caller a player announces the next tiles: a person by an action, an AI in ai_turns
+        game = self._game
+        assert game.deal is not None  # Game.__post_init__ made it
         if game.waiting or game.all_drawn or self.awaiting_draw:
             return
         start = len(game.drawn)
@@ -935,11 +958,12 @@ class Room:
         no caller and nobody waiting, an AI chooser must ``draw`` (announce the next tiles)."""
         if not self.digital or self.status != "playing":
             return []
-        game = self.game
+        game = self._game
         steps = [(p, "place" if game.pending[p] else "settle") for p in game.waiting if self.seats[p].kind == "ai"]
         if steps or game.waiting or game.all_drawn or self.awaiting_draw or self.options.caller:
             return steps
         chooser = game.chooser
+        assert chooser is not None  # no caller, and tiles are left
         return [(chooser, "draw")] if self.seats[chooser].kind == "ai" else []
 
     @property
@@ -953,7 +977,7 @@ class Room:
         changed since.  ``owed``: :meth:`_ai_steps`, when the caller has it already."""
         if step not in (self._ai_steps() if owed is None else owed):
             return None
-        return self.round, len(self.game.drawn), tuple(self.game.pending[step[0]]), step
+        return self.round, len(self._game.drawn), tuple(self._game.pending[step[0]]), step
 
     def ai_turns(self) -> list[AITurn]:
         """The steps the AI seats owe now, each with copies of what its agent needs to decide: they can be
@@ -962,6 +986,7 @@ class Room:
         for step in owed:
             seat, what = step
             agent, position = self._agent(seat), self._ai_position(step, owed)
+            assert position is not None  # the step is owed
             if what == "draw":
                 game = self._trial()
                 # an agent without an announce hook announces at random from the game's generator, which this
@@ -969,7 +994,7 @@ class Room:
                 game._rng = SplitMix64(game_seed(self.seed ^ 0xA770, 100 * self.round + len(game.drawn)))
                 turns.append(AITurn(seat, what, position, agent, game=game))
             else:  # a settle decides against the boards the seat can see: it gets the game too
-                turns.append(AITurn(seat, what, position, agent, view=self.game.view(seat),
+                turns.append(AITurn(seat, what, position, agent, view=self._game.view(seat),
                                     game=self._trial() if what == "settle" else None))
         return turns
 
@@ -1041,7 +1066,7 @@ class Room:
                 board = game.boards[p]
                 entry["board"] = [TOKENS[t] if t >= 0 else None for t in board]
                 entry["score"] = rules.score(board)
-            if over:
+            if bonuses is not None:  # the round is over
                 entry["bonus"] = bonuses[p]
                 entry["round_score"] = entry["score"] + bonuses[p]
                 entry["lines"] = [line.to_json() for line in rules.lines(game.boards[p])]
@@ -1101,9 +1126,9 @@ class Room:
         state["call"] = [call_words(t) for t in self.last_group]  # what the caller says, wildcards by name
         state["left"] = self.rules.tiles_per_round - self.called
         state["entries"] = {str(p): dict(e) for p, e in self.entries.items()}
-        if self.status in ("round_over", "finished") and self.match.results:
+        if self.status in ("round_over", "finished") and self._match.results:
             for p, e in state["entries"].items():  # a round bonus (Best Sunray) on top of the entry's own score
-                if bonus := self.match.results[-1][int(p)] - e["score"]:
+                if bonus := self._match.results[-1][int(p)] - e["score"]:
                     e["bonus"] = bonus
         state["joinable"] = self.takes_late_players
 
@@ -1263,6 +1288,7 @@ class RoomMaster:
                   "confirm": bool(confirm)}
         def seat_everyone(room: Room) -> tuple[list[dict], str]:
             _, token, events = room.join(name)
+            assert token is not None  # a person's seat has a token
             for k, agent in enumerate(agents):
                 events += room.join(room.free_name(f"{agent} {k + 1}"), "ai", agent)[2]
             if mode == "solo":
@@ -1271,7 +1297,7 @@ class RoomMaster:
 
         return self._new_room(record, seat_everyone)
 
-    def _new_room(self, record: dict, seat_everyone) -> tuple[Room, object]:
+    def _new_room(self, record: dict, seat_everyone: Callable[[Room], tuple[list[dict], T]]) -> tuple[Room, T]:
         """Store a new room of ``record`` under a free code: ``seat_everyone(room)`` gives its first events and
         what to return with the room."""
         for _ in range(3):  # a code free when chosen may be taken before the write (another server, same database)
@@ -1374,6 +1400,7 @@ class RoomMaster:
                 if playing and room.status != "playing":
                     self._record_scores(room)
                 return room, events, result
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def share_presence(self, room: Room, fresh: bool = False) -> None:
         """Store the sightings of ``room``'s players this server made that storage should learn of, and take in

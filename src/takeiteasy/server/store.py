@@ -43,6 +43,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +63,7 @@ class Store(ABC):
     (it must hold ``status`` and ``listed``)."""
 
     @abstractmethod
-    def create(self, code: str, record: dict, summary: dict, events: list[dict] = ()) -> None:
+    def create(self, code: str, record: dict, summary: dict, events: Sequence[dict] = ()) -> None:
         """Add a new room with its first events, atomically (raises :class:`StoreConflict` if the code is taken)."""
 
     @abstractmethod

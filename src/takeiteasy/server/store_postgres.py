@@ -393,6 +393,7 @@ class PostgresStore(Store):
 
     def _check_idle(self) -> None:
         """One connection found dead: the others idle in the pool may be too (they are checked, and replaced)."""
+        assert self._pool is not None  # made in __init__, before any call
         try:
             self._pool.check()
         except self._pg.Error:
@@ -417,6 +418,7 @@ class PostgresStore(Store):
                 if last:
                     raise StoreError("database connection lost (the next request reconnects)") from None
             finally:
+                assert self._pool is not None  # _getconn took conn from it
                 self._pool.putconn(conn)  # back to the pool; a lost one is dropped and replaced
 
     # -- the Store interface ------------------------------------------------------------------------------------

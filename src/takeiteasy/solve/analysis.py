@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -138,6 +140,7 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
         raise InputError("the saved game is not finished: every player must have placed every tile")
     rules = game.rules  # its draw is the game's draw_size: Game.from_json refuses a record where they differ
     evaluator, evaluator_label = _evaluator(rules)
+    assert game.deal is not None  # Game.__post_init__ made it
     deal = list(game.deal)
     report = _deal_report(rules, deal, agent_game, floors=game.boards)
     report["evaluator"] = evaluator_label
@@ -235,7 +238,9 @@ def order_refusal(rules: Ruleset, board: np.ndarray, deal: list[int]) -> str | N
         if order is None:
             if len(group) == 1:  # the cell by its place in the board's notation: people at a table have no numbers
                 tile, cell = group[0], cell_of[group[0]]
-                reason = re.sub(rf"\bcell {cell}\b", "the cell", rules.refusal(work, tile, cell, *previous))
+                refusal = rules.refusal(work, tile, cell, *previous)
+                assert refusal is not None  # no order places this one tile: it is refused
+                reason = re.sub(rf"\bcell {cell}\b", "the cell", refusal)
                 return (f"tile {TOKENS[tile]} (call {start}, token {cell + 1} of the board) could not go there "
                         f"then: {reason}")
             return (f"tiles {' and '.join(TOKENS[t] for t in group)} (called together) cannot be where they are "
@@ -282,7 +287,7 @@ def analyse_called_round(rules: Ruleset, deal: list[int], finals: list[tuple[str
 
 
 def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], deal: list[int], evaluator,
-                    best_score: int, final_board: np.ndarray, releases: list[tuple[int, int]] = ()) -> dict:
+                    best_score: int, final_board: np.ndarray, releases: Sequence[tuple[int, int]] = ()) -> dict:
     """One player's record: the moves judged one by one, and the final board as the game left it (after the held
     tiles moved onto the stamen at the end, ``releases``: daffodil variant 4), which is what scores."""
     from ..ai.hints import every_cell_estimates  # the ai package imports this package's solver
@@ -293,7 +298,7 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
     sizes = group_sizes(len(deal), rules.options.draw)
     group_end = np.repeat(np.cumsum(sizes), sizes)  # per move: how many tiles had been turned over
     placed: set[int] = set()
-    records = []
+    records: list[dict[str, Any]] = []
     for number, (tile, cell) in enumerate(moves, start=1):
         drawn = set(deal[:group_end[number - 1]]) | {tile}
         remaining = tuple(t for t in rules.tile_set if t not in drawn)

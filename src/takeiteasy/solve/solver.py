@@ -29,6 +29,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from functools import cache, lru_cache
 
 import numpy as np
@@ -49,6 +50,8 @@ MAX_SYMBOL_STATES = 2_000_000
 #: False: the symbol channels are bounded direction by direction, by their tables alone (the weaker bound the
 #: solver used before the joint one; the tests compare the two).
 JOINT_SYMBOL_BOUND = True
+#: Search nodes of the last :func:`solve` (the tests and benchmarks/bench_solver.py read it).
+last_nodes = 0
 
 
 class SolveError(InputError):
@@ -74,7 +77,8 @@ class Solution:
 
     def to_json(self, all_boards: bool = False) -> dict:
         """Score and board (``all_boards``: every board found) as ``takeiteasy solve --json`` writes them."""
-        record = {"score": self.score, "board": format_board(self.boards[0]) if self.boards else None}
+        record: dict[str, Any] = {"score": self.score,
+                                  "board": format_board(self.boards[0]) if self.boards else None}
         if all_boards:
             record["boards"] = [format_board(b) for b in self.boards]
             record["count"] = len(self.boards)
@@ -340,7 +344,7 @@ def solve_in_order(rules: Ruleset, drawn: Sequence[int], floor: np.ndarray | Non
     lay = (np.array(drawn, dtype=np.int64), group_end, None, shape.neighbours, shape.stamen.astype(np.int64),
            np.asarray(rules.symbols, dtype=np.int64), int(leaf_budget))
     board = floor
-    score = -1 if floor is None else int(rules.score(board))
+    score = -1 if floor is None else int(rules.score(floor))
     bound = unconstrained.score  # no board laid in order scores more
     spent = nodes = 0
     for gap in (*LAY_GAPS, None):
@@ -464,8 +468,8 @@ def solve(rules: Ruleset, tiles: Sequence[int], fixed: np.ndarray | None = None,
     if allowed:
         position = {tile: i for i, tile in enumerate(local)}
         blanks_only = everything & ~((1 << len(local)) - 1)
-        for cell, permitted in allowed.items():
-            cell_base[cell] &= blanks_only | sum(1 << position[t] for t in set(permitted) if t in position)
+        for allowed_cell, permitted in allowed.items():
+            cell_base[allowed_cell] &= blanks_only | sum(1 << position[t] for t in set(permitted) if t in position)
 
     line_slot = np.zeros(shape.num_lines, dtype=np.int64)
     lengths_by_direction: list[list[int]] = [[], [], []]
@@ -495,7 +499,9 @@ def solve(rules: Ruleset, tiles: Sequence[int], fixed: np.ndarray | None = None,
     if rotation is not None and _in_order is not None and not _placement_symmetric(shape, rotation):
         rotation = None
     mirror = _mirror_lines(shape, rotation)
-    dec_line, dec_channel, dec_partner = [], [], []
+    dec_line: list[int] = []
+    dec_channel: list[int] = []
+    dec_partner: list[int] = []
     for line in _line_order(shape):
         for ch, d in enumerate(channels.direction):
             if d == shape.line_dir[line]:

@@ -39,7 +39,9 @@ def board_refusal(rules: Ruleset, cells, called: list[int]) -> str | None:
         return (f"board: cell {holes[0]} is empty, but every tile has been called"
                 + (f" ({', '.join(missing)} not on the board)" if missing else ""))
     if rules.holding_cells:  # the order is not checked under the holding area; what may end on the stamen is
-        allowed = set(rules.stamen_rule.stamen_tiles(shape, called))
+        stamen_tiles = rules.stamen_rule.stamen_tiles(shape, called)
+        assert stamen_tiles is not None  # the holding rule always names them (None, any tile, is other rules')
+        allowed = set(stamen_tiles)
         for cell in shape.stamen_cells:
             if cells[cell] >= 0 and cells[cell] not in allowed:
                 return f"board: {TOKENS[cells[cell]]} on stamen cell {cell}: {rules.stamen_rule.summary}"

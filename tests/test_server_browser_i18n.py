@@ -38,9 +38,11 @@ SHOWN = """() => {
 KEY_LIKE = re.compile(r"^[a-z]+\.[a-z_-]+$")  # how a dictionary id looks ("status.place")
 
 
-def open_in(browser, server, errors: list[str], locale: str | None, name: str = "Ioana", speech: bool = False):
+def open_in(browser, server, errors: list[str], locale: str | None, name: str = "Ioana", speech: bool = False,
+            viewport: dict | None = None):
     """A fresh browser context whose browser asks for ``locale`` (None: Playwright's default), on the home page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, **({"locale": locale} if locale else {}))
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
+                                  **({"locale": locale} if locale else {}))
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
@@ -159,7 +161,7 @@ def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(serve
     assert page.text_content("#status").startswith(ro["status.game_over"])
     assert page.text_content("#result h3") == ro["game.result"]
     assert page.text_content("#lines-table th") == ro["lines.line"]
-    directions = page.eval_on_selector_all("#lines-table td.word", "tds => tds.map(td => td.textContent)")
+    directions = page.eval_on_selector_all("#lines-table td:first-child", "tds => tds.map(td => td.textContent)")
     assert set(directions) == {ro["dir.vertical"], ro["dir.rising"], ro["dir.falling"]}
     assert page.text_content("#again") == ro["game.again"]
     assert raw_ids(page) == [] and english_left(page, "ro") == []
@@ -202,3 +204,20 @@ def test_the_caller_screen_reads_the_calls_in_french_with_french_wildcard_names(
     assert page.text_content("#caller-status") == fr["caller.enter_missing"].replace("{names}", "Meneur, Dora")
     assert raw_ids(page) == [] and english_left(page, "fr") == []
     assert not errors
+
+
+@pytest.mark.parametrize("locale", ["nl-NL", "fr-FR", "ro-RO"])
+def test_a_round_s_lines_fit_a_320_pixel_phone_in_every_language(server, browser, locale):
+    """The lines table's longer words ("interrompue", "descendante") break at their soft hyphens on a narrow phone:
+    neither the page nor the table's own box scrolls sideways (they did, by up to 50 pixels)."""
+    errors: list[str] = []
+    page = open_in(browser, server, errors, locale, viewport={"width": 320, "height": 640})
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    for turn in range(19):
+        place(page, 0)
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    box = page.evaluate("(b => [b.scrollWidth, b.clientWidth])(document.querySelector('#lines-table').parentElement)")
+    assert box[0] <= box[1], box
+    assert raw_ids(page) == [] and not errors

@@ -697,7 +697,7 @@ function renderResult(st, mine, layout) {
   for (const l of mine.lines) {
     const tr = el("tr", { class: scores(l) ? "scoring" : "" });
     tr.append(el("td", { class: "word" }, t(`dir.${l.direction}`, {}, l.direction)), el("td", { class: "mono" }, l.cells.join(" ")),
-      el("td", {}, lineStatus(l, mine.board)),
+      el("td", { class: "word" }, lineStatus(l, mine.board)),  // "interrompue" whole, not "inte/rro/mpue"
       el("td", { class: "num" }, l.points + l.bonus));
     lt.push(tr);
   }

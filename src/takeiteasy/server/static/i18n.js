@@ -1,6 +1,7 @@
 // takeiteasy web app: the page's words in each language, and the few functions that pick them (docs/WEB.md,
 // "Languages").  Loaded before app.js.  The dictionaries between the BEGIN and END lines are strict JSON, so that
 // tests/test_i18n_strings.py can read them: every language has English's keys, with the same {placeholders}.
+// \u00ad is a soft hyphen: where a long word may break on a narrow phone (the lines table's columns).
 "use strict";
 
 const STRINGS = // BEGIN STRINGS
@@ -533,11 +534,11 @@ const STRINGS = // BEGIN STRINGS
   "lines.cells": "vakken",
   "lines.status": "status",
   "lines.points": "punten",
-  "dir.vertical": "verticaal",
+  "dir.vertical": "verti\u00adcaal",
   "dir.rising": "stijgend",
   "dir.falling": "dalend",
   "line.open": "open",
-  "line.broken": "onderbroken",
+  "line.broken": "onder\u00adbroken",
   "line.suns": "{n} zonnen × {each}",
   "line.moons": "{n} manen × {each}",
   "line.bonus": "bonus {n}",
@@ -868,11 +869,11 @@ const STRINGS = // BEGIN STRINGS
   "lines.cells": "cases",
   "lines.status": "état",
   "lines.points": "points",
-  "dir.vertical": "verticale",
+  "dir.vertical": "verti\u00adcale",
   "dir.rising": "montante",
-  "dir.falling": "descendante",
+  "dir.falling": "descen\u00addante",
   "line.open": "ouverte",
-  "line.broken": "interrompue",
+  "line.broken": "inter\u00adrompue",
   "line.suns": "{n} soleils × {each}",
   "line.moons": "{n} lunes × {each}",
   "line.bonus": "bonus {n}",
@@ -1204,10 +1205,10 @@ const STRINGS = // BEGIN STRINGS
   "lines.status": "stare",
   "lines.points": "puncte",
   "dir.vertical": "vertical",
-  "dir.rising": "ascendent",
-  "dir.falling": "descendent",
+  "dir.rising": "ascen\u00addent",
+  "dir.falling": "descen\u00addent",
   "line.open": "deschis",
-  "line.broken": "întrerupt",
+  "line.broken": "între\u00adrupt",
   "line.suns": "{n} sori × {each}",
   "line.moons": "{n} luni × {each}",
   "line.bonus": "bonus {n}",

@@ -13,7 +13,7 @@ import re
 import pytest
 
 # the shared fixtures (and the module's skip when there is no browser outside CI)
-from test_server_browser import board_tokens, browser, place, server  # noqa: F401
+from test_server_browser import browser, place, server  # noqa: F401
 from test_i18n_strings import EN, STRINGS
 
 from takeiteasy.core.notation import call_words, parse_tile

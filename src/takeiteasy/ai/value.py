@@ -35,7 +35,6 @@ class WeightsError(InputError):
     """A weight file that cannot be used."""
 
 
-
 def weights_bytes(path: str | Path) -> int:
     """How many bytes the arrays of an ``.npz`` archive take unpacked, as its directory says (reading a member
     stops at the size the directory gives it, so a lying directory cannot make it larger)."""
@@ -44,6 +43,7 @@ def weights_bytes(path: str | Path) -> int:
             return sum(member.file_size for member in archive.infolist())
     except (OSError, zipfile.BadZipFile):
         return 0  # unreadable: np.load below says why
+
 
 @dataclass
 class ValueFunction:
@@ -91,9 +91,9 @@ class ValueFunction:
         """Read weights written by :meth:`save`; :class:`WeightsError` for a file that cannot be used."""
         if Path(path).exists() and not Path(path).is_file():  # a device such as /dev/zero: numpy read it whole
             raise WeightsError(f"weights {path}: not a regular file (takeiteasy train writes weights.npz)")
-        if Path(path).is_file() and not zipfile.is_zipfile(path):  # numpy would suggest unpickling it
-            raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
         if Path(path).is_file():
+            if not zipfile.is_zipfile(path):  # numpy would suggest unpickling it
+                raise WeightsError(f"weights {path}: not an .npz archive (takeiteasy train writes weights.npz)")
             unpacked = weights_bytes(path)
             if unpacked > MAX_FILE_BYTES:  # a small archive may unpack to gigabytes, all read before any check
                 raise WeightsError(f"weights {path}: {unpacked:,} bytes unpacked, more than the {MAX_FILE_BYTES:,} any "

@@ -16,7 +16,7 @@ vertical (1, 5, 9), rising (2, 6, 7) and falling (3, 4, 8) directions.  Ids
 
 from __future__ import annotations
 
-from .errors import InputError
+from .errors import InputError, shown
 from .files import read_text
 
 import json
@@ -168,7 +168,6 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
     """
     mapping = default_symbol_map()
     if path is not None:
-        from .errors import shown
         from .layouts import read_json
         from .notation import NotationError, parse_tile  # here: notation imports this module, which reads the default
 

@@ -73,3 +73,21 @@ def test_symbol_map_example_loads_and_a_tile_named_twice_is_refused(tmp_path):
     path.write_text('{"symbols": {"574": "sun", "5-7-4": "moon"}}')  # was the last one winning
     with pytest.raises(SymbolMapError, match="tile 574 is given twice"):
         load_symbol_map(path)
+
+
+def test_a_map_or_layout_with_a_field_the_format_has_not_is_refused(tmp_path):
+    """docs/FORMATS.md: beside its own fields a layout or sun/moon map holds only a description; a misspelt field
+    was silently ignored (a layout's stamen left empty, a second map beside the real one never read)."""
+    from takeiteasy.core.layouts import LayoutError, layout
+    from takeiteasy.core.tiles import SymbolMapError, load_symbol_map
+
+    with pytest.raises(SymbolMapError, match='unknown field "symbol"; expected symbols'):
+        load_symbol_map('{"symbols": {}, "symbol": {"574": "moon"}}')
+    with pytest.raises(SymbolMapError, match="description is text, not 5"):
+        load_symbol_map('{"symbols": {}, "description": 5}')
+    assert load_symbol_map('{"description": "my set", "symbols": {"574": "moon"}}')[parse_tile("574")] == 1
+    path = tmp_path / "typo.json"
+    path.write_text('{"name": "typo", "cells": [[0, 0], [0, 1]], "stamn": [[0, 0]]}')
+    with pytest.raises(LayoutError, match='unknown field "stamn"; expected name, cells, stamen and description'):
+        layout(str(path))
+

@@ -126,3 +126,12 @@ def test_preset_and_ai_descriptions_in_english_are_the_servers():
         {key: text for key, text in EN.items() if key.startswith("preset.") and key != "preset.custom"}
     assert {f"agent.{name}": STRENGTH.get(name, "") for name in AGENTS} == \
         {key: text for key, text in EN.items() if key.startswith("agent.")}
+
+
+def test_every_preset_has_a_shown_name_and_only_the_servers_presets_do():
+    """The lobby names a preset in the player's words (its identifier stays what the command line takes)."""
+    named = {key.removeprefix("preset_name.") for key in EN if key.startswith("preset_name.")}
+    assert named == set(presets())
+    for lang, words in STRINGS.items():
+        shown = [words[f"preset_name.{name}"] for name in presets()]
+        assert len(set(shown)) == len(shown), lang  # two presets never look alike in a list

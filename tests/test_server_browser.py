@@ -464,7 +464,7 @@ def test_a_solo_game_clicked_to_the_end_shows_the_engine_score_of_the_shown_boar
     page.wait_for_selector("#best-scores li >> text=Tester")
     entries = page.eval_on_selector_all("#best-scores li", "ls => ls.map(l => [...l.children].map(c => c.textContent))")
     assert ["Tester", str(shown)] in entries and not any(name.startswith("greedy") for name, _ in entries)
-    assert page.text_content("#best-scores-preset") == "(standard)"
+    assert page.text_content("#best-scores-preset") == "(Standard)"  # the preset's name, not its identifier
     # a newcomer finds the rules on the home page
     assert page.is_hidden("#how-to-play p")
     page.click("#how-to-play summary")

@@ -110,6 +110,11 @@ def test_french_chosen_is_shown_at_once_and_kept_on_the_device(server, browser):
     assert page.text_content("#preset-info") == fr["preset.standard"]
     page.select_option("#preset", "daffodil")  # shown by preset name, as the server's English one is
     assert page.text_content("#preset-info") == fr["preset.daffodil"]
+    # the presets are listed by their French names; the choice survives the list being relabelled
+    assert page.text_content("#preset option:checked") == fr["preset_name.daffodil"] == "Narcisse"
+    page.select_option("#lang-home", "en")
+    assert page.input_value("#preset") == "daffodil" and page.text_content("#preset option:checked") == "Daffodil"
+    page.select_option("#lang-home", "fr")
     assert page.input_value("#name") == "Ioana"  # a typed name stays (only the default one is translated)
     page.reload()
     page.wait_for_selector("#preset option", state="attached")
@@ -164,6 +169,9 @@ def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(serve
     directions = page.eval_on_selector_all("#lines-table td:first-child", "tds => tds.map(td => td.textContent)")
     assert set(directions) == {ro["dir.vertical"], ro["dir.rising"], ro["dir.falling"]}
     assert page.text_content("#again") == ro["game.again"]
+    # the AI's board, shown once the round is over, is named without declining the name (male or female)
+    ai_name = page.text_content("#others figcaption").split(" — ")[0]
+    assert page.get_attribute("#others svg", "aria-label") == f"planșa jucată de {ai_name}"
     assert raw_ids(page) == [] and english_left(page, "ro") == []
     assert not errors
 

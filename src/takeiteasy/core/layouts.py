@@ -213,6 +213,10 @@ class Layout:
                               f'"cells": [[q, r], ...]}} (docs/FORMATS.md)')
         name = data.get("name")
         where = where or f"layout {name}"
+        unknown = [key for key in data if key not in ("name", "cells", "stamen", "description")]
+        if unknown:  # a misspelt "stamn" would otherwise leave the stamen empty without a word
+            raise LayoutError(f"{where}: unknown field {shown(unknown[0])}; expected name, cells, stamen "
+                              "and description")
         for field, default, kind, expected in (("name", None, str, "the board's name, as text"),
                                                ("cells", None, list, "a list of [q, r] cells"),
                                                ("stamen", [], list, "a list of [q, r] cells"),

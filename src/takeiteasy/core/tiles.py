@@ -187,6 +187,11 @@ def load_symbol_map(path: str | Path | None = None) -> np.ndarray:
         given = data.get("symbols") if isinstance(data, dict) else None
         if not isinstance(given, dict):
             raise SymbolMapError(f'{where}: expected an object {{"symbols": {{"574": "sun", ...}}}}')
+        unknown = [key for key in data if key not in ("symbols", "description")]
+        if unknown:  # e.g. a second "symbol" map beside the first, silently ignored otherwise
+            raise SymbolMapError(f"{where}: unknown field {shown(unknown[0])}; expected symbols (and description)")
+        if not isinstance(data.get("description", ""), str):
+            raise SymbolMapError(f"{where}: description is text, not {shown(data['description'])}")
         first: dict[int, str] = {}  # tile -> the key that named it, to refuse "574" and "5-7-4" both
         for token, symbol in given.items():
             try:

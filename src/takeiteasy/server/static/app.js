@@ -432,7 +432,7 @@ function renderLobby() {
   const link = `${location.origin}/#join=${st.code}`;
   $("lobby-link").textContent = link; $("lobby-link").href = link;
   $("lobby-copy").hidden = !navigator.clipboard;  // the clipboard needs https or localhost
-  $("lobby-rules").textContent = t(st.mode === "caller" ? "lobby.rules_caller" : "lobby.rules", { preset: st.preset || t("preset.custom") });
+  $("lobby-rules").textContent = t(st.mode === "caller" ? "lobby.rules_caller" : "lobby.rules", { preset: presetName(st.preset) || t("preset.custom") });
   $("lobby-players").replaceChildren(...st.players.map((p) => {
     const li = el("li", {}, `${p.name}${p.kind === "ai" ? ` (${t("lobby.ai", { agent: p.agent })})` : ""}` +
       `${p.index === st.host ? ` — ${t("lobby.host")}` : ""}${p.index === st.you ? ` (${t("lobby.you")})` : ""}`);
@@ -1493,7 +1493,7 @@ async function loadMyRooms() {
     b.addEventListener("click", () => resume(st.code));
     const what = { lobby: t("rooms.lobby"), playing: t("rooms.under_way", { round: st.round + 1 }),
       round_over: t("rooms.over", { round: st.round + 1 }) }[st.status] || st.status;
-    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : st.preset || t("preset.custom")} · ${what}`), b);
+    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : presetName(st.preset) || t("preset.custom")} · ${what}`), b);
     items.push(li);
   }
   if (S.session) return;  // a room was entered meanwhile
@@ -1602,6 +1602,14 @@ function applyPalette() {
 }
 
 // ---- home ------------------------------------------------------------------------------------------
+// The presets to choose from, by their names in the chosen language (the values stay the identifiers).
+function presetOptions() {
+  const pick = $("preset"), value = pick.value;
+  if (!S.presets.length) return;  // not loaded yet: the start fills it
+  pick.replaceChildren(...S.presets.map((p) => el("option", { value: p.name }, presetName(p.name))));
+  if (value) pick.value = value;
+}
+
 // The chosen preset's one line: the server's (English) text, or the page's own in another language.
 function presetInfo() {
   const p = presetOf($("preset").value);
@@ -1629,6 +1637,7 @@ function relabel() {
   }
   for (const pick of document.querySelectorAll(".lang-pick")) pick.value = LANG;
   showConnection($("conn").className);
+  presetOptions();
   presetInfo();
   agentOptions();
   render();
@@ -1774,7 +1783,7 @@ async function loadRooms() {
       b.addEventListener("click", () => (r.joinable ? join(r.code) : watch(r.code)));
       const when = r.status === "lobby" ? ""
         : ` · ${t(r.status === "round_over" ? "rooms.round_over" : "rooms.round", { round: r.round + 1, rounds: r.rounds })}`;
-      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : r.preset || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
+      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : presetName(r.preset) || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
       return li;
     }));
   } catch (e) { /* the lobby list is optional */ }
@@ -1839,7 +1848,7 @@ function showRecord(preset) {
 // The best scores played on this server under the chosen rules (people only; custom rules have no list).
 async function loadScores() {
   const preset = $("preset").value || "standard";
-  $("best-scores-preset").textContent = `(${preset})`;
+  $("best-scores-preset").textContent = `(${presetName(preset)})`;
   showRecord(preset);
   try {
     const { scores } = await api("GET", `/api/scores?preset=${encodeURIComponent(preset)}&limit=10`);
@@ -1895,7 +1904,7 @@ async function init() {
   S.mySymbols = readMySymbols();
   const chosen = localStorage.getItem(PALETTE_KEY);
   S.paletteChoice = S.palettes[chosen] ? chosen : null;
-  $("preset").replaceChildren(...presets.map((p) => el("option", { value: p.name }, p.name)));
+  presetOptions();
   $("preset").addEventListener("change", () => { presetInfo(); loadScores(); if (!S.state) render(); });
   presetInfo();
   agentOptions();

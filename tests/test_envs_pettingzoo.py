@@ -306,6 +306,19 @@ def test_parallel_checks_every_action_before_playing_any():
     assert all(observations[a]["observation"][0] > 0 for a in env.agents)
 
 
+def test_rulebook_004_parallel_an_announcement_out_of_turn_is_refused_before_any_tile_is_placed():
+    """No caller, while everyone places: player_1's announcement was let through the checks, so player_0's tile
+    went down before it was refused, and the round was left on a half step."""
+    env = parallel_env(2, caller=False)
+    env.reset(seed=1)
+    env.step({"player_0": 19 + 5})  # player_0 announces tile 5: both place it now
+    with pytest.raises(IllegalMove, match="^player_1: announcing tile 3 -- it is not this player's turn"):
+        env.step({"player_0": 0, "player_1": 19 + 3})
+    assert env.round.game.pending == [[5], [5]]
+    assert [list(board) for board in env.round.game.boards] == [[-1] * 19, [-1] * 19]
+    env.step({"player_0": 0, "player_1": 0})
+    assert [board[0] for board in env.round.game.boards] == [5, 5]
+
 def test_aec_a_refused_step_keeps_the_pending_reward():
     env = aec_env(2)
     env.reset(seed=4)

@@ -182,13 +182,18 @@ class _Round:
                 "phase": self.phase(seat)}
 
     def checked(self, seat: int, action) -> int:
-        """``action`` as an int once the seat may place its tile there (announcements are checked when made);
-        raises :class:`IllegalMove` and changes nothing otherwise."""
+        """``action`` as an int once the seat may place its tile there, or announce now (the tile announced is
+        checked when made: only the chooser acts then); raises :class:`IllegalMove` and changes nothing
+        otherwise."""
         try:
             cell = _common.action_number(action)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
         if cell >= self.num_cells and _common.announces(self.rules):
+            # refused here, not when played: the parallel form checks every action before it plays any
+            if not self.announcing or self.live.chooser != seat:
+                raise IllegalMove(f"{self.agents[seat]}: announcing tile {cell - self.num_cells} -- it is not this "
+                                  "player's turn to announce")
             return cell
         pending = self.live.pending[seat]
         reason = ("no drawn tile to place: wait for the next draw" if not pending else
@@ -214,10 +219,8 @@ class _Round:
         return float(self.scores[seat] - before)
 
     def announce(self, seat: int, tile: int) -> None:
-        """No caller: the chooser announces ``tile``; the group is turned over once complete."""
-        if not self.announcing or self.live.chooser != seat:
-            raise IllegalMove(f"{self.agents[seat]}: announcing tile {tile} -- it is not this player's turn to "
-                              "announce")
+        """No caller: the chooser (``seat``, :meth:`checked`) announces ``tile``; the group is turned over once
+        complete."""
         try:
             turned = self.live.announce(tile)
         except IllegalMove as refusal:

@@ -414,8 +414,11 @@ def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs)
             assert list(state[seat * cells:(seat + 1) * cells]) == [t + 1 if t >= 0 else 0 for t in board]
             hand = state[3 * cells + seat * k: 3 * cells + (seat + 1) * k]
             assert set(np.flatnonzero(hand)) == set(game.pending[seat])
-        bag = set(np.flatnonzero(state[3 * cells + 3 * k:]))
+        bag = set(np.flatnonzero(state[3 * cells + 3 * k:3 * cells + 4 * k]))
         assert bag == set(env.rules.tile_set) - set(game.drawn) - set(game.announced)
+        # with several tiles drawn at once, each seat's tile to place now (the flags do not say which goes first)
+        now = [pending[0] + 1 if pending else 0 for pending in game.pending] if kwargs.get("draw") else []
+        assert list(state[3 * cells + 4 * k:]) == now
         if make is parallel_env:
             if not env.agents:
                 break
@@ -426,6 +429,19 @@ def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs)
                 break
             env.step(int(rng.choice(np.flatnonzero(env.round.mask(env.possible_agents.index(env.agent_selection))))))
 
+
+@pytest.mark.parametrize("make", [parallel_env, aec_env], ids=["parallel", "aec"])
+def test_with_two_tiles_drawn_the_global_state_says_which_each_seat_places_first(make):
+    """The state gave each seat's tiles to place as flags only: two tiles turned over in either order made the
+    same state, though the observations (``tile``) told them apart."""
+    states = []
+    for deal in ([4, 9], [9, 4]):
+        env = make(2, draw=2)
+        env.reset(options={"deal": deal + [t for t in range(27) if t not in (4, 9)][:17]})
+        states.append(env.state())
+        assert env.state_space.contains(states[-1])
+        assert list(states[-1][-2:]) == [deal[0] + 1] * 2
+    assert not np.array_equal(*states)
 
 def _num_ids(env) -> int:
     from takeiteasy.envs import _common

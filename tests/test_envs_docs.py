@@ -4,6 +4,7 @@ import re
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "ENV.md"
@@ -37,3 +38,25 @@ def test_examples_print_what_their_comments_say(capsys):
             assert line in printed, (index, line, printed)
             checked += 1
     assert checked >= 3
+
+
+def test_the_flattened_observation_is_laid_out_as_the_guide_says():
+    """The guide put the board first, then the tile, then the bag; Gymnasium's Dict sorts its keys, so
+    FlattenObservation gives the bag first, then the board, then the tile (hand and previous between)."""
+    import gymnasium as gym
+    from gymnasium.wrappers import FlattenObservation
+
+    from takeiteasy.envs import ENV_ID  # registers TakeItEasy-v0
+
+    env = FlattenObservation(gym.make(ENV_ID))
+    obs, info = env.reset(seed=7)
+    k, cells = 27, 19
+    bag, board, tile = obs[:k], obs[k:k + cells * (k + 1)].reshape(cells, k + 1), obs[k + cells * (k + 1):]
+    assert bag.sum() == 26 and bag[info["tile"]] == 0
+    assert board[:, 0].tolist() == [1] * cells and board.sum() == cells  # every cell empty
+    assert tile.tolist() == np.eye(k + 1)[info["tile"] + 1].tolist()
+    both = gym.make(ENV_ID, draw=2, placement="sunmoon")
+    assert list(both.observation_space.spaces) == ["bag", "board", "hand", "previous", "tile"]
+    text = " ".join(DOC.read_text().split())
+    assert ("the bag (K), then each cell as K + 1 flags (the first: empty), then the tile (K + 1, the first: none)"
+            in text and "bag, board, hand, previous, tile" in text)

@@ -536,3 +536,24 @@ def test_max_utility_is_a_bound_no_board_beats_and_not_three_times_too_high(opti
         boards.append(board)
     boards += [solve(rules, deal(seed, rules.tile_set, rules.layout.num_cells)).board for seed in range(3)]
     assert max(rules.score(b) + max(rules.round_bonuses([b])) for b in boards) <= bound
+
+
+@pytest.mark.parametrize("spec", ["take_it_easy(draw=2)", "take_it_easy(players=2,draw=3,placement=sunmoon)",
+                                  "take_it_easy(players=2,caller=False,draw=2)"])
+def test_with_several_tiles_drawn_the_observation_tensor_says_which_is_placed_next(spec):
+    """Two tiles turned over in either order left the same flags in "waiting", so the observation tensor could not
+    tell which tile the next action places: the tensor now has the next tile one-hot after the waiting flags."""
+    game = pyspiel.load_game(spec)
+    k, cells = 27, game.rules.board_size
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for state, order in ((first, (4, 9)), (second, (9, 4))):
+        for tile in order:
+            state.apply_action(tile + (cells if game.announces else 0))  # a draw, or with no caller an announcement
+        while state.is_chance_node():  # the rest of the group (draw=3)
+            state.apply_action(state.chance_outcomes()[0][0])
+    assert first.observation_tensor(0) != second.observation_tensor(0)
+    for state, tile in ((first, 4), (second, 9)):
+        tensor = np.array(state.observation_tensor(0))
+        assert tensor[cells * k + tile] == 1  # waiting
+        assert tensor[cells * k + k:cells * k + 2 * k].tolist() == np.eye(k)[tile].tolist()  # next
+    assert pyspiel.load_game("take_it_easy").observation_tensor_size() == 19 * 27 + 27 + 27  # one at a time: as it was

@@ -306,6 +306,19 @@ def test_parallel_checks_every_action_before_playing_any():
     assert all(observations[a]["observation"][0] > 0 for a in env.agents)
 
 
+def test_rulebook_004_parallel_an_announcement_out_of_turn_is_refused_before_any_tile_is_placed():
+    """No caller, while everyone places: player_1's announcement was let through the checks, so player_0's tile
+    went down before it was refused, and the round was left on a half step."""
+    env = parallel_env(2, caller=False)
+    env.reset(seed=1)
+    env.step({"player_0": 19 + 5})  # player_0 announces tile 5: both place it now
+    with pytest.raises(IllegalMove, match="^player_1: announcing tile 3 -- it is not this player's turn"):
+        env.step({"player_0": 0, "player_1": 19 + 3})
+    assert env.round.game.pending == [[5], [5]]
+    assert [list(board) for board in env.round.game.boards] == [[-1] * 19, [-1] * 19]
+    env.step({"player_0": 0, "player_1": 0})
+    assert [board[0] for board in env.round.game.boards] == [5, 5]
+
 def test_aec_a_refused_step_keeps_the_pending_reward():
     env = aec_env(2)
     env.reset(seed=4)
@@ -401,8 +414,11 @@ def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs)
             assert list(state[seat * cells:(seat + 1) * cells]) == [t + 1 if t >= 0 else 0 for t in board]
             hand = state[3 * cells + seat * k: 3 * cells + (seat + 1) * k]
             assert set(np.flatnonzero(hand)) == set(game.pending[seat])
-        bag = set(np.flatnonzero(state[3 * cells + 3 * k:]))
+        bag = set(np.flatnonzero(state[3 * cells + 3 * k:3 * cells + 4 * k]))
         assert bag == set(env.rules.tile_set) - set(game.drawn) - set(game.announced)
+        # with several tiles drawn at once, each seat's tile to place now (the flags do not say which goes first)
+        now = [pending[0] + 1 if pending else 0 for pending in game.pending] if kwargs.get("draw") else []
+        assert list(state[3 * cells + 4 * k:]) == now
         if make is parallel_env:
             if not env.agents:
                 break
@@ -413,6 +429,19 @@ def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs)
                 break
             env.step(int(rng.choice(np.flatnonzero(env.round.mask(env.possible_agents.index(env.agent_selection))))))
 
+
+@pytest.mark.parametrize("make", [parallel_env, aec_env], ids=["parallel", "aec"])
+def test_with_two_tiles_drawn_the_global_state_says_which_each_seat_places_first(make):
+    """The state gave each seat's tiles to place as flags only: two tiles turned over in either order made the
+    same state, though the observations (``tile``) told them apart."""
+    states = []
+    for deal in ([4, 9], [9, 4]):
+        env = make(2, draw=2)
+        env.reset(options={"deal": deal + [t for t in range(27) if t not in (4, 9)][:17]})
+        states.append(env.state())
+        assert env.state_space.contains(states[-1])
+        assert list(states[-1][-2:]) == [deal[0] + 1] * 2
+    assert not np.array_equal(*states)
 
 def _num_ids(env) -> int:
     from takeiteasy.envs import _common

@@ -102,6 +102,24 @@ def test_partial_reset_and_invalid_actions():
         TakeItEasyVectorEnv(2, caller=False)
 
 
+def test_a_refused_step_does_not_autoreset_the_rounds_that_are_over():
+    """invalid_action="raise": sub-environment 1's round was over, and the step that refused sub-environment 0's
+    taken cell had already dealt it a new round, which the next step then played on the old observation."""
+    envs = TakeItEasyVectorEnv(2, invalid_action="raise")
+    obs, info = envs.reset(seed=0)
+    for _ in range(10):
+        obs, _, _, _, info = envs.step([int(np.flatnonzero(mask)[0]) for mask in info["action_mask"]])
+    obs, info = envs.reset(options={"reset_mask": [True, False]})  # sub-environment 0 starts again, 10 tiles behind
+    for _ in range(9):
+        obs, _, terminated, _, info = envs.step([int(np.flatnonzero(mask)[0]) for mask in info["action_mask"]])
+    assert terminated.tolist() == [False, True]
+    deals, turns, done = envs.deals.copy(), envs.turns.copy(), envs.done.copy()
+    with pytest.raises(IllegalMove, match="environment 0: cell 0 is already taken"):
+        envs.step([0, 0])
+    assert (envs.deals == deals).all() and (envs.turns == turns).all() and (envs.done == done).all()
+    obs, rewards, terminated, _, info = envs.step([int(np.flatnonzero(info["action_mask"][0])[0]), 0])
+    assert rewards[1] == 0 and info["turn"].tolist() == [10, 0]  # the action for the round that was over: ignored
+
 def test_rulebook_004_easier_game_two_tiles_turned_over_together():
     """Rulebook 004, Variations 1 (Easier Game): two tiles are turned over at a time, so both leave the bag at once.
     """

@@ -33,8 +33,9 @@ simultaneously; the turn order here must not leak placements), and once
 everyone has placed it (no caller: the chooser announcing) as they are.
 
 Observation tensor (float32, per player): own board one-hot (cells x K, an
-empty cell all zero), the tiles waiting for this player (K), the tiles not
-drawn yet (K), under sun/moon placement the cell of the player's previous
+empty cell all zero), the tiles waiting for this player (K), with ``draw`` 2
+or more the first of them, the one the player's next action places (K), the
+tiles not drawn yet (K), under sun/moon placement the cell of the player's previous
 tile one-hot (cells; all zero before the first), then each other board
 one-hot in seat order after the player's own (cells x K each).
 
@@ -359,7 +360,10 @@ class TakeItEasyObserver:
 
     def __init__(self, game: TakeItEasyGame):
         cells, k, n = game.num_cells, game.num_ids, game.num_seats
-        pieces = [("board", (cells, k)), ("waiting", (k,)), ("bag", (k,))]
+        pieces = [("board", (cells, k)), ("waiting", (k,))]
+        if _common.shows_hand(game.rules):  # several tiles waiting: the flags alone do not say which goes first
+            pieces.append(("next", (k,)))
+        pieces.append(("bag", (k,)))
         if _common.shows_previous(game.rules):  # sun/moon placement: the allowed cells depend on it
             pieces.append(("previous", (cells,)))
         if n > 1:
@@ -375,8 +379,11 @@ class TakeItEasyObserver:
     def set_from(self, state: TakeItEasyState, player: int) -> None:
         self.tensor.fill(0.0)
         self._one_hot(self.dict["board"], state.boards[player])
-        for tile in state.waiting_tiles(player):
+        waiting = state.waiting_tiles(player)
+        for tile in waiting:
             self.dict["waiting"][tile] = 1.0
+        if "next" in self.dict and waiting:  # the tile the player's next action places
+            self.dict["next"][waiting[0]] = 1.0
         self.dict["bag"][self._set] = 1.0
         self.dict["bag"][state.drawn] = 0.0
         if "previous" in self.dict and state.previous_cell[player] >= 0:

@@ -91,9 +91,11 @@ class _Round:
             for a in self.agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.agents}
         # the global state, for centralised critics: every board as it is, each seat's tiles to place (K flags
-        # each), the tiles not turned over (K)
+        # each), the tiles not turned over (K), and with several tiles drawn at once each seat's tile to place
+        # now + 1 (the flags do not say which of them goes first; the observations do)
         self.state_space = spaces.Box(0, np.concatenate([np.full(self.num_players * cells, k),
-                                                         np.ones((self.num_players + 1) * k, dtype=np.int64)]),
+                                                         np.ones((self.num_players + 1) * k, dtype=np.int64),
+                                                         np.full(self.num_players if self.shows_hand else 0, k)]),
                                       dtype=np.int64)
         self.set_flags = _common.set_flags(self.rules)
         self.rng = np.random.default_rng()
@@ -169,26 +171,33 @@ class _Round:
         return {"observation": flat, "action_mask": self.mask(seat)}
 
     def state(self) -> np.ndarray:
-        """The whole table as no player sees it (``state_space``): boards, tiles to place, tiles not drawn."""
+        """The whole table as no player sees it (``state_space``): boards, tiles to place, tiles not drawn (and
+        with several drawn at once, each seat's tile to place now)."""
         if self.game is None:
             raise InputError("state: call reset() first")
         k = _common.num_tile_ids(self.rules)
+        now = [self.tile(seat) + 1 for seat in range(self.num_players)] if self.shows_hand else []
         return np.concatenate([*(_common.encode_board(b) for b in self.game.boards),
                                *(_common.tile_flags(k, pending) for pending in self.game.pending),
-                               _common.bag(self.set_flags, self.game)]).astype(np.int64)
+                               _common.bag(self.set_flags, self.game), now]).astype(np.int64)
 
     def info(self, seat: int) -> dict[str, Any]:
         return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat),
                 "phase": self.phase(seat)}
 
     def checked(self, seat: int, action) -> int:
-        """``action`` as an int once the seat may place its tile there (announcements are checked when made);
-        raises :class:`IllegalMove` and changes nothing otherwise."""
+        """``action`` as an int once the seat may place its tile there, or announce now (the tile announced is
+        checked when made: only the chooser acts then); raises :class:`IllegalMove` and changes nothing
+        otherwise."""
         try:
             cell = _common.action_number(action)
         except IllegalMove as refusal:
             raise IllegalMove(f"{self.agents[seat]}: {refusal}") from None
         if cell >= self.num_cells and _common.announces(self.rules):
+            # refused here, not when played: the parallel form checks every action before it plays any
+            if not self.announcing or self.live.chooser != seat:
+                raise IllegalMove(f"{self.agents[seat]}: announcing tile {cell - self.num_cells} -- it is not this "
+                                  "player's turn to announce")
             return cell
         pending = self.live.pending[seat]
         reason = ("no drawn tile to place: wait for the next draw" if not pending else
@@ -214,10 +223,8 @@ class _Round:
         return float(self.scores[seat] - before)
 
     def announce(self, seat: int, tile: int) -> None:
-        """No caller: the chooser announces ``tile``; the group is turned over once complete."""
-        if not self.announcing or self.live.chooser != seat:
-            raise IllegalMove(f"{self.agents[seat]}: announcing tile {tile} -- it is not this player's turn to "
-                              "announce")
+        """No caller: the chooser (``seat``, :meth:`checked`) announces ``tile``; the group is turned over once
+        complete."""
         try:
             turned = self.live.announce(tile)
         except IllegalMove as refusal:

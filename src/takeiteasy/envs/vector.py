@@ -266,8 +266,6 @@ class TakeItEasyVectorEnv(VectorEnv):
         rewards = np.zeros(n, dtype=np.float64)
         truncated = np.zeros(n, dtype=bool)
         active = ~self.done
-        if not active.all():  # next_step autoreset (or a step before the first reset)
-            self._start_seeded(np.flatnonzero(~active), self._seed_list(None))
         in_range = (actions >= 0) & (actions < self.num_cells)
         legal = in_range & (self.masks[np.arange(n), np.where(in_range, actions, 0)] == 1)
         invalid = active & ~legal
@@ -283,7 +281,11 @@ class TakeItEasyVectorEnv(VectorEnv):
                 raise IllegalMove(f"{what}: {reason}")
             self.done[invalid] = True
             self.masks[invalid] = 0
-            active &= ~invalid
+        # next_step autoreset, once no refusal can be raised: a refused step changes nothing, not even the rounds
+        # that were over (their new deal would be played on an observation of the old one)
+        if not active.all():
+            self._start_seeded(np.flatnonzero(~active), self._seed_list(None))
+        active &= ~invalid
         if self._fast is not None:
             gains = np.zeros(n, dtype=np.int64)
             _batch.batch_place(self.boards, self.deals, self.turns, self.scores, self.masks, actions, active, gains,

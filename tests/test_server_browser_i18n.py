@@ -229,3 +229,25 @@ def test_a_round_s_lines_fit_a_320_pixel_phone_in_every_language(server, browser
     box = page.evaluate("(b => [b.scrollWidth, b.clientWidth])(document.querySelector('#lines-table').parentElement)")
     assert box[0] <= box[1], box
     assert raw_ids(page) == [] and not errors
+
+
+def test_a_refusal_a_player_meets_is_worded_in_the_pages_language(server, browser):
+    """A wrong room code typed in French is refused in French (the server's key and params, worded by the page);
+    a started room's refusal in Romanian still offers to watch the game."""
+    errors: list[str] = []
+    page = open_in(browser, server, errors, "fr-FR")
+    page.fill("#join-code", "QQQQQQ")
+    page.click("#join")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast") == "il n'y a pas de salle QQQQQQ"
+    host = open_in(browser, server, errors, "ro-RO", name="Gazda")
+    host.click("#solo")
+    host.wait_for_selector("#board .legal")
+    code = host.evaluate("S.session.code")
+    guest = open_in(browser, server, errors, "ro-RO", name="Oaspete")
+    guest.fill("#join-code", code)
+    guest.click("#join")
+    guest.wait_for_selector("#toast:not([hidden])")
+    assert guest.text_content("#toast") == \
+        f"camera {code} este un joc solo; „Privește” îți arată jocul"
+    assert not errors

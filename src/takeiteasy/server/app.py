@@ -92,8 +92,13 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(text).split()) or "error"}, status_code=status)
+def _error(status: int, text: str, key: str | None = None, params: dict | None = None) -> JSONResponse:
+    """The one form of every refusal: ``{"error": text}``, and for those the web page words in the player's language
+    its ``key`` and ``params`` (the text's parts) too."""
+    body: dict = {"error": " ".join(str(text).split()) or "error"}
+    if key:
+        body["key"], body["params"] = key, params or {}
+    return JSONResponse(body, status_code=status)
 
 
 # Pydantic's "Input should be a valid integer" in the project's words: what the field takes, and what it got.
@@ -176,7 +181,8 @@ def over_budget(buckets: dict[str, Buckets], kind: str, client: str) -> JSONResp
     if wait <= 0:
         return None
     seconds = max(1, math.ceil(wait))
-    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
+    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s", f"too_many_{kind}",
+                      {"client": client, "seconds": seconds})
     response.headers["Retry-After"] = str(seconds)
     return response
 
@@ -442,7 +448,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError):
-        return _error(getattr(exc, "status", 400), str(exc))
+        return _error(getattr(exc, "status", 400), str(exc), getattr(exc, "key", None), getattr(exc, "params", None))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
@@ -791,8 +797,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         client = client_address(request)
         place = await run_in_threadpool(open_rooms.reserve, client, room_is_open)
         if place is None:
+            hours = f"{master.idle_seconds / 3600:g}"
             return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one (a room made more "
-                               f"than {master.idle_seconds / 3600:g} hours ago no longer counts)")
+                               f"than {hours} hours ago no longer counts)", "open_rooms",
+                          {"client": client, "most": open_rooms.most, "hours": hours})
         try:
             made = await make()
         except BaseException:

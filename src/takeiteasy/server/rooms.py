@@ -101,9 +101,14 @@ ACTIVE = ("lobby", "playing", "round_over")
 
 
 class RoomError(InputError):
-    """An action the room refuses; ``status`` is the HTTP status that fits."""
+    """An action the room refuses; ``status`` is the HTTP status that fits.  Refusals a player meets in the
+    web app's normal use also carry a ``key`` and its ``params``, by which the page words them in its language."""
 
     status = 400
+
+    def __init__(self, text: str, key: str | None = None, **params) -> None:
+        super().__init__(text)
+        self.key, self.params = key, params
 
 
 class NotFound(RoomError):
@@ -550,21 +555,26 @@ class Room:
         if kind == "ai" and agent not in AGENTS:  # first: an AI seat added by the host is named after its agent
             raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
         name = clean_name(name)
+        # the kind of room first: a solo game has always started, and "players join before the host starts" misled
+        if self.mode == "solo" and self.seats and kind == "human":
+            raise Conflict(f"room {self.code} is a solo game", "solo_room", code=self.code)
+        if self.options.solitaire and self.seats:  # it could never start: solitaire is for one player
+            raise Conflict(f"room {self.code} is a solitaire game, for its one player", "solitaire_room",
+                           code=self.code)
         if self.status != "lobby" and not self.takes_late_players:
             raise Conflict(f"room {self.code} has started; players join before the host starts"
-                           + (" or during the first round" if not self.digital else ""))
-        if self.mode == "solo" and self.seats and kind == "human":
-            raise Conflict(f"room {self.code} is a solo game")
-        if self.options.solitaire and self.seats:  # it could never start: solitaire is for one player
-            raise Conflict(f"room {self.code} is a solitaire game, for its one player")
+                           + (" or during the first round" if not self.digital else ""),
+                           "room_started" if self.digital else "room_started_caller", code=self.code)
         if len(self.seats) >= MAX_PLAYERS:
-            raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)")
+            raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)", "room_full", code=self.code,
+                           most=MAX_PLAYERS)
         if sum(event["t"] == "join" for event in self.events) >= MAX_PLAYERS + MAX_REMOVALS:
             # joins, not removals, are counted: a stranger joining and leaving must not stop the host removing
             raise Conflict(f"room {self.code} has seen {MAX_PLAYERS + MAX_REMOVALS} players join; no more may "
                            "join it (make a new room)")
         if any(name_key(s.name) == name_key(name) for s in self.seats):
-            raise Conflict(f"name {name!r} is taken in room {self.code}")
+            raise Conflict(f"name {name!r} is taken in room {self.code}", "name_taken", name=repr(name),
+                           code=self.code)
         if kind == "ai":
             if not self.digital:
                 raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
@@ -1210,7 +1220,7 @@ class RoomMaster:
 
     def _get(self, code, acting: bool) -> Room:
         if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
-            raise NotFound("room code: expected letters and digits, like K7QX2M")
+            raise NotFound("room code: expected letters and digits, like K7QX2M", "bad_code")
         code = code.upper()
         with self._lock:
             room = self._rooms.get(code)
@@ -1236,7 +1246,7 @@ class RoomMaster:
                 if room is None or room is stale:
                     loaded = self._read(self.store.load, code)
                     if loaded is None:
-                        raise NotFound(f"no room {code}")
+                        raise NotFound(f"no room {code}", "no_room", code=code)
                     room = Room(*loaded)
                     room.standin_grace = self.standin_seconds
                 with self._lock:

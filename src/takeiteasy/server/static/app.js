@@ -95,8 +95,15 @@ async function api(method, path, body) {
   catch { throw new Error(t("err.unreachable")); }  // not "Failed to fetch"
   let data;
   try { data = await response.json(); } catch { data = { error: `HTTP ${response.status}` }; }
-  if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
+  if (!response.ok) throw Object.assign(new Error(refusal(data, response.status)), { status: response.status, key: data.key });
   return data;
+}
+
+// A refusal in the chosen language where the page has words for its key (docs/WEB.md, "Languages"), else as the
+// server said it.
+function refusal(data, status) {
+  const id = `srv.${data.key}`;
+  return data.key && translated(id) ? t(id, data.params || {}) : data.error || `HTTP ${status}`;
 }
 
 async function act(action, body = {}) {
@@ -1766,7 +1773,7 @@ async function joinNow(code) {
       localStorage.removeItem(`tie-${code}`);
       history.replaceState(null, "", "#");
     }
-    toast(e.status === 409 && / has started/.test(e.message) ? t("msg.started_watch", { error: e.message }) : e.message);
+    toast(e.status === 409 && /^(room_started|solo_room|solitaire_room)/.test(e.key || "") ? t("msg.started_watch", { error: e.message }) : e.message);
   }
 }
 

@@ -254,13 +254,74 @@ def test_one_address_has_a_few_hints_searched_at_once_and_the_others_are_not_hel
             assert started.acquire(timeout=30)
         refused = client.post("/api/hint", json=body)
         assert refused.status_code == 429 and refused.json()["error"] == (
-            "testclient has 2 hints being searched already; ask again when one has answered")
+            "testclient has 2 hints or round analyses being searched already; ask again when one has answered")
         release.set()
         assert other.post("/api/hint", json=body).status_code == 200  # another address
         for thread in waiting:
             thread.join(30)
         assert [a.status_code for a in answers] == [200, 200]
         assert client.post("/api/hint", json=body).status_code == 200  # answered: the address may ask again
+
+
+def finished_solo_round(client) -> str:
+    """The code of a solo game of the standard rules played to its end (each tile on the first cell allowed)."""
+    made = create(client, mode="solo").json()
+    code, token = made["code"], made["token"]
+    while (state := made["state"])["status"] == "playing":
+        tile = state["me"]["pending"][0]
+        made = client.post(f"/api/rooms/{code}/place",
+                           json={"token": token, "cell": state["me"]["legal"][tile][0], "tile": tile}).json()
+    return code
+
+
+def test_round_analyses_count_among_an_addresss_searches(monkeypatch):
+    """An analysis searches for tens of seconds in the threads hints use: one address asking for those of many
+    finished rounds at once held up every hint on the server for minutes.  It counts among the address's
+    ``searches`` as a hint does; asking for an analysis being searched or made already costs nothing."""
+    import threading
+
+    import takeiteasy.server.app as server_app
+
+    release, started = threading.Event(), threading.Semaphore(0)
+
+    def slow_analysis(rules, kind, data):  # the real one takes a minute on a busy machine: a report of its own
+        started.release()
+        release.wait(30)
+        return {"moves": len(data["players"][0]["moves"])}
+
+    monkeypatch.setattr(server_app, "analyse_round", slow_analysis)
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=None, searches=2)
+    app = create_app(MemoryStore(), rate_limits=limits)
+    hint = {"board": " ".join(["."] * 19), "tile": "574", "agent": "heuristic"}
+    with TestClient(app) as client, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        codes = [finished_solo_round(client) for _ in range(3)]
+        answers: dict[str, list] = {code: [] for code in codes}
+
+        def ask(code):
+            thread = threading.Thread(target=lambda: answers[code].append(client.get(f"/api/rooms/{code}/analysis")))
+            thread.start()
+            return thread
+
+        try:
+            waiting = [ask(codes[0]), ask(codes[1])]
+            for _ in range(2):
+                assert started.acquire(timeout=30)
+            third = ask(codes[2])
+            third.join(10)  # refused at once, not queued behind the others
+            assert not third.is_alive()
+            assert answers[codes[2]][0].status_code == 429 and answers[codes[2]][0].json()["error"] == (
+                "testclient has 2 hints or round analyses being searched already; ask again when one has answered")
+            assert client.post("/api/hint", json=hint).status_code == 429  # the same searches
+            waiting.append(ask(codes[0]))  # the same round again: it waits for the one search, and costs nothing
+        finally:
+            release.set()
+        for thread in waiting:
+            thread.join(60)
+        assert [a.status_code for a in answers[codes[0]] + answers[codes[1]]] == [200, 200, 200]
+        assert answers[codes[0]][0].json() == answers[codes[0]][1].json()
+        assert other.post("/api/hint", json=hint).status_code == 200
+        assert client.get(f"/api/rooms/{codes[2]}/analysis").status_code == 200  # answered: the address may ask again
+        assert client.post("/api/hint", json=hint).status_code == 200
 
 
 def test_open_room_places_are_taken_before_the_rooms_are_made():

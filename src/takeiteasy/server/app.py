@@ -722,22 +722,34 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         return score_record(rules, body.board)
 
-    searching: collections.Counter[str] = collections.Counter()  # hint searches waiting or running, by address
+    # searches (hints, round analyses) waiting or running, by the address that asked for them
+    searching: collections.Counter[str] = collections.Counter()
+
+    def too_many_searches(client: str) -> JSONResponse | None:
+        """The 429 answer for an address with ``limits.searches`` searches waiting or running already, else None
+        (and the search is counted: give it back with :func:`searched_for`)."""
+        if limits.searches is not None and searching[client] >= limits.searches:
+            # the search threads are shared by everyone: one address queueing many held up every other hint
+            return _error(429, f"{client} has {limits.searches} hints or round analyses being searched already; "
+                               "ask again when one has answered")
+        searching[client] += 1
+        return None
+
+    def searched_for(client: str) -> None:
+        searching[client] -= 1
+        if not searching[client]:
+            del searching[client]
 
     @app.post("/api/hint")
     async def hint(body: msg.HintRequest, request: Request):
         client = client_address(request)
-        if limits.searches is not None and searching[client] >= limits.searches:
-            # the search threads are shared by everyone: one address queueing many held up every other hint
-            return _error(429, f"{client} has {limits.searches} hints being searched already; ask again when "
-                               "one has answered")
-        searching[client] += 1
+        refusal = too_many_searches(client)
+        if refusal is not None:
+            return refusal
         try:
             return await _hint(body, request)
         finally:
-            searching[client] -= 1
-            if not searching[client]:
-                del searching[client]
+            searched_for(client)
 
     async def _hint(body: msg.HintRequest, request: Request) -> dict:
         rules = Ruleset.from_options(server_options(body.preset, body.options))
@@ -855,7 +867,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     analysing: dict[tuple[str, int], asyncio.Future] = {}
 
     @app.get("/api/rooms/{code}/analysis")
-    async def analysis(code: str):
+    async def analysis(code: str, request: Request):
         async with room_lock(code):
             room = await room_of(code)
             kind, data = room.analysis_input()
@@ -863,8 +875,19 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         if key not in analyses:
             task = analysing.get(key)
             if task is None:  # one search per round, however many players ask at once
+                # counted as a hint is: one address asking for the analyses of many finished rounds (tens of
+                # seconds each) held up every hint on the server for minutes
+                client = client_address(request)
+                refusal = too_many_searches(client)
+                if refusal is not None:
+                    return refusal
                 task = analysing[key] = asyncio.ensure_future(searched(analyse_round, room.rules, kind, data))
-                task.add_done_callback(lambda _: analysing.pop(key, None))
+
+                def done(_, key=key, client=client) -> None:
+                    analysing.pop(key, None)
+                    searched_for(client)
+
+                task.add_done_callback(done)
             report = await asyncio.shield(task)
             analyses[key] = report
             while len(analyses) > ANALYSES_KEPT:

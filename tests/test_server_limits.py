@@ -143,6 +143,31 @@ def test_rate_limits_answer_429_and_keep_the_game():
         assert create(client, mode="solo").status_code == 201
 
 
+def test_live_connections_count_among_an_addresss_requests():
+    """Each live connection reads the room (storage, on every server sharing it): connecting again and again was
+    a way round the requests limit polling is held to.  A connection over it is told so and closed (4429)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    limits = RateLimits(requests=Limit(rate=0.001, burst=3), rooms=None, hints=None, open_rooms=None)
+    with TestClient(create_app(MemoryStore(), rate_limits=limits)) as client:
+        game = create(client, mode="solo").json()  # request 1
+        url = f"/api/rooms/{game['code']}/ws?token={game['token']}"
+        for _ in range(2):  # 2 and 3
+            with client.websocket_connect(url) as socket:
+                assert socket.receive_json()["type"] == "state"
+        with client.websocket_connect(url) as socket:  # 4
+            refused = socket.receive_json()
+            assert refused["type"] == "error" and "too many requests" in refused["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+            assert closed.value.code == 4429
+    with TestClient(create_app(MemoryStore(), rate_limits=RateLimits.off())) as client:  # no limits: no count
+        game = create(client, mode="solo").json()
+        for _ in range(5):
+            with client.websocket_connect(f"/api/rooms/{game['code']}/ws?token={game['token']}") as socket:
+                assert socket.receive_json()["type"] == "state"
+
+
 @pytest.mark.parametrize("argv, what", [(["--max-rooms", "0"], "--max-rooms 0"),
                                         (["--idle-hours", "-2"], "--idle-hours -2"),
                                         (["--idle-hours", "inf"], "--idle-hours inf"),

@@ -34,6 +34,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from .. import __version__
 from ..ai import AGENTS, STRENGTH
@@ -87,7 +88,7 @@ STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
 
 
-def client_address(request: Request) -> str:
+def client_address(request: HTTPConnection) -> str:
     """The address the per-client limits count by (behind a proxy on this machine, X-Forwarded-For's)."""
     return request.client.host if request.client else "unknown"
 
@@ -153,6 +154,16 @@ class RateLimit:
         self.app, self.buckets = app, buckets
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket" and scope["path"].startswith("/api/"):
+            # a live connection is a request too: each one reads the room (storage), and connecting again and
+            # again was a way round the limit polling is held to
+            refused = budget_refusal(self.buckets, "requests", client_address(HTTPConnection(scope)))
+            if refused is not None:  # told so and closed, as a connection over a room's limit is
+                socket = WebSocket(scope, receive, send)
+                await socket.accept()
+                await socket.send_json({"type": "error", "error": refused[0]})
+                await socket.close(code=4429)
+                return
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             request = Request(scope)
             path = scope["path"].rstrip("/")
@@ -170,14 +181,22 @@ class RateLimit:
         await self.app(scope, receive, send)
 
 
-def over_budget(buckets: dict[str, Buckets], kind: str, client: str) -> JSONResponse | None:
-    """Spend one of ``client``'s ``kind`` requests: None if it had one, else the 429 answer saying when to retry."""
+def budget_refusal(buckets: dict[str, Buckets], kind: str, client: str) -> tuple[str, int] | None:
+    """Spend one of ``client``'s ``kind`` requests: None if it had one, else what to say and the seconds to wait."""
     wait = buckets[kind].take(client) if kind in buckets else 0.0
     if wait <= 0:
         return None
     seconds = max(1, math.ceil(wait))
-    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s")
-    response.headers["Retry-After"] = str(seconds)
+    return f"too many requests from {client} ({kind}); try again in {seconds} s", seconds
+
+
+def over_budget(buckets: dict[str, Buckets], kind: str, client: str) -> JSONResponse | None:
+    """Spend one of ``client``'s ``kind`` requests: None if it had one, else the 429 answer saying when to retry."""
+    refusal = budget_refusal(buckets, kind, client)
+    if refusal is None:
+        return None
+    response = _error(429, refusal[0])
+    response.headers["Retry-After"] = str(refusal[1])
     return response
 
 

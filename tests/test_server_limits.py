@@ -97,6 +97,28 @@ def test_one_address_holds_a_few_open_rooms_not_the_servers_whole_limit(tmp_path
         assert create(client, mode="room").status_code == 201
 
 
+def test_an_ipv6_client_counts_by_its_64_network():
+    """One home or server is given a whole IPv6 /64: counted by address, one client had 2**64 budgets, enough to
+    take every open room of the server.  Its addresses share one budget; another /64 has its own, and an IPv4
+    address written as IPv6 is that IPv4 address."""
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=1)
+    app = create_app(MemoryStore(), rate_limits=limits)
+
+    def client(host):
+        return TestClient(app, client=(host, 5000))
+
+    with client("2001:db8:1:2::1") as first, client("2001:db8:1:2:ffff::9") as same, \
+            client("2001:db8:1:3::1") as another, client("192.0.2.7") as ipv4, client("::ffff:192.0.2.7") as mapped:
+        assert create(first).status_code == 201
+        refused = create(same)
+        assert refused.status_code == 429 and refused.json()["error"].startswith(
+            "2001:db8:1:2::/64 has 1 open rooms already")
+        assert create(another).status_code == 201
+        assert create(ipv4).status_code == 201
+        refused = create(mapped)
+        assert refused.status_code == 429 and refused.json()["error"].startswith("192.0.2.7 has 1 open rooms")
+
+
 def test_rooms_leave_memory_and_come_back_from_storage(tmp_path):
     app = create_app(SQLiteStore(tmp_path / "rooms.db"), rooms_in_memory=2, rate_limits=RateLimits.off())
     with TestClient(app) as client:

@@ -16,6 +16,7 @@ import asyncio
 import collections
 import contextlib
 import functools
+import ipaddress
 import logging
 import math
 import re
@@ -89,8 +90,20 @@ LOG = logging.getLogger("takeiteasy.server")
 
 
 def client_address(request: HTTPConnection) -> str:
-    """The address the per-client limits count by (behind a proxy on this machine, X-Forwarded-For's)."""
-    return request.client.host if request.client else "unknown"
+    """The address the per-client limits count by (behind a proxy on this machine, X-Forwarded-For's).
+
+    An IPv6 address counts by its /64 network: one home or server is given a whole /64, so counted by address
+    a single client had 2**64 budgets of requests and open rooms, enough to take the server's every room."""
+    host = request.client.host if request.client else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # not an address (a test client, a Unix socket's peer)
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is that IPv4 address
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
 
 
 def _error(status: int, text: str) -> JSONResponse:

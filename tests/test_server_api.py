@@ -1829,6 +1829,17 @@ def test_a_game_under_way_is_listed_to_watch_only_while_someone_plays_it(client,
     assert lobby["code"] in listed and game["code"] not in listed
 
 
+def test_games_nobody_plays_never_hide_an_open_lobby_from_the_list(client, monkeypatch):
+    """The list took the newest 50 public rooms, then left out the games under way nobody played: 50 rooms started
+    and left after a lobby was made hid it from everyone (an empty list), though the list has room for 50."""
+    lobby = create(client, mode="room")
+    for _ in range(50):
+        game = create(client, mode="room", name="mallory")
+        assert post(client, game["code"], "start", token=game["token"]).status_code == 200
+    monkeypatch.setattr("takeiteasy.server.rooms.WATCHED_MINUTES", -1)  # as if their last moves were long ago
+    assert [r["code"] for r in client.get("/api/rooms").json()["rooms"]] == [lobby["code"]]
+
+
 def test_rulebook_004_a_solitaire_room_takes_no_second_player(client):
     """Rulebook 004, solitaire: one player.  A room made with the solitaire preset let people join and AI seats be
     added, then refused to start ("this room has 3"), with the guests sitting in a room that never would."""

@@ -609,6 +609,9 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         refused(client.post("/api/rooms", content=b"x" * 20000, headers={"content-type": "application/json"}), 413)
         refused(client.get("/api/layouts/..%2Fsecret"), 404)
         refused(client.post("/api/score", json={"board": "574"}))
+        lone_surrogate = b'{"board": "574 \\ud800"}'  # JSON allows it, text has no such character
+        assert refused(client.post("/api/score", content=lone_surrogate, headers={"content-type": "application/json"}),
+                       422) == 'board: not Unicode text (it holds half of a surrogate pair, like "\\ud800")'
         create(client, mode="room")
         create(client, mode="room")
         assert client.post("/api/rooms", json={"name": "ann"}).status_code == 503  # room limit

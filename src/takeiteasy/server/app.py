@@ -140,6 +140,8 @@ def _validation_text(exc: RequestValidationError) -> str:
     if first.get("type") in ("greater_than_equal", "less_than_equal"):
         bound = "at least" if first["type"] == "greater_than_equal" else "at most"
         return f"{where}: {shown(first.get('input'))}; expected {bound} {limit.get('ge', limit.get('le'))}"
+    if first.get("type") == "string_unicode":  # JSON's "\ud800" alone: no character, and no text to store
+        return f"{where}: not Unicode text (it holds half of a surrogate pair, like \"\\ud800\")"
     if first.get("type") == "model_attributes_type":  # e.g. a JSON text sent as text/plain
         return f"{where}: expected a JSON object (Content-Type: application/json)"
     if first.get("type") in _EXPECTED:  # e.g. "score: 12.5 is not a whole number" (a score of 12.5 entered)

@@ -190,6 +190,33 @@ def test_live_connections_count_among_an_addresss_requests():
                 assert socket.receive_json()["type"] == "state"
 
 
+def test_one_address_holds_a_few_live_connections_across_rooms():
+    """Each live connection holds a socket open: one address opening them room after room (each room takes 64 of
+    onlookers) would take every file descriptor the server has.  Beyond ``live`` at once, it is told to poll
+    (4429); another address is not held back, and a connection closed gives its place back."""
+    from starlette.websockets import WebSocketDisconnect
+
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=None, live=2)
+    app = create_app(MemoryStore(), rate_limits=limits)
+    with TestClient(app) as client, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        codes = [create(client, mode="room").json()["code"] for _ in range(3)]
+        with client.websocket_connect(f"/api/rooms/{codes[0]}/ws") as first, \
+                client.websocket_connect(f"/api/rooms/{codes[1]}/ws") as second:
+            assert first.receive_json()["type"] == second.receive_json()["type"] == "state"
+            with client.websocket_connect(f"/api/rooms/{codes[2]}/ws") as third:
+                refused = third.receive_json()
+                assert refused == {"type": "error", "error": "testclient has 2 live connections already; "
+                                                             "poll GET /api/rooms/CODE instead"}
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4429
+            with other.websocket_connect(f"/api/rooms/{codes[2]}/ws") as elsewhere:
+                assert elsewhere.receive_json()["type"] == "state"
+        with client.websocket_connect(f"/api/rooms/{codes[2]}/ws") as again:  # the first two closed
+            assert again.receive_json()["type"] == "state"
+    assert RateLimits.off().live is None
+
+
 @pytest.mark.parametrize("argv, what", [(["--max-rooms", "0"], "--max-rooms 0"),
                                         (["--idle-hours", "-2"], "--idle-hours -2"),
                                         (["--idle-hours", "inf"], "--idle-hours inf"),

@@ -1016,6 +1016,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def reclaim(code: str, body: msg.Authorised):
         return await action(code, body.token, "reclaim")
 
+    live_of: collections.Counter[str] = collections.Counter()  # live connections open, by client address
+
     @app.websocket("/api/rooms/{code}/ws")
     async def live(socket: WebSocket, code: str, token: str | None = None):
         await socket.accept()
@@ -1035,6 +1037,15 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                                                               f"{whose} already; poll GET /api/rooms/CODE instead"})
             await socket.close(code=4429)
             return
+        client = client_address(socket)
+        if limits.live is not None and live_of[client] >= limits.live:
+            # each is a socket held open (a file descriptor): one address opening many across rooms would take the
+            # server's every one, and nobody could connect
+            await socket.send_json({"type": "error", "error": f"{client} has {limits.live} live connections already; "
+                                                              "poll GET /api/rooms/CODE instead"})
+            await socket.close(code=4429)
+            return
+        live_of[client] += 1
         hub.add(room.code, socket, who)
         connection = secrets.token_hex(8)  # its bucket of messages (an id() comes back for a later socket)
         try:
@@ -1063,6 +1074,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         finally:
             hub.remove(room.code, socket, who)
             socket_messages.forget(connection)
+            live_of[client] -= 1
+            if not live_of[client]:
+                del live_of[client]
 
     # -- the front end -------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -175,9 +175,10 @@ class RateLimit:
             refused = budget_refusal(self.buckets, "requests", client_address(HTTPConnection(scope)))
             if refused is not None:  # told so and closed, as a connection over a room's limit is
                 socket = WebSocket(scope, receive, send)
-                await socket.accept()
-                await socket.send_json({"type": "error", "error": refused[0]})
-                await socket.close(code=4429)
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client is gone already
+                    await socket.accept()
+                    await socket.send_json({"type": "error", "error": refused[0]})
+                    await socket.close(code=4429)
                 return
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             request = Request(scope)

@@ -609,6 +609,9 @@ def test_bad_input_gets_a_one_line_error(tmp_path):
         refused(client.post("/api/rooms", content=b"x" * 20000, headers={"content-type": "application/json"}), 413)
         refused(client.get("/api/layouts/..%2Fsecret"), 404)
         refused(client.post("/api/score", json={"board": "574"}))
+        lone_surrogate = b'{"board": "574 \\ud800"}'  # JSON allows it, text has no such character
+        assert refused(client.post("/api/score", content=lone_surrogate, headers={"content-type": "application/json"}),
+                       422) == 'board: not Unicode text (it holds half of a surrogate pair, like "\\ud800")'
         create(client, mode="room")
         create(client, mode="room")
         assert client.post("/api/rooms", json={"name": "ann"}).status_code == 503  # room limit
@@ -1827,6 +1830,17 @@ def test_a_game_under_way_is_listed_to_watch_only_while_someone_plays_it(client,
     monkeypatch.setattr("takeiteasy.server.rooms.WATCHED_MINUTES", -1)  # as if its last move were long ago
     listed = [r["code"] for r in client.get("/api/rooms").json()["rooms"]]
     assert lobby["code"] in listed and game["code"] not in listed
+
+
+def test_games_nobody_plays_never_hide_an_open_lobby_from_the_list(client, monkeypatch):
+    """The list took the newest 50 public rooms, then left out the games under way nobody played: 50 rooms started
+    and left after a lobby was made hid it from everyone (an empty list), though the list has room for 50."""
+    lobby = create(client, mode="room")
+    for _ in range(50):
+        game = create(client, mode="room", name="mallory")
+        assert post(client, game["code"], "start", token=game["token"]).status_code == 200
+    monkeypatch.setattr("takeiteasy.server.rooms.WATCHED_MINUTES", -1)  # as if their last moves were long ago
+    assert [r["code"] for r in client.get("/api/rooms").json()["rooms"]] == [lobby["code"]]
 
 
 def test_rulebook_004_a_solitaire_room_takes_no_second_player(client):

@@ -97,6 +97,28 @@ def test_one_address_holds_a_few_open_rooms_not_the_servers_whole_limit(tmp_path
         assert create(client, mode="room").status_code == 201
 
 
+def test_an_ipv6_client_counts_by_its_64_network():
+    """One home or server is given a whole IPv6 /64: counted by address, one client had 2**64 budgets, enough to
+    take every open room of the server.  Its addresses share one budget; another /64 has its own, and an IPv4
+    address written as IPv6 is that IPv4 address."""
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=1)
+    app = create_app(MemoryStore(), rate_limits=limits)
+
+    def client(host):
+        return TestClient(app, client=(host, 5000))
+
+    with client("2001:db8:1:2::1") as first, client("2001:db8:1:2:ffff::9") as same, \
+            client("2001:db8:1:3::1") as another, client("192.0.2.7") as ipv4, client("::ffff:192.0.2.7") as mapped:
+        assert create(first).status_code == 201
+        refused = create(same)
+        assert refused.status_code == 429 and refused.json()["error"].startswith(
+            "2001:db8:1:2::/64 has 1 open rooms already")
+        assert create(another).status_code == 201
+        assert create(ipv4).status_code == 201
+        refused = create(mapped)
+        assert refused.status_code == 429 and refused.json()["error"].startswith("192.0.2.7 has 1 open rooms")
+
+
 def test_rooms_leave_memory_and_come_back_from_storage(tmp_path):
     app = create_app(SQLiteStore(tmp_path / "rooms.db"), rooms_in_memory=2, rate_limits=RateLimits.off())
     with TestClient(app) as client:
@@ -141,6 +163,58 @@ def test_rate_limits_answer_429_and_keep_the_game():
 
     with TestClient(create_app(MemoryStore(), rate_limits=limits)) as client:  # another server: its own buckets
         assert create(client, mode="solo").status_code == 201
+
+
+def test_live_connections_count_among_an_addresss_requests():
+    """Each live connection reads the room (storage, on every server sharing it): connecting again and again was
+    a way round the requests limit polling is held to.  A connection over it is told so and closed (4429)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    limits = RateLimits(requests=Limit(rate=0.001, burst=3), rooms=None, hints=None, open_rooms=None)
+    with TestClient(create_app(MemoryStore(), rate_limits=limits)) as client:
+        game = create(client, mode="solo").json()  # request 1
+        url = f"/api/rooms/{game['code']}/ws?token={game['token']}"
+        for _ in range(2):  # 2 and 3
+            with client.websocket_connect(url) as socket:
+                assert socket.receive_json()["type"] == "state"
+        with client.websocket_connect(url) as socket:  # 4
+            refused = socket.receive_json()
+            assert refused["type"] == "error" and "too many requests" in refused["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+            assert closed.value.code == 4429
+    with TestClient(create_app(MemoryStore(), rate_limits=RateLimits.off())) as client:  # no limits: no count
+        game = create(client, mode="solo").json()
+        for _ in range(5):
+            with client.websocket_connect(f"/api/rooms/{game['code']}/ws?token={game['token']}") as socket:
+                assert socket.receive_json()["type"] == "state"
+
+
+def test_one_address_holds_a_few_live_connections_across_rooms():
+    """Each live connection holds a socket open: one address opening them room after room (each room takes 64 of
+    onlookers) would take every file descriptor the server has.  Beyond ``live`` at once, it is told to poll
+    (4429); another address is not held back, and a connection closed gives its place back."""
+    from starlette.websockets import WebSocketDisconnect
+
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=None, live=2)
+    app = create_app(MemoryStore(), rate_limits=limits)
+    with TestClient(app) as client, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        codes = [create(client, mode="room").json()["code"] for _ in range(3)]
+        with client.websocket_connect(f"/api/rooms/{codes[0]}/ws") as first, \
+                client.websocket_connect(f"/api/rooms/{codes[1]}/ws") as second:
+            assert first.receive_json()["type"] == second.receive_json()["type"] == "state"
+            with client.websocket_connect(f"/api/rooms/{codes[2]}/ws") as third:
+                refused = third.receive_json()
+                assert refused == {"type": "error", "error": "testclient has 2 live connections already; "
+                                                             "poll GET /api/rooms/CODE instead"}
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    third.receive_json()
+                assert closed.value.code == 4429
+            with other.websocket_connect(f"/api/rooms/{codes[2]}/ws") as elsewhere:
+                assert elsewhere.receive_json()["type"] == "state"
+        with client.websocket_connect(f"/api/rooms/{codes[2]}/ws") as again:  # the first two closed
+            assert again.receive_json()["type"] == "state"
+    assert RateLimits.off().live is None
 
 
 @pytest.mark.parametrize("argv, what", [(["--max-rooms", "0"], "--max-rooms 0"),
@@ -254,13 +328,74 @@ def test_one_address_has_a_few_hints_searched_at_once_and_the_others_are_not_hel
             assert started.acquire(timeout=30)
         refused = client.post("/api/hint", json=body)
         assert refused.status_code == 429 and refused.json()["error"] == (
-            "testclient has 2 hints being searched already; ask again when one has answered")
+            "testclient has 2 hints or round analyses being searched already; ask again when one has answered")
         release.set()
         assert other.post("/api/hint", json=body).status_code == 200  # another address
         for thread in waiting:
             thread.join(30)
         assert [a.status_code for a in answers] == [200, 200]
         assert client.post("/api/hint", json=body).status_code == 200  # answered: the address may ask again
+
+
+def finished_solo_round(client) -> str:
+    """The code of a solo game of the standard rules played to its end (each tile on the first cell allowed)."""
+    made = create(client, mode="solo").json()
+    code, token = made["code"], made["token"]
+    while (state := made["state"])["status"] == "playing":
+        tile = state["me"]["pending"][0]
+        made = client.post(f"/api/rooms/{code}/place",
+                           json={"token": token, "cell": state["me"]["legal"][tile][0], "tile": tile}).json()
+    return code
+
+
+def test_round_analyses_count_among_an_addresss_searches(monkeypatch):
+    """An analysis searches for tens of seconds in the threads hints use: one address asking for those of many
+    finished rounds at once held up every hint on the server for minutes.  It counts among the address's
+    ``searches`` as a hint does; asking for an analysis being searched or made already costs nothing."""
+    import threading
+
+    import takeiteasy.server.app as server_app
+
+    release, started = threading.Event(), threading.Semaphore(0)
+
+    def slow_analysis(rules, kind, data):  # the real one takes a minute on a busy machine: a report of its own
+        started.release()
+        release.wait(30)
+        return {"moves": len(data["players"][0]["moves"])}
+
+    monkeypatch.setattr(server_app, "analyse_round", slow_analysis)
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=None, searches=2)
+    app = create_app(MemoryStore(), rate_limits=limits)
+    hint = {"board": " ".join(["."] * 19), "tile": "574", "agent": "heuristic"}
+    with TestClient(app) as client, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        codes = [finished_solo_round(client) for _ in range(3)]
+        answers: dict[str, list] = {code: [] for code in codes}
+
+        def ask(code):
+            thread = threading.Thread(target=lambda: answers[code].append(client.get(f"/api/rooms/{code}/analysis")))
+            thread.start()
+            return thread
+
+        try:
+            waiting = [ask(codes[0]), ask(codes[1])]
+            for _ in range(2):
+                assert started.acquire(timeout=30)
+            third = ask(codes[2])
+            third.join(10)  # refused at once, not queued behind the others
+            assert not third.is_alive()
+            assert answers[codes[2]][0].status_code == 429 and answers[codes[2]][0].json()["error"] == (
+                "testclient has 2 hints or round analyses being searched already; ask again when one has answered")
+            assert client.post("/api/hint", json=hint).status_code == 429  # the same searches
+            waiting.append(ask(codes[0]))  # the same round again: it waits for the one search, and costs nothing
+        finally:
+            release.set()
+        for thread in waiting:
+            thread.join(60)
+        assert [a.status_code for a in answers[codes[0]] + answers[codes[1]]] == [200, 200, 200]
+        assert answers[codes[0]][0].json() == answers[codes[0]][1].json()
+        assert other.post("/api/hint", json=hint).status_code == 200
+        assert client.get(f"/api/rooms/{codes[2]}/analysis").status_code == 200  # answered: the address may ask again
+        assert client.post("/api/hint", json=hint).status_code == 200
 
 
 def test_open_room_places_are_taken_before_the_rooms_are_made():

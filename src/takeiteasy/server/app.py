@@ -16,6 +16,7 @@ import asyncio
 import collections
 import contextlib
 import functools
+import ipaddress
 import logging
 import math
 import re
@@ -34,6 +35,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from .. import __version__
 from ..ai import AGENTS, STRENGTH
@@ -87,9 +89,21 @@ STATIC = Path(str(resources.files("takeiteasy.server").joinpath("static")))
 LOG = logging.getLogger("takeiteasy.server")
 
 
-def client_address(request: Request) -> str:
-    """The address the per-client limits count by (behind a proxy on this machine, X-Forwarded-For's)."""
-    return request.client.host if request.client else "unknown"
+def client_address(request: HTTPConnection) -> str:
+    """The address the per-client limits count by (behind a proxy on this machine, X-Forwarded-For's).
+
+    An IPv6 address counts by its /64 network: one home or server is given a whole /64, so counted by address
+    a single client had 2**64 budgets of requests and open rooms, enough to take the server's every room."""
+    host = request.client.host if request.client else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # not an address (a test client, a Unix socket's peer)
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is that IPv4 address
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
 
 
 def _error(status: int, text: str, key: str | None = None, params: dict | None = None) -> JSONResponse:
@@ -131,6 +145,8 @@ def _validation_text(exc: RequestValidationError) -> str:
     if first.get("type") in ("greater_than_equal", "less_than_equal"):
         bound = "at least" if first["type"] == "greater_than_equal" else "at most"
         return f"{where}: {shown(first.get('input'))}; expected {bound} {limit.get('ge', limit.get('le'))}"
+    if first.get("type") == "string_unicode":  # JSON's "\ud800" alone: no character, and no text to store
+        return f"{where}: not Unicode text (it holds half of a surrogate pair, like \"\\ud800\")"
     if first.get("type") == "model_attributes_type":  # e.g. a JSON text sent as text/plain
         return f"{where}: expected a JSON object (Content-Type: application/json)"
     if first.get("type") in _EXPECTED:  # e.g. "score: 12.5 is not a whole number" (a score of 12.5 entered)
@@ -158,6 +174,17 @@ class RateLimit:
         self.app, self.buckets = app, buckets
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket" and scope["path"].startswith("/api/"):
+            # a live connection is a request too: each one reads the room (storage), and connecting again and
+            # again was a way round the limit polling is held to
+            refused = budget_refusal(self.buckets, "requests", client_address(HTTPConnection(scope)))
+            if refused is not None:  # told so and closed, as a connection over a room's limit is
+                socket = WebSocket(scope, receive, send)
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client is gone already
+                    await socket.accept()
+                    await socket.send_json({"type": "error", "error": refused[0]})
+                    await socket.close(code=4429)
+                return
         if scope["type"] == "http" and scope["path"].startswith("/api/"):
             request = Request(scope)
             path = scope["path"].rstrip("/")
@@ -175,15 +202,22 @@ class RateLimit:
         await self.app(scope, receive, send)
 
 
-def over_budget(buckets: dict[str, Buckets], kind: str, client: str) -> JSONResponse | None:
-    """Spend one of ``client``'s ``kind`` requests: None if it had one, else the 429 answer saying when to retry."""
+def budget_refusal(buckets: dict[str, Buckets], kind: str, client: str) -> tuple[str, int] | None:
+    """Spend one of ``client``'s ``kind`` requests: None if it had one, else what to say and the seconds to wait."""
     wait = buckets[kind].take(client) if kind in buckets else 0.0
     if wait <= 0:
         return None
     seconds = max(1, math.ceil(wait))
-    response = _error(429, f"too many requests from {client} ({kind}); try again in {seconds} s", f"too_many_{kind}",
-                      {"client": client, "seconds": seconds})
-    response.headers["Retry-After"] = str(seconds)
+    return f"too many requests from {client} ({kind}); try again in {seconds} s", seconds
+
+
+def over_budget(buckets: dict[str, Buckets], kind: str, client: str) -> JSONResponse | None:
+    """Spend one of ``client``'s ``kind`` requests: None if it had one, else the 429 answer saying when to retry."""
+    refusal = budget_refusal(buckets, kind, client)
+    if refusal is None:
+        return None
+    response = _error(429, refusal[0], f"too_many_{kind}", {"client": client, "seconds": refusal[1]})
+    response.headers["Retry-After"] = str(refusal[1])
     return response
 
 
@@ -728,22 +762,34 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         rules = Ruleset.from_options(server_options(body.preset, body.options))
         return score_record(rules, body.board)
 
-    searching: collections.Counter[str] = collections.Counter()  # hint searches waiting or running, by address
+    # searches (hints, round analyses) waiting or running, by the address that asked for them
+    searching: collections.Counter[str] = collections.Counter()
+
+    def too_many_searches(client: str) -> JSONResponse | None:
+        """The 429 answer for an address with ``limits.searches`` searches waiting or running already, else None
+        (and the search is counted: give it back with :func:`searched_for`)."""
+        if limits.searches is not None and searching[client] >= limits.searches:
+            # the search threads are shared by everyone: one address queueing many held up every other hint
+            return _error(429, f"{client} has {limits.searches} hints or round analyses being searched already; "
+                               "ask again when one has answered")
+        searching[client] += 1
+        return None
+
+    def searched_for(client: str) -> None:
+        searching[client] -= 1
+        if not searching[client]:
+            del searching[client]
 
     @app.post("/api/hint")
     async def hint(body: msg.HintRequest, request: Request):
         client = client_address(request)
-        if limits.searches is not None and searching[client] >= limits.searches:
-            # the search threads are shared by everyone: one address queueing many held up every other hint
-            return _error(429, f"{client} has {limits.searches} hints being searched already; ask again when "
-                               "one has answered")
-        searching[client] += 1
+        refusal = too_many_searches(client)
+        if refusal is not None:
+            return refusal
         try:
             return await _hint(body, request)
         finally:
-            searching[client] -= 1
-            if not searching[client]:
-                del searching[client]
+            searched_for(client)
 
     async def _hint(body: msg.HintRequest, request: Request) -> dict:
         rules = Ruleset.from_options(server_options(body.preset, body.options))
@@ -863,7 +909,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     analysing: dict[tuple[str, int], asyncio.Future] = {}
 
     @app.get("/api/rooms/{code}/analysis")
-    async def analysis(code: str):
+    async def analysis(code: str, request: Request):
         async with room_lock(code):
             room = await room_of(code)
             kind, data = room.analysis_input()
@@ -871,8 +917,19 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         if key not in analyses:
             task = analysing.get(key)
             if task is None:  # one search per round, however many players ask at once
+                # counted as a hint is: one address asking for the analyses of many finished rounds (tens of
+                # seconds each) held up every hint on the server for minutes
+                client = client_address(request)
+                refusal = too_many_searches(client)
+                if refusal is not None:
+                    return refusal
                 task = analysing[key] = asyncio.ensure_future(searched(analyse_round, room.rules, kind, data))
-                task.add_done_callback(lambda _: analysing.pop(key, None))
+
+                def done(_, key=key, client=client) -> None:
+                    analysing.pop(key, None)
+                    searched_for(client)
+
+                task.add_done_callback(done)
             report = await asyncio.shield(task)
             analyses[key] = report
             while len(analyses) > ANALYSES_KEPT:
@@ -967,6 +1024,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def reclaim(code: str, body: msg.Authorised):
         return await action(code, body.token, "reclaim")
 
+    live_of: collections.Counter[str] = collections.Counter()  # live connections open, by client address
+
     @app.websocket("/api/rooms/{code}/ws")
     async def live(socket: WebSocket, code: str, token: str | None = None):
         await socket.accept()
@@ -986,6 +1045,15 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                                                               f"{whose} already; poll GET /api/rooms/CODE instead"})
             await socket.close(code=4429)
             return
+        client = client_address(socket)
+        if limits.live is not None and live_of[client] >= limits.live:
+            # each is a socket held open (a file descriptor): one address opening many across rooms would take the
+            # server's every one, and nobody could connect
+            await socket.send_json({"type": "error", "error": f"{client} has {limits.live} live connections already; "
+                                                              "poll GET /api/rooms/CODE instead"})
+            await socket.close(code=4429)
+            return
+        live_of[client] += 1
         hub.add(room.code, socket, who)
         connection = secrets.token_hex(8)  # its bucket of messages (an id() comes back for a later socket)
         try:
@@ -1014,6 +1082,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         finally:
             hub.remove(room.code, socket, who)
             socket_messages.forget(connection)
+            live_of[client] -= 1
+            if not live_of[client]:
+                del live_of[client]
 
     # -- the front end -------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -40,8 +40,11 @@ class RateLimits:
       ``GET /api/rooms/{code}/analysis`` (a search per move of a finished round);
     * ``open_rooms`` -- rooms one address made that are still open: at the creation rate alone, one address
       filled the server's 500 open rooms in 40 minutes, and everyone else was turned away for a day;
-    * ``searches`` -- hints of one address being searched or waiting for a search thread at once: the threads
-      are everyone's, and six announce hints of one client (seconds each) held up a quick hint for 12 s.
+    * ``searches`` -- hints and round analyses of one address being searched or waiting for a search thread at
+      once: the threads are everyone's, and six announce hints of one client (seconds each) held up a quick hint
+      for 12 s;
+    * ``live`` -- live connections (WebSockets) of one address open at once, across rooms: each holds a socket, and
+      one address opening them room after room would take every one the server has.
     """
 
     requests: Limit | None = field(default_factory=lambda: Limit(rate=20, burst=100))
@@ -49,10 +52,11 @@ class RateLimits:
     hints: Limit | None = field(default_factory=lambda: Limit(rate=5, burst=30))
     open_rooms: int | None = 50
     searches: int | None = 4
+    live: int | None = 64
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(requests=None, rooms=None, hints=None, open_rooms=None, searches=None)
+        return cls(requests=None, rooms=None, hints=None, open_rooms=None, searches=None, live=None)
 
 
 class OpenRooms:

@@ -1477,9 +1477,13 @@ class RoomMaster:
         """Public rooms open to join (listed for :data:`IDLE_HOURS`) and games under way to watch, these only
         while someone moved in the last :data:`WATCHED_MINUTES` (a game nobody plays is nothing to watch);
         newest first."""
-        rooms = self._read(self.store.listed, limit, self._recent())
+        # every listed room, not the newest ``limit``: those are sorted out here, and the newest games nobody plays
+        # would otherwise hide every lobby made before them (a listed room is open, so there are at most about
+        # max_active_rooms of them)
+        rooms = self._read(self.store.listed, max(limit, self.max_active_rooms), self._recent())
         lively = time.time() - WATCHED_MINUTES * 60
-        return [r for r in rooms if r.get("joinable", r.get("status") == "lobby") or r.get("changed", 0) >= lively]
+        return [r for r in rooms
+                if r.get("joinable", r.get("status") == "lobby") or r.get("changed", 0) >= lively][:limit]
 
     @staticmethod
     def _read(method, *args):

@@ -21,5 +21,21 @@ def shown(value, limit: int = 40) -> str:
     try:
         text = json.dumps(value, default=repr)
     except ValueError:  # a list holding itself, say
+        return quoted(value, limit)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def quoted(value, limit: int = 40) -> str:
+    """A refused value as Python writes it (``repr``), cut short, for a one-line message.
+
+    >>> quoted("y" * 50), quoted(10 ** 5000)
+    ("'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...", 'a whole number of 5001 digits')
+    """
+    try:
         text = repr(value)
+    except ValueError:  # Python will not write an integer of more than 4,300 digits
+        if not isinstance(value, int):
+            return f"a {type(value).__name__} too long to show"
+        dropped = abs(value).bit_length() * 3 // 10 - 100  # digits surely below the top hundred (log10(2) > 0.3)
+        return f"a whole number of {len(str(abs(value) // 10 ** dropped)) + dropped} digits"
     return text if len(text) <= limit else text[:limit - 3] + "..."

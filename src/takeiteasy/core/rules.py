@@ -13,7 +13,7 @@ all delegate the actual work to :mod:`takeiteasy.core.kernels`.
 
 from __future__ import annotations
 
-from .errors import IllegalMove, InputError
+from .errors import IllegalMove, InputError, quoted
 
 import numbers
 import operator
@@ -436,14 +436,14 @@ class Options:
             value = getattr(self, f.name)
             expected = self.type_refusal(f.name, value)
             if expected is not None:
-                raise RulesError(f"option {f.name}: {value!r} is not {expected}")
+                raise RulesError(f"option {f.name}: {quoted(value)} is not {expected}")
             if f.name in CHOICES and value not in CHOICES[f.name]:
-                raise RulesError(f"unknown {f.name.replace('_', '-')} {value!r}; expected one of "
+                raise RulesError(f"unknown {f.name.replace('_', '-')} {quoted(value)}; expected one of "
                                  f"{', '.join(CHOICES[f.name])}")
         if self.draw < 1:
-            raise RulesError(f"option draw: {self.draw} tiles at a time; expected 1 or more")
+            raise RulesError(f"option draw: {quoted(self.draw)} tiles at a time; expected 1 or more")
         if not 1 <= self.rounds <= MAX_ROUNDS:  # a match is stored and replayed whole: keep it bounded
-            raise RulesError(f"option rounds: {self.rounds}; expected 1 to {MAX_ROUNDS}")
+            raise RulesError(f"option rounds: {quoted(self.rounds)}; expected 1 to {MAX_ROUNDS}")
         meaningless = self._meaningless()  # an option a rule not in play would silently ignore: say so instead
         if meaningless:
             raise RulesError(meaningless[0][2])
@@ -501,7 +501,7 @@ class Ruleset:
         if per_round > len(tile_set):
             raise RulesError(f"the {shape.name} board has {per_round} cells but the tile set only {len(tile_set)} tiles")
         if options.draw > per_round:
-            raise RulesError(f"option draw: {options.draw} tiles at a time, but a round has only {per_round}")
+            raise RulesError(f"option draw: {quoted(options.draw)} tiles at a time, but a round has only {per_round}")
         size = shape.num_cells + stamen_rule.holding_slots(shape)
         return cls(options, shape, tile_set, per_round, placement_type(), SCORING_RULES[options.scoring](),
                    load_symbol_map(options.symbols), stamen_rule, size)

@@ -319,3 +319,68 @@ def test_an_option_given_twice_is_refused_not_the_last_kept(capsys, argv, option
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert option in err and err.count("\n") == 1
+
+
+def test_ctrl_c_inside_a_compiled_kernel_is_a_quiet_exit(capsys, monkeypatch):
+    """Ctrl-C during `solve --random` landed while numba called back into Python: it came out as a SystemError
+    ("returned a result with an exception set") caused by the KeyboardInterrupt, a traceback with status 1."""
+    import takeiteasy.commands.tiles as tiles
+
+    def interrupted_in_a_kernel(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("CPUDispatcher(<function search>) returned a result with an exception set") from exc
+
+    monkeypatch.setattr(tiles, "run", interrupted_in_a_kernel)
+    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\ntakeiteasy: interrupted\n"
+
+    def broken(args):  # any other error is still a bug to see
+        raise SystemError("not an interrupt")
+
+    monkeypatch.setattr(tiles, "run", broken)
+    with pytest.raises(SystemError, match="not an interrupt"):
+        main(["tiles"])
+
+
+@pytest.mark.parametrize("plot, scores", [("out.png", "out.png"), ("out", "out.png"), ("out.png", "./x/../out.png")])
+def test_bench_refuses_one_file_for_the_scores_and_the_plot(capsys, tmp_path, monkeypatch, plot, scores):
+    """--scores and --plot naming one file: the histogram overwrote the scores just written, without a word."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x").mkdir()
+    assert main(["bench", "--games", "2", "--plot", plot, "--scores", scores]) == 2
+    err = capsys.readouterr().err
+    assert f"--scores {scores} and --plot {plot}: the same file" in err and err.count("\n") == 1
+    assert not (tmp_path / "out.png").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--in-hand", "123"], "574 and 1 tile in hand make a draw of 2, but the rules turn over 1 tile at a time"),
+    (["--in-hand", "123 124", "--draw", "2"],
+     "574 and 2 tiles in hand make a draw of 3, but the rules turn over 2 tiles at a time"),
+])
+def test_hint_refuses_more_tiles_in_hand_than_a_draw_turns_over(capsys, argv, message):
+    """--in-hand was taken whatever the draw: the estimates were for a game with other rules than the ones given
+    (the web API takes at most the one other tile of a two-tile draw)."""
+    assert main(["hint", " ".join(["."] * 19), "574", "--agent", "heuristic", *argv]) == 2
+    assert capsys.readouterr().err == f"takeiteasy hint: error: --in-hand: {message} (--draw N)\n"
+    assert main(["hint", " ".join(["."] * 19), "574", "--agent", "heuristic", "--draw", "2", "--in-hand", "123"]) == 0
+
+
+def test_a_whole_number_of_more_digits_than_python_reads_says_so(capsys):
+    """Past Python's 4300 digits int() refused the number: argparse said "invalid _positive value" (a function's
+    name) or "invalid integer value" of a valid integer, and echoed every digit."""
+    too_long = "9" * (sys.get_int_max_str_digits() + 1)
+    for argv in (["deal", "--seed", too_long], ["deal", "--seed", "1", "--draw", too_long]):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert f"({len(too_long)} digits) is too long a number; at most {len(too_long) - 1} digits" in err
+        assert "invalid" not in err and too_long not in err and err.count("\n") == 1
+
+
+def test_play_help_names_ctrl_c(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "130 for Ctrl-C" in " ".join(capsys.readouterr().out.split())

@@ -443,6 +443,10 @@ def run(args) -> int:
         _check_plot(args.plot)
     if args.scores is not None:
         _check_writable(args.scores)
+        # one file for both: the histogram would overwrite the scores (written first) without a word
+        if args.plot is not None and os.path.realpath(plot_path(args.plot)[0]) == os.path.realpath(args.scores):
+            raise InputError(f"--scores {args.scores} and --plot {args.plot}: the same file; give each its own, "
+                             "e.g. scores.csv and scores.png")
     if args.vs is not None:
         _check_agent(args.vs)
     elif args.vs_weights is not None:

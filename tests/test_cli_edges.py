@@ -4,6 +4,7 @@ traceback."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -384,3 +385,40 @@ def test_play_help_names_ctrl_c(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     assert "130 for Ctrl-C" in " ".join(capsys.readouterr().out.split())
+
+
+class EndlessLine(io.TextIOBase):
+    """Standard input holding one line that never ends, as `< /dev/zero` does."""
+
+    def readable(self):
+        return True
+
+    def readline(self, size=-1):
+        if size is None or size < 0:  # the whole line: more than any memory
+            raise MemoryError("read to the end of a line that has none")
+        return "0" * size
+
+    def __iter__(self):  # by lines: the whole line too
+        raise MemoryError("read to the end of a line that has none")
+
+
+@pytest.mark.parametrize("command", ["score", "solve"])
+def test_a_line_with_no_end_on_standard_input_is_refused_not_read_to_the_end(capsys, monkeypatch, command):
+    """`score - < /dev/zero` read its one line until the memory ran out: a MemoryError traceback."""
+    from takeiteasy.core.files import MAX_FILE_BYTES  # as long as a file may be
+
+    monkeypatch.setattr(sys, "stdin", EndlessLine())
+    assert main([command, "-"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"takeiteasy {command}: error: -: line 1 is longer than {MAX_FILE_BYTES:,} characters, too long for a "
+                   "board or a set of tiles\n")
+
+
+@pytest.mark.parametrize("rules", [["--no-caller"], ["--preset", "no-caller"]])
+def test_deal_refuses_the_no_caller_variant_where_nothing_is_dealt(capsys, rules):
+    """`deal --no-caller` printed tiles that no game deals (the players announce them), where `solve --random` and
+    `bench --deals` refuse the variant."""
+    assert main(["deal", "--seed", "1", *rules]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("takeiteasy deal: error: with no caller nothing is dealt: the players announce the "
+                                 "tiles themselves, so there is no deal to print\n")

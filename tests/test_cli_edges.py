@@ -422,3 +422,34 @@ def test_deal_refuses_the_no_caller_variant_where_nothing_is_dealt(capsys, rules
     out, err = capsys.readouterr()
     assert out == "" and err == ("takeiteasy deal: error: with no caller nothing is dealt: the players announce the "
                                  "tiles themselves, so there is no deal to print\n")
+
+
+@pytest.mark.parametrize("command", [["play", "--no-record", "--seed", "1"], ["call", "--seed", "1"]])
+@pytest.mark.parametrize("errors", ["strict", "surrogateescape"])  # a UTF-8 locale; a C or POSIX one
+def test_answers_that_are_not_text_end_play_and_call_in_one_line(capsys, monkeypatch, command, errors):
+    """Under a UTF-8 locale bytes that are not UTF-8 at the prompt were a UnicodeDecodeError traceback (under the C
+    locale, answers of lone surrogates)."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe 3\n"), encoding="utf-8", errors=errors))
+    assert main(command) == 2
+    assert capsys.readouterr().err == f"takeiteasy {command[0]}: error: standard input: an answer is not UTF-8 text\n"
+
+
+@pytest.mark.parametrize("command", [["play", "--no-record", "--seed", "1"], ["call", "--seed", "1"]])
+def test_an_answer_with_no_end_is_refused_not_read_to_the_end(capsys, monkeypatch, command):
+    """`play < /dev/zero` read its first answer, a line with no end, until the memory ran out."""
+    from takeiteasy.core.files import MAX_FILE_BYTES
+
+    monkeypatch.setattr(sys, "stdin", EndlessLine())
+    assert main(command) == 2
+    assert capsys.readouterr().err == (f"takeiteasy {command[0]}: error: standard input: an answer longer than "
+                                       f"{MAX_FILE_BYTES:,} characters\n")
+
+
+@pytest.mark.parametrize("argv", [["bench", "--games", "2"], ["solve", "--random", "2"],
+                                  ["train", "--out", "{tmp}/run", "--jobs", "2"]])
+def test_an_empty_ray_address_is_named_as_such(capsys, tmp_path, argv):
+    """`--ray ""` reached Ray, whose refusal read "Invalid address format:; a cluster that asks for a token..."."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main([*argv, "--ray", ""]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy {argv[0]}: error: --ray: empty; give 'local', 'auto' or the head "
+                                       "node's HOST:6379\n")

@@ -453,3 +453,12 @@ def test_an_empty_ray_address_is_named_as_such(capsys, tmp_path, argv):
     assert main([*argv, "--ray", ""]) == 2
     assert capsys.readouterr().err == (f"takeiteasy {argv[0]}: error: --ray: empty; give 'local', 'auto' or the head "
                                        "node's HOST:6379\n")
+
+
+@pytest.mark.parametrize("argv", [["--weights", ""], ["--vs", "fast", "--vs-weights", " "]])
+def test_bench_names_an_empty_weights_option(capsys, argv):
+    """`--weights ""` was refused as "weights : not a regular file"."""
+    assert main(["bench", "--agent", "fast", "--games", "1", *argv]) == 2
+    option = argv[-2]
+    assert capsys.readouterr().err == (f"takeiteasy bench: error: {option}: give a file name (a weights.npz from "
+                                       "takeiteasy train)\n")

@@ -451,6 +451,9 @@ def run(args) -> int:
         _check_agent(args.vs)
     elif args.vs_weights is not None:
         raise InputError("--vs-weights needs --vs AGENT")
+    for option, weights in (("--weights", args.weights), ("--vs-weights", args.vs_weights)):
+        if weights is not None and not weights.strip():  # the loader's words were "weights : not a regular file"
+            raise InputError(f"{option}: give a file name (a weights.npz from takeiteasy train)")
     for name, weights in ((args.agent, args.weights), (args.vs, args.vs_weights)):
         if weights is not None:
             from ..ai import make_agent

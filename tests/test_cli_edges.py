@@ -4,6 +4,7 @@ traceback."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -319,3 +320,145 @@ def test_an_option_given_twice_is_refused_not_the_last_kept(capsys, argv, option
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert option in err and err.count("\n") == 1
+
+
+def test_ctrl_c_inside_a_compiled_kernel_is_a_quiet_exit(capsys, monkeypatch):
+    """Ctrl-C during `solve --random` landed while numba called back into Python: it came out as a SystemError
+    ("returned a result with an exception set") caused by the KeyboardInterrupt, a traceback with status 1."""
+    import takeiteasy.commands.tiles as tiles
+
+    def interrupted_in_a_kernel(args):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("CPUDispatcher(<function search>) returned a result with an exception set") from exc
+
+    monkeypatch.setattr(tiles, "run", interrupted_in_a_kernel)
+    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\ntakeiteasy: interrupted\n"
+
+    def broken(args):  # any other error is still a bug to see
+        raise SystemError("not an interrupt")
+
+    monkeypatch.setattr(tiles, "run", broken)
+    with pytest.raises(SystemError, match="not an interrupt"):
+        main(["tiles"])
+
+
+@pytest.mark.parametrize("plot, scores", [("out.png", "out.png"), ("out", "out.png"), ("out.png", "./x/../out.png")])
+def test_bench_refuses_one_file_for_the_scores_and_the_plot(capsys, tmp_path, monkeypatch, plot, scores):
+    """--scores and --plot naming one file: the histogram overwrote the scores just written, without a word."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x").mkdir()
+    assert main(["bench", "--games", "2", "--plot", plot, "--scores", scores]) == 2
+    err = capsys.readouterr().err
+    assert f"--scores {scores} and --plot {plot}: the same file" in err and err.count("\n") == 1
+    assert not (tmp_path / "out.png").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--in-hand", "123"], "574 and 1 tile in hand make a draw of 2, but the rules turn over 1 tile at a time"),
+    (["--in-hand", "123 124", "--draw", "2"],
+     "574 and 2 tiles in hand make a draw of 3, but the rules turn over 2 tiles at a time"),
+])
+def test_hint_refuses_more_tiles_in_hand_than_a_draw_turns_over(capsys, argv, message):
+    """--in-hand was taken whatever the draw: the estimates were for a game with other rules than the ones given
+    (the web API takes at most the one other tile of a two-tile draw)."""
+    assert main(["hint", " ".join(["."] * 19), "574", "--agent", "heuristic", *argv]) == 2
+    assert capsys.readouterr().err == f"takeiteasy hint: error: --in-hand: {message} (--draw N)\n"
+    assert main(["hint", " ".join(["."] * 19), "574", "--agent", "heuristic", "--draw", "2", "--in-hand", "123"]) == 0
+
+
+def test_a_whole_number_of_more_digits_than_python_reads_says_so(capsys):
+    """Past Python's 4300 digits int() refused the number: argparse said "invalid _positive value" (a function's
+    name) or "invalid integer value" of a valid integer, and echoed every digit."""
+    too_long = "9" * (sys.get_int_max_str_digits() + 1)
+    for argv in (["deal", "--seed", too_long], ["deal", "--seed", "1", "--draw", too_long]):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert f"({len(too_long)} digits) is too long a number; at most {len(too_long) - 1} digits" in err
+        assert "invalid" not in err and too_long not in err and err.count("\n") == 1
+
+
+def test_play_help_names_ctrl_c(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "130 for Ctrl-C" in " ".join(capsys.readouterr().out.split())
+
+
+class EndlessLine(io.TextIOBase):
+    """Standard input holding one line that never ends, as `< /dev/zero` does."""
+
+    def readable(self):
+        return True
+
+    def readline(self, size=-1):
+        if size is None or size < 0:  # the whole line: more than any memory
+            raise MemoryError("read to the end of a line that has none")
+        return "0" * size
+
+    def __iter__(self):  # by lines: the whole line too
+        raise MemoryError("read to the end of a line that has none")
+
+
+@pytest.mark.parametrize("command", ["score", "solve"])
+def test_a_line_with_no_end_on_standard_input_is_refused_not_read_to_the_end(capsys, monkeypatch, command):
+    """`score - < /dev/zero` read its one line until the memory ran out: a MemoryError traceback."""
+    from takeiteasy.core.files import MAX_FILE_BYTES  # as long as a file may be
+
+    monkeypatch.setattr(sys, "stdin", EndlessLine())
+    assert main([command, "-"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"takeiteasy {command}: error: -: line 1 is longer than {MAX_FILE_BYTES:,} characters, too long for a "
+                   "board or a set of tiles\n")
+
+
+@pytest.mark.parametrize("rules", [["--no-caller"], ["--preset", "no-caller"]])
+def test_deal_refuses_the_no_caller_variant_where_nothing_is_dealt(capsys, rules):
+    """`deal --no-caller` printed tiles that no game deals (the players announce them), where `solve --random` and
+    `bench --deals` refuse the variant."""
+    assert main(["deal", "--seed", "1", *rules]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("takeiteasy deal: error: with no caller nothing is dealt: the players announce the "
+                                 "tiles themselves, so there is no deal to print\n")
+
+
+@pytest.mark.parametrize("command", [["play", "--no-record", "--seed", "1"], ["call", "--seed", "1"]])
+@pytest.mark.parametrize("errors", ["strict", "surrogateescape"])  # a UTF-8 locale; a C or POSIX one
+def test_answers_that_are_not_text_end_play_and_call_in_one_line(capsys, monkeypatch, command, errors):
+    """Under a UTF-8 locale bytes that are not UTF-8 at the prompt were a UnicodeDecodeError traceback (under the C
+    locale, answers of lone surrogates)."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe 3\n"), encoding="utf-8", errors=errors))
+    assert main(command) == 2
+    assert capsys.readouterr().err == f"takeiteasy {command[0]}: error: standard input: an answer is not UTF-8 text\n"
+
+
+@pytest.mark.parametrize("command", [["play", "--no-record", "--seed", "1"], ["call", "--seed", "1"]])
+def test_an_answer_with_no_end_is_refused_not_read_to_the_end(capsys, monkeypatch, command):
+    """`play < /dev/zero` read its first answer, a line with no end, until the memory ran out."""
+    from takeiteasy.core.files import MAX_FILE_BYTES
+
+    monkeypatch.setattr(sys, "stdin", EndlessLine())
+    assert main(command) == 2
+    assert capsys.readouterr().err == (f"takeiteasy {command[0]}: error: standard input: an answer longer than "
+                                       f"{MAX_FILE_BYTES:,} characters\n")
+
+
+@pytest.mark.parametrize("argv", [["bench", "--games", "2"], ["solve", "--random", "2"],
+                                  ["train", "--out", "{tmp}/run", "--jobs", "2"]])
+def test_an_empty_ray_address_is_named_as_such(capsys, tmp_path, argv):
+    """`--ray ""` reached Ray, whose refusal read "Invalid address format:; a cluster that asks for a token..."."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main([*argv, "--ray", ""]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy {argv[0]}: error: --ray: empty; give 'local', 'auto' or the head "
+                                       "node's HOST:6379\n")
+
+
+@pytest.mark.parametrize("argv", [["--weights", ""], ["--vs", "fast", "--vs-weights", " "]])
+def test_bench_names_an_empty_weights_option(capsys, argv):
+    """`--weights ""` was refused as "weights : not a regular file"."""
+    assert main(["bench", "--agent", "fast", "--games", "1", *argv]) == 2
+    option = argv[-2]
+    assert capsys.readouterr().err == (f"takeiteasy bench: error: {option}: give a file name (a weights.npz from "
+                                       "takeiteasy train)\n")

@@ -64,8 +64,30 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: while the commands load, or while one runs
-        print("\ntakeiteasy: interrupted", file=sys.stderr)  # the shell's convention for SIGINT: 128 + 2
-        return 130
+        return _interrupted()
+    except Exception as exc:
+        # Ctrl-C that lands while numba calls back into Python (a compiled kernel's dispatch) comes out as a
+        # SystemError "returned a result with an exception set", the KeyboardInterrupt as its cause
+        if not _caused_by_ctrl_c(exc):
+            raise
+        return _interrupted()
+
+
+def _interrupted() -> int:
+    print("\ntakeiteasy: interrupted", file=sys.stderr)  # the shell's convention for SIGINT: 128 + 2
+    return 130
+
+
+def _caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes (or the exceptions being handled) behind ``exc``."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _main(argv: list[str] | None) -> int:

@@ -75,6 +75,8 @@ def _probe(address: str, timeout: float = 5.0) -> None:
 
 def connect(address: str):
     """Start or join Ray (once per process); returns the ``ray`` module."""
+    if not address.strip():  # Ray's own words were "Invalid address format:" and a note on tokens
+        raise InputError("--ray: empty; give 'local', 'auto' or the head node's HOST:6379")
     ray = require_ray()
     if ray.is_initialized():
         return ray

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from dataclasses import fields
 
 from ..core.errors import InputError, shown
@@ -36,7 +37,12 @@ def integer(text: str) -> int:
     tile tokens refuse); '4_000_000' is fine."""
     if not _WHOLE.fullmatch(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:  # past Python's limit on digits: argparse would say "invalid integer value" and echo them all
+        digits = sum(c.isdigit() for c in text)
+        raise argparse.ArgumentTypeError(f"{text[:12]}... ({digits} digits) is too long a number; "
+                                         f"at most {sys.get_int_max_str_digits()} digits") from None
 
 
 def _positive(text: str) -> int:

@@ -3,10 +3,14 @@ the round, and the best score its tiles allowed."""
 
 from __future__ import annotations
 
+import sys
+from typing import TextIO, cast
+
 from rich.console import Console
 
 from ..core.errors import InputError
 from ..core.game import check_names
+from ._stdin import MAX_LINE, is_text
 
 
 class Quit(Exception):
@@ -37,12 +41,38 @@ def table_names(names: list[str]) -> list[str]:
 def ask(console: Console, prompt: str) -> str:
     """The answer, stripped; :class:`Quit` for 'q' (or quit, exit) and at the end of the input."""
     try:
-        answer = console.input(prompt)
+        piped = None if _from_terminal() else cast(TextIO, _PipedAnswers())  # rich calls only its readline()
+        answer = console.input(prompt, stream=piped)
     except EOFError:
         raise EndOfInput from None
+    except UnicodeDecodeError:  # under a UTF-8 locale Python decodes standard input strictly
+        raise InputError("standard input: an answer is not UTF-8 text") from None
+    if not is_text(answer):  # under a C or POSIX locale the bytes arrive as lone surrogates
+        raise InputError("standard input: an answer is not UTF-8 text")
     if answer.strip().lower() in ("q", "quit", "exit"):
         raise Quit
     return answer.strip()
+
+
+def _from_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, AttributeError):  # closed, or a stand-in without isatty
+        return False
+
+
+class _PipedAnswers:
+    """Standard input from a pipe or a file, for ``Console.input(stream=...)``: an answer of at most MAX_LINE
+    characters, where input() read a line with no end (`play < /dev/zero`) until the memory ran out (a terminal
+    ends its lines itself), and EOFError at the end, as input() raises it."""
+
+    def readline(self) -> str:
+        line = sys.stdin.readline(MAX_LINE + 2) if sys.stdin is not None else ""
+        if not line:
+            raise EOFError
+        if len(line) - line.endswith("\n") > MAX_LINE:
+            raise InputError(f"standard input: an answer longer than {MAX_LINE:,} characters")
+        return line.removesuffix("\n")
 
 
 def round_title(number: int, rounds: int) -> str:

@@ -1,5 +1,5 @@
 """Standard input for the commands reading ``-`` (``score -``, ``solve -``, ``analyse -``), with one-line errors
-when it is closed or is not UTF-8 text."""
+when it is closed, is not UTF-8 text or holds a line too long to be a board or a set of tiles."""
 
 from __future__ import annotations
 
@@ -7,6 +7,10 @@ import sys
 from collections.abc import Iterator
 
 from ..core.errors import InputError
+from ..core.files import MAX_FILE_BYTES
+
+#: The longest line read, in characters (as many as a file named may hold).
+MAX_LINE = MAX_FILE_BYTES
 
 
 def is_text(text: str) -> bool:
@@ -25,13 +29,19 @@ def stdin_lines() -> Iterator[tuple[int, str]]:
         raise InputError("-: standard input is closed; pipe the lines to read into it")
     number = 0
     try:
-        for number, line in enumerate(sys.stdin, start=1):
+        while True:
+            # at most MAX_LINE characters and its line break: a line with no end (`< /dev/zero`) was read whole
+            # and used up the memory
+            line = sys.stdin.readline(MAX_LINE + 2)
+            if not line:
+                return
+            number += 1
+            if len(line) - line.endswith("\n") > MAX_LINE:
+                raise InputError(f"-: line {number} is longer than {MAX_LINE:,} characters, too long for a board or "
+                                 "a set of tiles")
             if not is_text(line):
                 break
             yield number, line
-        else:
-            return
     except UnicodeDecodeError:  # a strict decoder (PYTHONIOENCODING=utf-8) fails before numbering the line
         number += 1
     raise InputError(f"-: line {number} is not UTF-8 text")
-

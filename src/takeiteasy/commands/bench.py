@@ -443,10 +443,17 @@ def run(args) -> int:
         _check_plot(args.plot)
     if args.scores is not None:
         _check_writable(args.scores)
+        # one file for both: the histogram would overwrite the scores (written first) without a word
+        if args.plot is not None and os.path.realpath(plot_path(args.plot)[0]) == os.path.realpath(args.scores):
+            raise InputError(f"--scores {args.scores} and --plot {args.plot}: the same file; give each its own, "
+                             "e.g. scores.csv and scores.png")
     if args.vs is not None:
         _check_agent(args.vs)
     elif args.vs_weights is not None:
         raise InputError("--vs-weights needs --vs AGENT")
+    for option, weights in (("--weights", args.weights), ("--vs-weights", args.vs_weights)):
+        if weights is not None and not weights.strip():  # the loader's words were "weights : not a regular file"
+            raise InputError(f"{option}: give a file name (a weights.npz from takeiteasy train)")
     for name, weights in ((args.agent, args.weights), (args.vs, args.vs_weights)):
         if weights is not None:
             from ..ai import make_agent

@@ -43,7 +43,7 @@ def register(sub) -> None:
                                         "them; the totals carry over the rounds (--rounds, --match).",
                             epilog="Exit status: 0 when the match is played to the end, 1 when it is stopped ('q' "
                                    "or the end of the input), 130 for Ctrl-C (a stopped match shows its standings "
-                                   "so far), 2 for options that cannot be played.")
+                                   "so far), 2 for options that cannot be played or input that is not text.")
     parser.add_argument("--players", default=None,
                         help="comma-separated names of the players, each different, to keep their score "
                              "(default: only call the tiles)")

@@ -31,6 +31,9 @@ def run(args) -> int:
     if args.index is not None and args.index < 0:  # bench numbers its games from 0
         raise InputError(f"--index {args.index}: expected a game number, 0 or more")
     rules = rules_from_args(args)
+    if not rules.options.caller:  # as solve --random and bench --deals: these tiles would come in no game
+        raise InputError("with no caller nothing is dealt: the players announce the tiles themselves, so there is "
+                         "no deal to print")
     tiles = deal(args.seed, rules.tile_set, rules.tiles_per_round, index=args.index)
     tokens = [call_words(t) if args.dashed else TOKENS[t] for t in tiles]  # wildcards by name, as called
     if args.json:

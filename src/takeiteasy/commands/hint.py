@@ -66,6 +66,10 @@ def run(args) -> int:
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
     in_hand = parse_tiles(args.in_hand, allowed=rules.tile_set) if args.in_hand else []
+    if len(in_hand) >= rules.options.draw:  # more than a draw holds: the hint would be for another game
+        raise InputError(f"--in-hand: {TOKENS[tile]} and {plural(len(in_hand), 'tile')} in hand make a draw of "
+                         f"{len(in_hand) + 1}, but the rules turn over {plural(rules.options.draw, 'tile')} at a "
+                         "time (--draw N)")
     remaining = _remaining(args, rules, board, now=[tile, *in_hand])
     hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent, in_hand=in_hand)
     if args.json:

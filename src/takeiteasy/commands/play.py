@@ -37,7 +37,8 @@ def register(sub) -> None:
     parser = sub.add_parser("play", help="play in the terminal: solitaire, hot-seat or against AI players",
                             description="Play Take It Easy! in the terminal.  " + HELP,
                             epilog="Exit status: 0 when the match is played to the end, 1 when it is abandoned ('q' "
-                                   "or the end of the input), 2 for options that cannot be played.")
+                                   "or the end of the input), 130 for Ctrl-C, 2 for options that cannot be played "
+                                   "or input that is not text.")
     parser.add_argument("--players", default="you",
                         help="comma-separated names of the people at this terminal, each different")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",

@@ -310,6 +310,9 @@ function drawBoard(svg, layout, board, opts = {}) {
       (hinted !== undefined && !token ? `, ${t("cell.hint", { x: decimal(hinted.expected) })}` : "");
     if (opts.onClick && actionable) {
       pressable(g, label, () => opts.onClick(i, token));
+      // however the cell got the focus (arrows, a click, the script): the board's Tab stop follows it.  On the
+      // cell, not the svg: Chromium makes an SVG element with a focus listener a Tab stop of its own
+      g.addEventListener("focus", () => rove(svg, g));
     } else {
       g.setAttribute("role", "img");  // named, its drawing presentational
       g.setAttribute("aria-label", label);
@@ -325,10 +328,6 @@ function drawBoard(svg, layout, board, opts = {}) {
   if (!svg.dataset.arrows) {  // once per board: the arrow keys move the focus between the cells to act on
     svg.dataset.arrows = "1";
     svg.addEventListener("keydown", (e) => arrowOnBoard(svg, e));
-    svg.addEventListener("focusin", (e) => {  // however a cell got the focus (arrows, a click, the script)
-      const g = e.target.closest && e.target.closest("g[tabindex]");
-      if (g) rove(svg, g);
-    });
   }
   for (const line of opts.scoring || []) {  // at the end: mark each scoring line
     const pts = line.cells.map((c) => pos[c].join(",")).join(" ");
@@ -420,7 +419,9 @@ function keepFocus(view) {
       && !active.closest("[hidden]")) return;
   const heading = [...$(view).querySelectorAll("h2, h3")].find((h) => h.offsetParent !== null);
   const draw = view === "game" && !$("draw-bar").hidden ? $("draw-btn") : null;  // Enter: the next tile, as ever
-  const target = draw || $(view).querySelector("#board [tabindex='0']") || heading || (view === "game" ? $("status") : null);
+  // announcing: the tiles to announce, not the "Players" heading below them
+  const target = draw || $(view).querySelector("#board [tabindex='0'], #announce:not([hidden]) [tabindex='0']") || heading
+    || (view === "game" ? $("status") : null);
   if (!target) return;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");  // focusable from the script only
   target.focus({ preventScroll: true });
@@ -646,9 +647,12 @@ function renderAnnounce(m) {
   const top = ready && ready.hints.length ? ready.hints[0].tile : null;
   ann.replaceChildren(...announceable().map((token) => {
     const icon = tileIcon(token);
-    pressable(icon, t("tile.announce", { tile: tileName(token) }), () => act("announce", { tile: token }));
-    if (!expected.has(token)) return icon;
-    const shown = ready.hints[0].margin === undefined ? decimal(expected.get(token)) : signed(expected.get(token));
+    const shown = !expected.has(token) ? null
+      : ready.hints[0].margin === undefined ? decimal(expected.get(token)) : signed(expected.get(token));
+    // the hint in the tile's name too: shown beside it only, a screen reader did not hear it
+    pressable(icon, t("tile.announce", { tile: tileName(token) }) + (shown === null ? "" : `, ${t("cell.hint", { x: shown })}`),
+      () => act("announce", { tile: token }));
+    if (shown === null) return icon;
     const label = el("small", { class: "ann-hint" }, shown);
     const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
     box.append(icon, label);
@@ -662,9 +666,9 @@ function renderPlayersTable(st) {
   const head = el("tr");
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
   // a best-of match: boards won decide, and a running total carried from board to board would mislead
-  for (const h of ["", t("table.placed"), over ? t("table.round") : "", bestOf ? t("table.boards_won") : t("table.total")]) {
-    head.appendChild(el("th", { class: h ? "num" : "" }, h));
-  }
+  // every column headed in words (a screen reader names a cell by its header); the round's column once it is over
+  const heads = [t("table.player"), t("table.placed"), ...(over ? [t("table.round")] : []), bestOf ? t("table.boards_won") : t("table.total")];
+  heads.forEach((h, k) => head.appendChild(el("th", { class: k ? "num" : "" }, h)));
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     // AI players move in the background; at the end of a round with a holding area people settle, not place
@@ -672,7 +676,7 @@ function renderPlayersTable(st) {
     const kind = p.standin ? ` (${t("table.ai_standin")})` : p.kind === "ai" ? ` (${t("table.ai")})` : "";
     tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
-    tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
+    if (over) tr.appendChild(el("td", { class: "num" }, p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${(bestOf ? st.standings : st.totals)[p.index] ?? 0}`));
     return tr;
   });
@@ -823,6 +827,8 @@ function roundOver() { return ["round_over", "finished"].includes(S.state.status
 async function requestAnalysis() {
   const key = analysisKey();
   if (!roundOver() || (S.analysis && S.analysis.key === key && S.analysis.status !== "error")) return;
+  // the button is disabled while loading, and the focus it had went to the screen's heading (keepFocus)
+  const asked = document.activeElement && document.activeElement.matches("#analyse-btn, #caller-analyse-btn");
   S.analysis = { key, status: "loading" };
   render();
   let next;
@@ -836,7 +842,7 @@ async function requestAnalysis() {
   // the button that asked is disabled now, which drops keyboard focus: carry it to the analysis
   const box = document.querySelector("#analysis:not([hidden]), #caller-analysis:not([hidden])");
   const active = document.activeElement;
-  if (box && (!active || active === document.body || active.disabled)) {
+  if (box && (!active || active === document.body || active.disabled || (asked && active.matches("h2, h3, #status")))) {
     box.setAttribute("tabindex", "-1");
     box.focus();
   }
@@ -964,7 +970,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
   // nothing above them moves)
   const view = el("div", { class: "step-view" });
   view.append(svg, controls, caption);
-  box.append(el("h4", {}, t("step.title")), view);
+  box.append(el("h3", {}, t("step.title")), view);
   box.goTo = (k) => {
     slider.value = Math.min(steps, Math.max(1, k));
     show(+slider.value);
@@ -1318,7 +1324,16 @@ async function renderEntryLayout(st) {
   const again = () => renderEntryLayout(S.state);
   $("entry-tiles").replaceChildren(...left.map((token) => {
     const icon = tileIcon(token, token === entry.pick ? "selected" : "");
-    pressable(icon, t("tile.label", { tile: tileName(token) }), () => { entry.pick = entry.pick === token ? null : token; again(); });
+    pressable(icon, t("tile.label", { tile: tileName(token) }), async () => {
+      entry.pick = entry.pick === token ? null : token;
+      await again();
+      // the tiles were redrawn, which dropped the keyboard's focus: on to the board's empty cell for the tile
+      // picked, or back to the tile let go
+      const board = $("entry-svg");
+      const to = entry.pick ? board.querySelector("g.legal[tabindex='0']") || board.querySelector("g.legal[tabindex]")
+        : $("entry-tiles").querySelector(`svg[data-tile="${token}"]`);
+      if (S.keyboard && to) to.focus();
+    });
     icon.setAttribute("aria-pressed", String(token === entry.pick));
     return icon;
   }));

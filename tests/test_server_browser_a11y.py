@@ -172,3 +172,19 @@ def test_text_and_marks_have_enough_contrast_in_light_and_dark_colours(server, b
         assert contrast(page, style(page, "#hint-info", "color"), card) >= 4.5, scheme
         page.context.close()
     assert not errors
+
+
+def test_the_connection_dot_tells_its_state_by_shape_as_well_as_colour(server, browser):
+    """The dot in the header said live, polling or unreachable by its colour alone (green, orange, red: hard to
+    tell apart for many who do not see colours as most do); its label said it, but only to a screen reader or on
+    hover.  Each state now has a shape of its own."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Dot")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    shapes = {}
+    for kind in ("live", "poll", "down"):
+        shapes[kind] = page.evaluate("""(kind) => { showConnection(kind); const s = getComputedStyle(document.getElementById('conn'));
+          return [s.borderTopLeftRadius, s.borderTopWidth, s.backgroundColor === 'rgba(0, 0, 0, 0)'].join(' '); }""", kind)
+    assert len(set(shapes.values())) == 3, shapes
+    assert not errors

@@ -188,3 +188,47 @@ def test_the_connection_dot_tells_its_state_by_shape_as_well_as_colour(server, b
           return [s.borderTopLeftRadius, s.borderTopWidth, s.backgroundColor === 'rgba(0, 0, 0, 0)'].join(' '); }""", kind)
     assert len(set(shapes.values())) == 3, shapes
     assert not errors
+
+
+def test_the_step_through_and_the_open_rooms_keep_the_keyboard_s_place_when_redrawn(server, browser):
+    """A render (a room's news, any state pushed) rebuilt the round's analysis: the step-through went back to the
+    last move and the focus on its buttons fell to the page.  The open rooms, fetched anew every 5 s, dropped the
+    focus on their Join or Watch button likewise; and each such button, and "Back to it", was one of many alike
+    with nothing to tell a screen reader which room it was for."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Stepper")
+    page.click("#solo")
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        page.locator("#board .legal").first.click()
+        wait_tiles(page, turn + 1)
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis:not([hidden]) .step-board", timeout=60_000)
+    page.focus("#analysis [aria-label='previous move']")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    assert page.eval_on_selector("#analysis input[type=range]", "e => e.value") == "17"
+    page.evaluate("render()")
+    page.wait_for_timeout(300)
+    assert page.eval_on_selector("#analysis input[type=range]", "e => e.value") == "17"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "previous move"
+    # a listed room, left with its seat kept: on the home page under "Your games" and "Open rooms"
+    host = open_page(browser, server, errors, "Lister")
+    host.check("#listed")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    host.click("#lobby-leave")
+    host.wait_for_selector(f"#open-rooms button[data-code='{code}']")
+    host.wait_for_selector("#my-rooms button")
+    for button in host.locator("#my-rooms button, #open-rooms button").all():
+        described = host.evaluate("b => document.getElementById(b.getAttribute('aria-describedby')).textContent",
+                                  button.element_handle())
+        assert described.startswith(f"{code} · ")  # its row: the room's code, rules and state
+    assert code in host.evaluate("b => document.getElementById(b.getAttribute('aria-describedby')).textContent",
+                                 host.locator(f"#open-rooms button[data-code='{code}']").element_handle())
+    host.focus(f"#open-rooms button[data-code='{code}']")
+    host.evaluate("loadRooms()")
+    host.wait_for_timeout(300)
+    assert host.evaluate("document.activeElement.dataset.code") == code
+    assert not errors

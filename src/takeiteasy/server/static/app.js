@@ -856,6 +856,11 @@ async function renderAnalysis(bar, info, box) {
   info.classList.toggle("error", !!a && a.status === "error");
   box.hidden = !(roundOver() && a && a.status === "ready");
   if (box.hidden) return;
+  // built once for a report in a language and colours: rebuilt on every render (a room's news), it put the
+  // step-through back to the last move and dropped the keyboard's focus on its buttons
+  const built = `${a.key}|${LANG}|${paletteName()}`;
+  if (box.built === built && box.report === a.report) return;
+  box.built = built; box.report = a.report;
   const report = a.report, best = report.best_possible;
   const mine = st.you !== null && st.you !== undefined ? report.players[st.you] : null;
   // the best board laid in the order the tiles came; rarely the search is cut short: the best found and a bound
@@ -1511,11 +1516,11 @@ async function loadMyRooms() {
     } catch { continue; }
     if (S.session || st.status === "finished") continue;
     const li = el("li");
-    const b = el("button", { class: "primary" }, t("home.back_to_it"));
+    const b = el("button", { class: "primary", "aria-describedby": `mine-${st.code}` }, t("home.back_to_it"));  // which game
     b.addEventListener("click", () => resume(st.code));
     const what = { lobby: t("rooms.lobby"), playing: t("rooms.under_way", { round: st.round + 1 }),
       round_over: t("rooms.over", { round: st.round + 1 }) }[st.status] || st.status;
-    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : presetName(st.preset) || t("preset.custom")} · ${what}`), b);
+    li.append(el("span", { id: `mine-${st.code}` }, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : presetName(st.preset) || t("preset.custom")} · ${what}`), b);
     items.push(li);
   }
   if (S.session) return;  // a room was entered meanwhile
@@ -1799,15 +1804,20 @@ async function loadRooms() {
     if (!rooms.length) { list.replaceChildren(el("li", { class: "muted" }, t("home.none"))); return; }
     // rooms to join first, then games under way (to watch)
     const order = [...rooms.filter((r) => r.joinable), ...rooms.filter((r) => !r.joinable)];
+    const had = list.contains(document.activeElement) ? document.activeElement.dataset.code : null;
     list.replaceChildren(...order.map((r) => {
       const li = el("li");
-      const b = el("button", {}, r.joinable ? t("home.join") : t("home.watch"));
+      // described by its row ("AB12CD · Standard · ..."): a screen reader's list of buttons had many alike "Join"
+      const b = el("button", { "data-code": r.code, "aria-describedby": `open-${r.code}` }, r.joinable ? t("home.join") : t("home.watch"));
       b.addEventListener("click", () => (r.joinable ? join(r.code) : watch(r.code)));
       const when = r.status === "lobby" ? ""
         : ` · ${t(r.status === "round_over" ? "rooms.round_over" : "rooms.round", { round: r.round + 1, rounds: r.rounds })}`;
-      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : presetName(r.preset) || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
+      li.append(el("span", { id: `open-${r.code}` }, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : presetName(r.preset) || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
       return li;
     }));
+    // fetched anew every 5 s: the keyboard's focus on a button of the list fell to the page itself
+    const again = had && list.querySelector(`button[data-code="${had}"]`);
+    if (again) again.focus({ preventScroll: true });
   } catch (e) { /* the lobby list is optional */ }
 }
 

@@ -232,3 +232,27 @@ def test_the_step_through_and_the_open_rooms_keep_the_keyboard_s_place_when_redr
     host.wait_for_timeout(300)
     assert host.evaluate("document.activeElement.dataset.code") == code
     assert not errors
+
+
+def test_enter_on_the_home_link_leaves_a_confirm_game_without_drawing_a_tile(server, browser):
+    """Rulebook 001, confirm each tile: Enter draws the next tile when no control takes it, and a link was not
+    counted as one, so Enter on "Take It Easy!" (home) drew a tile as it left: back in the game, the tile just
+    placed could no longer move."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Linker")
+    page.check("#confirm")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.locator("#board .legal").first.click()
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    code = page.evaluate("S.state.code")
+    drawn = []
+    page.on("request", lambda r: drawn.append(r.url) if r.url.endswith("/draw") else None)
+    page.focus("#home-link")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_timeout(300)
+    assert drawn == []
+    page.click(f"#my-rooms button[aria-describedby='mine-{code}']")
+    page.wait_for_selector("#board g.movable")  # the tile placed may still move
+    assert not errors

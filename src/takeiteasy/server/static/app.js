@@ -2027,7 +2027,8 @@ async function init() {
   });
   document.addEventListener("keydown", (e) => {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName) || $("game").hidden) return;
+    // a link or a summary does its own thing with Enter: Enter on "Take It Easy!" drew a tile as it left the game
+    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"].includes(e.target.tagName) || $("game").hidden) return;
     if (e.key === "h") requestHint();
     else if (!$("draw-bar").hidden) act("draw");
   });

@@ -9,7 +9,9 @@ Skips only when Chromium or Playwright is missing outside CI; with CI=true it mu
 from __future__ import annotations
 
 # the shared fixtures (and the module's skip when there is no browser outside CI)
-from test_server_browser import browser, call_tiles, open_caller_room, open_page, server, wait_tiles  # noqa: F401
+from test_server_browser import (  # noqa: F401
+    browser, call_tiles, host_and_guest, open_caller_room, open_page, server, wait_tiles,
+)
 
 # WCAG 2's contrast ratio of two computed CSS colours ("rgb(r, g, b)"), in the page.
 CONTRAST = """(pair) => {
@@ -255,4 +257,24 @@ def test_enter_on_the_home_link_leaves_a_confirm_game_without_drawing_a_tile(ser
     assert drawn == []
     page.click(f"#my-rooms button[aria-describedby='mine-{code}']")
     page.wait_for_selector("#board g.movable")  # the tile placed may still move
+    assert not errors
+
+
+# Buttons whose name (aria-label) leaves out the words they show: a person using speech says the words shown.
+NAME_NOT_WORDS = """() => [...document.querySelectorAll("button")].filter((b) => b.getClientRects().length)
+  .map((b) => [b.getAttribute("aria-label"), b.innerText.trim()])
+  .filter(([label, words]) => label && words && !label.toLowerCase().includes(words.toLowerCase()))"""
+
+
+def test_the_lobby_s_buttons_are_named_by_the_words_they_show(server, browser):
+    """WCAG's label in name: a guest's "Give up my seat" was named "Give up your seat" for a screen reader (and in
+    French and Romanian likewise), so saying the words on it did not press it."""
+    errors: list[str] = []
+    host, guest = host_and_guest(browser, server, errors, "#create-room", "Hostess", "Guest")
+    guest.wait_for_selector("#lobby-players button.remove")
+    host.wait_for_function("document.querySelectorAll('#lobby-players button.remove').length === 1")
+    for lang in ("en", "nl", "fr", "ro"):
+        for page in (host, guest):
+            page.select_option("#lang-lobby", lang)
+            assert page.evaluate(NAME_NOT_WORDS) == [], (lang, page.evaluate(NAME_NOT_WORDS))
     assert not errors

@@ -448,7 +448,9 @@ function renderLobby() {
     const removable = p.index !== st.host && (isHost() || p.index === st.you);
     if (removable) {
       const own = p.index === st.you;
-      const b = el("button", { class: "remove", "aria-label": own ? t("lobby.give_up_label") : t("lobby.remove_label", { name: p.name }),
+      // one's own seat: named by its words ("Give up my seat"), as a person using speech says them; another's
+      // says whose ("Remove Bob"), the words first
+      const b = el("button", { class: "remove", ...(own ? {} : { "aria-label": t("lobby.remove_label", { name: p.name }) }),
         title: own ? t("lobby.give_up_title") : t("lobby.remove_title", { name: p.name }) },
       own ? t("lobby.give_up") : t("lobby.remove"));
       b.addEventListener("click", async () => {

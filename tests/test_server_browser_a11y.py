@@ -164,8 +164,10 @@ def test_text_and_marks_have_enough_contrast_in_light_and_dark_colours(server, b
             assert contrast(page, colours["--muted"], colours[ground]) >= 4.5, (scheme, ground)
         page.click("#solo")
         page.wait_for_selector("#board .legal")
-        dot, fill = style(page, "#board g.legal .legal-dot", "fill"), style(page, "#board g.legal .cell-bg", "fill")
-        edge = style(page, "#board g.legal .cell-bg", "stroke")
+        # read at once: the board may be redrawn between two reads (a detached cell has no computed colours)
+        dot, fill, edge = page.evaluate("""() => { const g = document.querySelector('#board g.legal');
+          const bg = getComputedStyle(g.querySelector('.cell-bg'));
+          return [getComputedStyle(g.querySelector('.legal-dot')).fill, bg.fill, bg.stroke]; }""")
         assert contrast(page, dot, fill) >= 3 and contrast(page, edge, fill) >= 3, (scheme, dot, edge, fill)
         page.route("**/api/hint", lambda route: route.fulfill(status=400, json={"error": "no hints today"}))
         page.keyboard.press("h")
@@ -277,4 +279,47 @@ def test_the_lobby_s_buttons_are_named_by_the_words_they_show(server, browser):
         for page in (host, guest):
             page.select_option("#lang-lobby", lang)
             assert page.evaluate(NAME_NOT_WORDS) == [], (lang, page.evaluate(NAME_NOT_WORDS))
+    assert not errors
+
+
+# Changes to the live regions (what a screen reader reads out) from here on, counted in the page.
+WATCH_LIVE = """() => { window.__live = [];
+  for (const n of document.querySelectorAll("[aria-live], [role=status]")) {
+    new MutationObserver((ms) => window.__live.push(...ms.map(() => n.id || n.className)))
+      .observe(n, { childList: true, subtree: true, characterData: true });
+  } }"""
+
+
+def test_a_render_that_changes_nothing_says_nothing_again(server, browser):
+    """Every render wrote the live regions anew with the same words (the line saying what to do, the hint, the
+    score, the caller's call and status), and a screen reader may read words written again: the same call or
+    hint over and over as the room's news came in.  They are written only when they change."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Quiet")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    page.evaluate(WATCH_LIVE)
+    page.evaluate("render()")
+    page.evaluate("render()")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__live") == []
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        page.locator("#board .legal").first.click()
+        wait_tiles(page, turn + 1)
+    page.wait_for_selector("#result:not([hidden])")
+    page.evaluate(WATCH_LIVE)
+    page.evaluate("render()")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__live") == []
+    caller = open_caller_room(browser, server, errors, "Hushed")
+    call_tiles(caller, 2)
+    caller.evaluate(WATCH_LIVE)
+    caller.evaluate("render()")
+    caller.wait_for_timeout(200)
+    assert caller.evaluate("window.__live") == []
+    call_tiles(caller, 1)  # a new call is said
+    assert "caller-say" in caller.evaluate("window.__live")
     assert not errors

@@ -77,6 +77,12 @@ function guidanceWords(rule) {
 
 // A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
 // stays longer, so that it can be read.
+// A live region's words, written only when they change: written again at every render, the same words may be read
+// out again (the call, the hint, the score, each time the room's news came in)
+function say(node, text) {
+  if (node.textContent !== `${text}`) node.textContent = text;
+}
+
 function toast(text, kind = "error") {
   const box = $("toast");  // (not "t": that is the page's words)
   box.textContent = text; box.className = kind; box.hidden = false;
@@ -565,7 +571,7 @@ async function renderGame() {
   const drawHadFocus = document.activeElement === $("draw-btn");
   $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
   keyboardFocus(st, m, drawHadFocus);
-  $("status").textContent = statusText();
+  say($("status"), statusText());
   renderCurrentTiles(st, m);
   renderAnnounce(m);
   $("settle").hidden = !(m && m.phase === "settle");
@@ -687,7 +693,7 @@ function renderPlayersTable(st) {
 
 // The round just over, for the player: their score (and a new personal best), everyone's, and their lines.
 function renderResult(st, mine, layout) {
-  $("final-score").textContent = mine.round_score;
+  say($("final-score"), mine.round_score);
   $("new-best").hidden = !noteRound(st, mine);
   // a round bonus (Best Sunray/Moonbeam) has a column of its own; under other rules there is none (Sunrays' rows of
   // suns and moons are in the board's score), and a column of zeros only puzzled
@@ -854,7 +860,7 @@ async function renderAnalysis(bar, info, box) {
   const st = S.state, a = S.analysis && S.analysis.key === analysisKey() ? S.analysis : null;
   bar.hidden = !roundOver();
   bar.querySelector("button").disabled = !!a && a.status !== "error";
-  info.textContent = !a ? "" : a.status === "loading" ? t("an.loading") : a.status === "error" ? a.error : "";
+  say(info, !a ? "" : a.status === "loading" ? t("an.loading") : a.status === "error" ? a.error : "");
   info.classList.toggle("error", !!a && a.status === "error");
   box.hidden = !(roundOver() && a && a.status === "ready");
   if (box.hidden) return;
@@ -1023,21 +1029,21 @@ function renderHintBar(key) {
   const h = S.hint;
   $("hint-btn").disabled = !!(h && h.status === "loading");
   info.classList.toggle("error", !!(h && h.status === "error"));
-  if (!h) { info.textContent = ""; return; }
-  if (h.status === "loading") info.textContent = t("hint.loading");
-  else if (h.status === "error") info.textContent = t("hint.error", { error: h.error });
-  else if (!h.hints.length) info.textContent = t("hint.none");
+  if (!h) { say(info, ""); return; }
+  if (h.status === "loading") say(info, t("hint.loading"));
+  else if (h.status === "error") say(info, t("hint.error", { error: h.error }));
+  else if (!h.hints.length) say(info, t("hint.none"));
   else if (h.moving) {  // where the tile is now, against the best cell for it
     const here = myPlayer().board.indexOf(h.moving);
     const stay = h.hints.find((x) => x.cell === here);
-    info.textContent = t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) })
-      + (stay ? `; ${t("hint.here", { cell: here, x: decimal(stay.expected) })}` : "");
+    say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) })
+      + (stay ? `; ${t("hint.here", { cell: here, x: decimal(stay.expected) })}` : ""));
   }
   else if (h.announce) {
     const top = h.hints[0];
-    info.textContent = t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: decimal(top.expected) })
-      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`);
-  } else info.textContent = t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) });
+    say(info, t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: decimal(top.expected) })
+      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`));
+  } else say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) }));
 }
 
 async function requestHint() {
@@ -1137,7 +1143,12 @@ function renderCaller() {
       { n: st.current.length, tiles: (st.call ? st.call.map(callWords) : st.current.map(tileName)).join(", ") })));
   }
   // the server's words: numbers kept on one line; a wildcard's name ("double wildcard with 3") wraps, smaller
-  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, callWords(words))));
+  // a live region: replaced only when the call changes, not at every render (it was read out again)
+  const call = (st.call || []).map((words) => [words, callWords(words)]);
+  if ($("caller-say").dataset.said !== call.map(([, w]) => w).join("|")) {
+    $("caller-say").dataset.said = call.map(([, w]) => w).join("|");
+    $("caller-say").replaceChildren(...call.map(([words, w]) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, w)));
+  }
   $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
   speakNewCall(st);
   $("caller-progress").textContent = t("caller.progress", { n: (st.drawn || []).length, total: st.tiles_per_round,
@@ -1156,7 +1167,7 @@ function renderCaller() {
   $("caller-next").hidden = !host || st.status !== "round_over";
   showRematch($("caller-rematch"), st);
   $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
-  $("caller-status").textContent = callerStatus(st, host);
+  say($("caller-status"), callerStatus(st, host));
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
   head.appendChild(el("th", {}, t("table.player")));

@@ -75,14 +75,14 @@ function guidanceWords(rule) {
   return rule;
 }
 
-// A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
-// stays longer, so that it can be read.
 // A live region's words, written only when they change: written again at every render, the same words may be read
 // out again (the call, the hint, the score, each time the room's news came in)
 function say(node, text) {
   if (node.textContent !== `${text}`) node.textContent = text;
 }
 
+// A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
+// stays longer, so that it can be read.
 function toast(text, kind = "error") {
   const box = $("toast");  // (not "t": that is the page's words)
   box.textContent = text; box.className = kind; box.hidden = false;
@@ -1144,10 +1144,10 @@ function renderCaller() {
   }
   // the server's words: numbers kept on one line; a wildcard's name ("double wildcard with 3") wraps, smaller
   // a live region: replaced only when the call changes, not at every render (it was read out again)
-  const call = (st.call || []).map((words) => [words, callWords(words)]);
-  if ($("caller-say").dataset.said !== call.map(([, w]) => w).join("|")) {
-    $("caller-say").dataset.said = call.map(([, w]) => w).join("|");
-    $("caller-say").replaceChildren(...call.map(([words, w]) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, w)));
+  const said = (st.call || []).map(callWords);
+  if ($("caller-say").dataset.said !== said.join("|")) {
+    $("caller-say").dataset.said = said.join("|");
+    $("caller-say").replaceChildren(...(st.call || []).map((words, k) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, said[k])));
   }
   $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
   speakNewCall(st);

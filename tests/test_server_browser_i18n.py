@@ -155,7 +155,7 @@ def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(serve
     numbers = page.eval_on_selector_all("#board .hint-num", "ns => ns.map(n => n.textContent)")
     assert numbers and all(re.fullmatch(r"\d+,\d", text) for text in numbers)
     assert [th.strip() for th in page.eval_on_selector_all("#players th", "ths => ths.map(th => th.textContent)")] == \
-        ["", ro["table.placed"], "", ro["table.total"]]
+        [ro["table.player"], ro["table.placed"], ro["table.total"]]
     assert f"({ro['table.ai']})" in page.text_content("#players")
     labels = page.eval_on_selector_all("#board g.cell", "gs => gs.map(g => g.getAttribute('aria-label'))")
     assert all(label.startswith("spațiul ") and "coloana " in label for label in labels)
@@ -164,7 +164,7 @@ def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(serve
         place(page, 3 * turn)
     page.wait_for_selector("#result:not([hidden])")
     assert page.text_content("#status").startswith(ro["status.game_over"])
-    assert page.text_content("#result h3") == ro["game.result"]
+    assert page.text_content("#result h2") == ro["game.result"]
     assert page.text_content("#lines-table th") == ro["lines.line"]
     directions = page.eval_on_selector_all("#lines-table td:first-child", "tds => tds.map(td => td.textContent)")
     assert set(directions) == {ro["dir.vertical"], ro["dir.rising"], ro["dir.falling"]}

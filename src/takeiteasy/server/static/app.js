@@ -75,6 +75,12 @@ function guidanceWords(rule) {
   return rule;
 }
 
+// A live region's words, written only when they change: written again at every render, the same words may be read
+// out again (the call, the hint, the score, each time the room's news came in)
+function say(node, text) {
+  if (node.textContent !== `${text}`) node.textContent = text;
+}
+
 // A message at the foot of the page: refusals in red, news ("info") in the page's own colours.  A long message
 // stays longer, so that it can be read.
 function toast(text, kind = "error") {
@@ -310,6 +316,9 @@ function drawBoard(svg, layout, board, opts = {}) {
       (hinted !== undefined && !token ? `, ${t("cell.hint", { x: decimal(hinted.expected) })}` : "");
     if (opts.onClick && actionable) {
       pressable(g, label, () => opts.onClick(i, token));
+      // however the cell got the focus (arrows, a click, the script): the board's Tab stop follows it.  On the
+      // cell, not the svg: Chromium makes an SVG element with a focus listener a Tab stop of its own
+      g.addEventListener("focus", () => rove(svg, g));
     } else {
       g.setAttribute("role", "img");  // named, its drawing presentational
       g.setAttribute("aria-label", label);
@@ -325,10 +334,6 @@ function drawBoard(svg, layout, board, opts = {}) {
   if (!svg.dataset.arrows) {  // once per board: the arrow keys move the focus between the cells to act on
     svg.dataset.arrows = "1";
     svg.addEventListener("keydown", (e) => arrowOnBoard(svg, e));
-    svg.addEventListener("focusin", (e) => {  // however a cell got the focus (arrows, a click, the script)
-      const g = e.target.closest && e.target.closest("g[tabindex]");
-      if (g) rove(svg, g);
-    });
   }
   for (const line of opts.scoring || []) {  // at the end: mark each scoring line
     const pts = line.cells.map((c) => pos[c].join(",")).join(" ");
@@ -420,7 +425,9 @@ function keepFocus(view) {
       && !active.closest("[hidden]")) return;
   const heading = [...$(view).querySelectorAll("h2, h3")].find((h) => h.offsetParent !== null);
   const draw = view === "game" && !$("draw-bar").hidden ? $("draw-btn") : null;  // Enter: the next tile, as ever
-  const target = draw || $(view).querySelector("#board [tabindex='0']") || heading || (view === "game" ? $("status") : null);
+  // announcing: the tiles to announce, not the "Players" heading below them
+  const target = draw || $(view).querySelector("#board [tabindex='0'], #announce:not([hidden]) [tabindex='0']") || heading
+    || (view === "game" ? $("status") : null);
   if (!target) return;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");  // focusable from the script only
   target.focus({ preventScroll: true });
@@ -447,7 +454,9 @@ function renderLobby() {
     const removable = p.index !== st.host && (isHost() || p.index === st.you);
     if (removable) {
       const own = p.index === st.you;
-      const b = el("button", { class: "remove", "aria-label": own ? t("lobby.give_up_label") : t("lobby.remove_label", { name: p.name }),
+      // one's own seat: named by its words ("Give up my seat"), as a person using speech says them; another's
+      // says whose ("Remove Bob"), the words first
+      const b = el("button", { class: "remove", ...(own ? {} : { "aria-label": t("lobby.remove_label", { name: p.name }) }),
         title: own ? t("lobby.give_up_title") : t("lobby.remove_title", { name: p.name }) },
       own ? t("lobby.give_up") : t("lobby.remove"));
       b.addEventListener("click", async () => {
@@ -562,7 +571,7 @@ async function renderGame() {
   const drawHadFocus = document.activeElement === $("draw-btn");
   $("draw-bar").hidden = !(st.awaiting_draw && m && m.phase !== "place");
   keyboardFocus(st, m, drawHadFocus);
-  $("status").textContent = statusText();
+  say($("status"), statusText());
   renderCurrentTiles(st, m);
   renderAnnounce(m);
   $("settle").hidden = !(m && m.phase === "settle");
@@ -646,9 +655,12 @@ function renderAnnounce(m) {
   const top = ready && ready.hints.length ? ready.hints[0].tile : null;
   ann.replaceChildren(...announceable().map((token) => {
     const icon = tileIcon(token);
-    pressable(icon, t("tile.announce", { tile: tileName(token) }), () => act("announce", { tile: token }));
-    if (!expected.has(token)) return icon;
-    const shown = ready.hints[0].margin === undefined ? decimal(expected.get(token)) : signed(expected.get(token));
+    const shown = !expected.has(token) ? null
+      : ready.hints[0].margin === undefined ? decimal(expected.get(token)) : signed(expected.get(token));
+    // the hint in the tile's name too: shown beside it only, a screen reader did not hear it
+    pressable(icon, t("tile.announce", { tile: tileName(token) }) + (shown === null ? "" : `, ${t("cell.hint", { x: shown })}`),
+      () => act("announce", { tile: token }));
+    if (shown === null) return icon;
     const label = el("small", { class: "ann-hint" }, shown);
     const box = el("span", { class: `ann-tile${token === top ? " hint-best" : ""}`, "data-expected": expected.get(token) });
     box.append(icon, label);
@@ -662,9 +674,9 @@ function renderPlayersTable(st) {
   const head = el("tr");
   const bestOf = st.options.match === "best-of";  // boards won decide, not the total
   // a best-of match: boards won decide, and a running total carried from board to board would mislead
-  for (const h of ["", t("table.placed"), over ? t("table.round") : "", bestOf ? t("table.boards_won") : t("table.total")]) {
-    head.appendChild(el("th", { class: h ? "num" : "" }, h));
-  }
+  // every column headed in words (a screen reader names a cell by its header); the round's column once it is over
+  const heads = [t("table.player"), t("table.placed"), ...(over ? [t("table.round")] : []), bestOf ? t("table.boards_won") : t("table.total")];
+  heads.forEach((h, k) => head.appendChild(el("th", { class: k ? "num" : "" }, h)));
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
     // AI players move in the background; at the end of a round with a holding area people settle, not place
@@ -672,7 +684,7 @@ function renderPlayersTable(st) {
     const kind = p.standin ? ` (${t("table.ai_standin")})` : p.kind === "ai" ? ` (${t("table.ai")})` : "";
     tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
-    tr.appendChild(el("td", { class: "num" }, over && p.round_score !== undefined ? `${p.round_score}` : ""));
+    if (over) tr.appendChild(el("td", { class: "num" }, p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${(bestOf ? st.standings : st.totals)[p.index] ?? 0}`));
     return tr;
   });
@@ -681,7 +693,7 @@ function renderPlayersTable(st) {
 
 // The round just over, for the player: their score (and a new personal best), everyone's, and their lines.
 function renderResult(st, mine, layout) {
-  $("final-score").textContent = mine.round_score;
+  say($("final-score"), mine.round_score);
   $("new-best").hidden = !noteRound(st, mine);
   // a round bonus (Best Sunray/Moonbeam) has a column of its own; under other rules there is none (Sunrays' rows of
   // suns and moons are in the board's score), and a column of zeros only puzzled
@@ -823,6 +835,8 @@ function roundOver() { return ["round_over", "finished"].includes(S.state.status
 async function requestAnalysis() {
   const key = analysisKey();
   if (!roundOver() || (S.analysis && S.analysis.key === key && S.analysis.status !== "error")) return;
+  // the button is disabled while loading, and the focus it had went to the screen's heading (keepFocus)
+  const asked = document.activeElement && document.activeElement.matches("#analyse-btn, #caller-analyse-btn");
   S.analysis = { key, status: "loading" };
   render();
   let next;
@@ -836,7 +850,7 @@ async function requestAnalysis() {
   // the button that asked is disabled now, which drops keyboard focus: carry it to the analysis
   const box = document.querySelector("#analysis:not([hidden]), #caller-analysis:not([hidden])");
   const active = document.activeElement;
-  if (box && (!active || active === document.body || active.disabled)) {
+  if (box && (!active || active === document.body || active.disabled || (asked && active.matches("h2, h3, #status")))) {
     box.setAttribute("tabindex", "-1");
     box.focus();
   }
@@ -846,10 +860,15 @@ async function renderAnalysis(bar, info, box) {
   const st = S.state, a = S.analysis && S.analysis.key === analysisKey() ? S.analysis : null;
   bar.hidden = !roundOver();
   bar.querySelector("button").disabled = !!a && a.status !== "error";
-  info.textContent = !a ? "" : a.status === "loading" ? t("an.loading") : a.status === "error" ? a.error : "";
+  say(info, !a ? "" : a.status === "loading" ? t("an.loading") : a.status === "error" ? a.error : "");
   info.classList.toggle("error", !!a && a.status === "error");
   box.hidden = !(roundOver() && a && a.status === "ready");
   if (box.hidden) return;
+  // built once for a report in a language and colours: rebuilt on every render (a room's news), it put the
+  // step-through back to the last move and dropped the keyboard's focus on its buttons
+  const built = `${a.key}|${LANG}|${paletteName()}`;
+  if (box.built === built && box.report === a.report) return;
+  box.built = built; box.report = a.report;
   const report = a.report, best = report.best_possible;
   const mine = st.you !== null && st.you !== undefined ? report.players[st.you] : null;
   // the best board laid in the order the tiles came; rarely the search is cut short: the best found and a bound
@@ -964,7 +983,7 @@ function stepThrough(layout, moves, size, evaluator, releases) {
   // nothing above them moves)
   const view = el("div", { class: "step-view" });
   view.append(svg, controls, caption);
-  box.append(el("h4", {}, t("step.title")), view);
+  box.append(el("h3", {}, t("step.title")), view);
   box.goTo = (k) => {
     slider.value = Math.min(steps, Math.max(1, k));
     show(+slider.value);
@@ -1010,21 +1029,21 @@ function renderHintBar(key) {
   const h = S.hint;
   $("hint-btn").disabled = !!(h && h.status === "loading");
   info.classList.toggle("error", !!(h && h.status === "error"));
-  if (!h) { info.textContent = ""; return; }
-  if (h.status === "loading") info.textContent = t("hint.loading");
-  else if (h.status === "error") info.textContent = t("hint.error", { error: h.error });
-  else if (!h.hints.length) info.textContent = t("hint.none");
+  if (!h) { say(info, ""); return; }
+  if (h.status === "loading") say(info, t("hint.loading"));
+  else if (h.status === "error") say(info, t("hint.error", { error: h.error }));
+  else if (!h.hints.length) say(info, t("hint.none"));
   else if (h.moving) {  // where the tile is now, against the best cell for it
     const here = myPlayer().board.indexOf(h.moving);
     const stay = h.hints.find((x) => x.cell === here);
-    info.textContent = t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) })
-      + (stay ? `; ${t("hint.here", { cell: here, x: decimal(stay.expected) })}` : "");
+    say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) })
+      + (stay ? `; ${t("hint.here", { cell: here, x: decimal(stay.expected) })}` : ""));
   }
   else if (h.announce) {
     const top = h.hints[0];
-    info.textContent = t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: decimal(top.expected) })
-      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`);
-  } else info.textContent = t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) });
+    say(info, t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: decimal(top.expected) })
+      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`));
+  } else say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) }));
 }
 
 async function requestHint() {
@@ -1124,7 +1143,12 @@ function renderCaller() {
       { n: st.current.length, tiles: (st.call ? st.call.map(callWords) : st.current.map(tileName)).join(", ") })));
   }
   // the server's words: numbers kept on one line; a wildcard's name ("double wildcard with 3") wraps, smaller
-  $("caller-say").replaceChildren(...(st.call || []).map((words) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, callWords(words))));
+  // a live region: replaced only when the call changes, not at every render (it was read out again)
+  const said = (st.call || []).map(callWords);
+  if ($("caller-say").dataset.said !== said.join("|")) {
+    $("caller-say").dataset.said = said.join("|");
+    $("caller-say").replaceChildren(...(st.call || []).map((words, k) => el("span", { class: /[a-z]/i.test(words) ? "named" : "" }, said[k])));
+  }
   $("speak-calls-label").hidden = !canSpeak() || st.status === "finished";
   speakNewCall(st);
   $("caller-progress").textContent = t("caller.progress", { n: (st.drawn || []).length, total: st.tiles_per_round,
@@ -1143,7 +1167,7 @@ function renderCaller() {
   $("caller-next").hidden = !host || st.status !== "round_over";
   showRematch($("caller-rematch"), st);
   $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
-  $("caller-status").textContent = callerStatus(st, host);
+  say($("caller-status"), callerStatus(st, host));
   // score table: rounds so far, this round's entries, totals
   const head = el("tr");
   head.appendChild(el("th", {}, t("table.player")));
@@ -1318,7 +1342,16 @@ async function renderEntryLayout(st) {
   const again = () => renderEntryLayout(S.state);
   $("entry-tiles").replaceChildren(...left.map((token) => {
     const icon = tileIcon(token, token === entry.pick ? "selected" : "");
-    pressable(icon, t("tile.label", { tile: tileName(token) }), () => { entry.pick = entry.pick === token ? null : token; again(); });
+    pressable(icon, t("tile.label", { tile: tileName(token) }), async () => {
+      entry.pick = entry.pick === token ? null : token;
+      await again();
+      // the tiles were redrawn, which dropped the keyboard's focus: on to the board's empty cell for the tile
+      // picked, or back to the tile let go
+      const board = $("entry-svg");
+      const to = entry.pick ? board.querySelector("g.legal[tabindex='0']") || board.querySelector("g.legal[tabindex]")
+        : $("entry-tiles").querySelector(`svg[data-tile="${token}"]`);
+      if (S.keyboard && to) to.focus();
+    });
     icon.setAttribute("aria-pressed", String(token === entry.pick));
     return icon;
   }));
@@ -1496,11 +1529,11 @@ async function loadMyRooms() {
     } catch { continue; }
     if (S.session || st.status === "finished") continue;
     const li = el("li");
-    const b = el("button", { class: "primary" }, t("home.back_to_it"));
+    const b = el("button", { class: "primary", "aria-describedby": `mine-${st.code}` }, t("home.back_to_it"));  // which game
     b.addEventListener("click", () => resume(st.code));
     const what = { lobby: t("rooms.lobby"), playing: t("rooms.under_way", { round: st.round + 1 }),
       round_over: t("rooms.over", { round: st.round + 1 }) }[st.status] || st.status;
-    li.append(el("span", {}, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : presetName(st.preset) || t("preset.custom")} · ${what}`), b);
+    li.append(el("span", { id: `mine-${st.code}` }, `${st.code} · ${st.mode === "caller" ? t("rooms.caller") : presetName(st.preset) || t("preset.custom")} · ${what}`), b);
     items.push(li);
   }
   if (S.session) return;  // a room was entered meanwhile
@@ -1784,15 +1817,20 @@ async function loadRooms() {
     if (!rooms.length) { list.replaceChildren(el("li", { class: "muted" }, t("home.none"))); return; }
     // rooms to join first, then games under way (to watch)
     const order = [...rooms.filter((r) => r.joinable), ...rooms.filter((r) => !r.joinable)];
+    const had = list.contains(document.activeElement) ? document.activeElement.dataset.code : null;
     list.replaceChildren(...order.map((r) => {
       const li = el("li");
-      const b = el("button", {}, r.joinable ? t("home.join") : t("home.watch"));
+      // described by its row ("AB12CD · Standard · ..."): a screen reader's list of buttons had many alike "Join"
+      const b = el("button", { "data-code": r.code, "aria-describedby": `open-${r.code}` }, r.joinable ? t("home.join") : t("home.watch"));
       b.addEventListener("click", () => (r.joinable ? join(r.code) : watch(r.code)));
       const when = r.status === "lobby" ? ""
         : ` · ${t(r.status === "round_over" ? "rooms.round_over" : "rooms.round", { round: r.round + 1, rounds: r.rounds })}`;
-      li.append(el("span", {}, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : presetName(r.preset) || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
+      li.append(el("span", { id: `open-${r.code}` }, `${r.code} · ${r.mode === "caller" ? t("rooms.caller") : presetName(r.preset) || t("preset.custom")}${when} · ${r.players.join(", ")}`), b);
       return li;
     }));
+    // fetched anew every 5 s: the keyboard's focus on a button of the list fell to the page itself
+    const again = had && list.querySelector(`button[data-code="${had}"]`);
+    if (again) again.focus({ preventScroll: true });
   } catch (e) { /* the lobby list is optional */ }
 }
 
@@ -2002,7 +2040,8 @@ async function init() {
   });
   document.addEventListener("keydown", (e) => {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName) || $("game").hidden) return;
+    // a link or a summary does its own thing with Enter: Enter on "Take It Easy!" drew a tile as it left the game
+    if (["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"].includes(e.target.tagName) || $("game").hidden) return;
     if (e.key === "h") requestHint();
     else if (!$("draw-bar").hidden) act("draw");
   });

@@ -1,0 +1,325 @@
+"""Accessibility of the web page in a real browser (Debian's Chromium through Playwright, with the server and
+browser fixtures of tests/test_server_browser.py): Tab stops and where the focus goes by keyboard alone, what a
+screen reader is told (names, live regions, headings, table headers) and colour contrast worked out here from the
+computed colours (WCAG 2 relative luminance), in light and dark colours.  No audit tool is needed.
+
+Skips only when Chromium or Playwright is missing outside CI; with CI=true it must run.
+"""
+
+from __future__ import annotations
+
+# the shared fixtures (and the module's skip when there is no browser outside CI)
+from test_server_browser import (  # noqa: F401
+    browser, call_tiles, host_and_guest, open_caller_room, open_page, server, wait_tiles,
+)
+
+# WCAG 2's contrast ratio of two computed CSS colours ("rgb(r, g, b)"), in the page.
+CONTRAST = """(pair) => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      const c = +v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = pair.map(lum).sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+# The headings shown, in page order, as levels: a screen reader's outline of the screen.
+HEADINGS = """() => [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+  .filter((h) => h.offsetParent !== null).map((h) => +h.tagName[1])"""
+
+def contrast(page, first: str, second: str) -> float:
+    return page.evaluate(CONTRAST, [first, second])
+
+
+def style(page, selector: str, prop: str) -> str:
+    return page.eval_on_selector(selector, f"e => getComputedStyle(e).{prop}")
+
+
+def tab_stops_on_svg(page) -> list[str]:
+    """The Tab key's stops that are a whole drawing (a board), not a tile to act on (those are buttons), found by
+    pressing Tab from the top of the page to its end: a board that is a stop has no tabindex to look for (Chromium
+    makes an SVG with a focus listener focusable)."""
+    page.focus("#home-link")
+    seen, stops = set(), []
+    for _ in range(150):
+        page.keyboard.press("Tab")
+        where = page.evaluate("""() => { const a = document.activeElement;
+          return a === document.body ? null : [a.tagName.toLowerCase(), a.getAttribute('role') || '', a.id,
+            a.getAttribute('class') || '', a.getAttribute('aria-label') || a.textContent.trim().slice(0, 30)].join('|'); }""")
+        if where is None or where in seen:
+            break
+        seen.add(where)
+        if where.startswith("svg|") and not where.startswith("svg|button|"):
+            stops.append(where)
+    return stops
+
+
+def test_a_solo_game_by_keyboard_has_no_board_as_a_tab_stop_and_the_analysis_gets_the_focus(server, browser):
+    """A board was itself a Tab stop (before its cells, and every board drawn to read: the others', the analysis'
+    best board and the step-through's), a stop with nothing to do; asking for the round's analysis with Enter left
+    the focus on the "Round result" heading above it.  The game screen's headings went from h1 to h3, and the
+    players' table had headers with no words."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Keys")
+    page.select_option(".ai-pick >> nth=0", "greedy")  # another player: their board is drawn at the end
+    page.focus("#solo")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board .legal")
+    assert page.evaluate("document.querySelector('#board').tabIndex") == -1
+    assert tab_stops_on_svg(page) == []
+    levels = page.evaluate(HEADINGS)
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
+    assert all(h.strip() for h in page.eval_on_selector_all("#players th", "ths => ths.map(th => th.textContent)"))
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        page.focus("#board g.legal[tabindex='0']")
+        page.keyboard.press("Enter")
+        wait_tiles(page, turn + 1)
+    page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_selector("#others svg")
+    levels = page.evaluate(HEADINGS)
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
+    assert all(h.strip() for h in page.eval_on_selector_all("#players th", "ths => ths.map(th => th.textContent)"))
+    page.focus("#analyse-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#analysis:not([hidden]) .step-board", timeout=60_000)
+    page.wait_for_function("document.activeElement.closest('#analysis') !== null")
+    levels = page.evaluate(HEADINGS)
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
+    assert tab_stops_on_svg(page) == []
+    assert not errors
+
+
+def test_no_caller_the_tiles_to_announce_get_the_focus_and_say_their_hint(server, browser):
+    """Rulebook 004, no caller: a game started from the keyboard put the focus on the "Players" heading, below the
+    tiles to announce; a tile's hint was shown beside it but not in its name, so a screen reader never heard it."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Announcer")
+    page.select_option("#preset", "no-caller")
+    page.focus("#solo")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#announce:not([hidden]) svg")
+    page.wait_for_function("document.activeElement.closest('#announce') !== null")
+    page.keyboard.press("h")
+    page.wait_for_selector("#announce .ann-tile.hint-best")
+    for box in page.locator("#announce .ann-tile").all():
+        shown = box.locator(".ann-hint").text_content()
+        assert box.locator("svg").get_attribute("aria-label").endswith(f", hint {shown}")
+    page.keyboard.press("Enter")  # announce the tile in focus
+    page.wait_for_selector("#board .legal")
+    page.wait_for_function("document.activeElement.closest('#board') !== null")
+    assert not errors
+
+
+def test_the_caller_screen_says_each_call_and_lays_a_board_out_by_keyboard(server, browser):
+    """The caller screen: a new call was shown big but not said (a player's device in a caller room told a screen
+    reader nothing); picking a called tile to lay a board out with Enter dropped the focus to the page itself, so
+    the keyboard could not go on to the cell.  Its headings went from h1 to h3."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Caller")
+    called = call_tiles(page, 19)
+    assert page.evaluate("document.getElementById('caller-say').closest('[aria-live]') !== null")
+    assert page.text_content("#caller-say") == "-".join(called[-1])  # the standard tiles: their numbers
+    levels = page.evaluate(HEADINGS)
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), levels
+    page.click("#entry-layout summary")
+    for k in range(3):
+        page.focus("#entry-tiles svg[tabindex='0']")
+        page.keyboard.press("Enter")  # pick the first tile left: the focus goes on to the board, to an empty cell
+        page.wait_for_selector("#entry-svg g.legal")
+        page.wait_for_function("document.activeElement.closest('#entry-svg') !== null")
+        assert page.evaluate("document.activeElement.classList.contains('legal')")
+        page.keyboard.press("Enter")  # laid there; the focus stays on the board
+        page.wait_for_function(f"document.getElementById('entry-board').value.split(' ').filter(t => t !== '.').length === {k + 1}")
+        page.wait_for_function("document.activeElement.closest('#entry-svg') !== null")
+    assert tab_stops_on_svg(page) == []
+    assert not errors
+
+
+def test_text_and_marks_have_enough_contrast_in_light_and_dark_colours(server, browser):
+    """Contrast worked out from the computed colours: grey words on the page's background (the holding area's
+    label, "(you)" on the winner's row) were 4.1:1, under the 4.5:1 text needs; a refused hint's message in dark
+    colours was 3.1:1; the dot and edge marking an allowed cell were 2.8:1 against its green, under the 3:1 a
+    mark needs.  The board's score from "Score it" was shown but not said."""
+    errors: list[str] = []
+    for scheme in ("light", "dark"):
+        page = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server)
+        page.wait_for_selector("#preset option", state="attached")
+        page.fill("#name", "Contrast")
+        if scheme == "light":
+            page.fill("#score-text", " ".join(["574"] + ["."] * 18))
+            page.click("#score-btn")
+            page.wait_for_function("document.getElementById('score-out').textContent !== ''")
+            assert page.evaluate("document.getElementById('score-out').closest('[aria-live], [role=status]') !== null")
+        colours = page.evaluate("""() => { const s = getComputedStyle(document.documentElement);
+          return Object.fromEntries(['--muted', '--bg', '--card'].map((v) => {
+            const probe = document.createElement('span'); probe.style.color = `var(${v})`; document.body.append(probe);
+            const c = getComputedStyle(probe).color; probe.remove(); return [v, c]; })); }""")
+        for ground in ("--bg", "--card"):
+            assert contrast(page, colours["--muted"], colours[ground]) >= 4.5, (scheme, ground)
+        page.click("#solo")
+        page.wait_for_selector("#board .legal")
+        # read at once: the board may be redrawn between two reads (a detached cell has no computed colours)
+        dot, fill, edge = page.evaluate("""() => { const g = document.querySelector('#board g.legal');
+          const bg = getComputedStyle(g.querySelector('.cell-bg'));
+          return [getComputedStyle(g.querySelector('.legal-dot')).fill, bg.fill, bg.stroke]; }""")
+        assert contrast(page, dot, fill) >= 3 and contrast(page, edge, fill) >= 3, (scheme, dot, edge, fill)
+        page.route("**/api/hint", lambda route: route.fulfill(status=400, json={"error": "no hints today"}))
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint-info.error")
+        card = style(page, "aside.side", "backgroundColor")
+        assert contrast(page, style(page, "#hint-info", "color"), card) >= 4.5, scheme
+        page.context.close()
+    assert not errors
+
+
+def test_the_connection_dot_tells_its_state_by_shape_as_well_as_colour(server, browser):
+    """The dot in the header said live, polling or unreachable by its colour alone (green, orange, red: hard to
+    tell apart for many who do not see colours as most do); its label said it, but only to a screen reader or on
+    hover.  Each state now has a shape of its own."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Dot")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    shapes = {}
+    for kind in ("live", "poll", "down"):
+        shapes[kind] = page.evaluate("""(kind) => { showConnection(kind); const s = getComputedStyle(document.getElementById('conn'));
+          return [s.borderTopLeftRadius, s.borderTopWidth, s.backgroundColor === 'rgba(0, 0, 0, 0)'].join(' '); }""", kind)
+    assert len(set(shapes.values())) == 3, shapes
+    assert not errors
+
+
+def test_the_step_through_and_the_open_rooms_keep_the_keyboard_s_place_when_redrawn(server, browser):
+    """A render (a room's news, any state pushed) rebuilt the round's analysis: the step-through went back to the
+    last move and the focus on its buttons fell to the page.  The open rooms, fetched anew every 5 s, dropped the
+    focus on their Join or Watch button likewise; and each such button, and "Back to it", was one of many alike
+    with nothing to tell a screen reader which room it was for."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Stepper")
+    page.click("#solo")
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        page.locator("#board .legal").first.click()
+        wait_tiles(page, turn + 1)
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis:not([hidden]) .step-board", timeout=60_000)
+    page.focus("#analysis [aria-label='previous move']")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    assert page.eval_on_selector("#analysis input[type=range]", "e => e.value") == "17"
+    page.evaluate("render()")
+    page.wait_for_timeout(300)
+    assert page.eval_on_selector("#analysis input[type=range]", "e => e.value") == "17"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "previous move"
+    # a listed room, left with its seat kept: on the home page under "Your games" and "Open rooms"
+    host = open_page(browser, server, errors, "Lister")
+    host.check("#listed")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code = host.text_content("#lobby-code")
+    host.click("#lobby-leave")
+    host.wait_for_selector(f"#open-rooms button[data-code='{code}']")
+    host.wait_for_selector("#my-rooms button")
+    for button in host.locator("#my-rooms button, #open-rooms button").all():
+        described = host.evaluate("b => document.getElementById(b.getAttribute('aria-describedby')).textContent",
+                                  button.element_handle())
+        assert described.startswith(f"{code} · ")  # its row: the room's code, rules and state
+    assert code in host.evaluate("b => document.getElementById(b.getAttribute('aria-describedby')).textContent",
+                                 host.locator(f"#open-rooms button[data-code='{code}']").element_handle())
+    host.focus(f"#open-rooms button[data-code='{code}']")
+    host.evaluate("loadRooms()")
+    host.wait_for_timeout(300)
+    assert host.evaluate("document.activeElement.dataset.code") == code
+    assert not errors
+
+
+def test_enter_on_the_home_link_leaves_a_confirm_game_without_drawing_a_tile(server, browser):
+    """Rulebook 001, confirm each tile: Enter draws the next tile when no control takes it, and a link was not
+    counted as one, so Enter on "Take It Easy!" (home) drew a tile as it left: back in the game, the tile just
+    placed could no longer move."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Linker")
+    page.check("#confirm")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.locator("#board .legal").first.click()
+    page.wait_for_selector("#draw-bar:not([hidden])")
+    code = page.evaluate("S.state.code")
+    drawn = []
+    page.on("request", lambda r: drawn.append(r.url) if r.url.endswith("/draw") else None)
+    page.focus("#home-link")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_timeout(300)
+    assert drawn == []
+    page.click(f"#my-rooms button[aria-describedby='mine-{code}']")
+    page.wait_for_selector("#board g.movable")  # the tile placed may still move
+    assert not errors
+
+
+# Buttons whose name (aria-label) leaves out the words they show: a person using speech says the words shown.
+NAME_NOT_WORDS = """() => [...document.querySelectorAll("button")].filter((b) => b.getClientRects().length)
+  .map((b) => [b.getAttribute("aria-label"), b.innerText.trim()])
+  .filter(([label, words]) => label && words && !label.toLowerCase().includes(words.toLowerCase()))"""
+
+
+def test_the_lobby_s_buttons_are_named_by_the_words_they_show(server, browser):
+    """WCAG's label in name: a guest's "Give up my seat" was named "Give up your seat" for a screen reader (and in
+    French and Romanian likewise), so saying the words on it did not press it."""
+    errors: list[str] = []
+    host, guest = host_and_guest(browser, server, errors, "#create-room", "Hostess", "Guest")
+    guest.wait_for_selector("#lobby-players button.remove")
+    host.wait_for_function("document.querySelectorAll('#lobby-players button.remove').length === 1")
+    for lang in ("en", "nl", "fr", "ro"):
+        for page in (host, guest):
+            page.select_option("#lang-lobby", lang)
+            assert page.evaluate(NAME_NOT_WORDS) == [], (lang, page.evaluate(NAME_NOT_WORDS))
+    assert not errors
+
+
+# Changes to the live regions (what a screen reader reads out) from here on, counted in the page.
+WATCH_LIVE = """() => { window.__live = [];
+  for (const n of document.querySelectorAll("[aria-live], [role=status]")) {
+    new MutationObserver((ms) => window.__live.push(...ms.map(() => n.id || n.className)))
+      .observe(n, { childList: true, subtree: true, characterData: true });
+  } }"""
+
+
+def test_a_render_that_changes_nothing_says_nothing_again(server, browser):
+    """Every render wrote the live regions anew with the same words (the line saying what to do, the hint, the
+    score, the caller's call and status), and a screen reader may read words written again: the same call or
+    hint over and over as the room's news came in.  They are written only when they change."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Quiet")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    page.evaluate(WATCH_LIVE)
+    page.evaluate("render()")
+    page.evaluate("render()")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__live") == []
+    for turn in range(19):
+        page.wait_for_selector("#board .legal")
+        page.locator("#board .legal").first.click()
+        wait_tiles(page, turn + 1)
+    page.wait_for_selector("#result:not([hidden])")
+    page.evaluate(WATCH_LIVE)
+    page.evaluate("render()")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__live") == []
+    caller = open_caller_room(browser, server, errors, "Hushed")
+    call_tiles(caller, 2)
+    caller.evaluate(WATCH_LIVE)
+    caller.evaluate("render()")
+    caller.wait_for_timeout(200)
+    assert caller.evaluate("window.__live") == []
+    call_tiles(caller, 1)  # a new call is said
+    assert "caller-say" in caller.evaluate("window.__live")
+    assert not errors

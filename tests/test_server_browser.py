@@ -1663,9 +1663,10 @@ def enter_for(page, name: str, board: str | None = None, score: int | None = Non
     player = page.evaluate(f"S.state.players.find(p => p.name === {name!r}).index")
     if board is not None:
         page.fill("#entry-board", board)
-    else:
+        page.click("#entry-btn")
+    else:  # Enter in the score box enters it, as a form would
         page.fill("#entry-score", str(score))
-    page.click("#entry-btn")
+        page.press("#entry-score", "Enter")
     page.wait_for_function(f"(S.state.entries || {{}})['{player}'] !== undefined")
 
 

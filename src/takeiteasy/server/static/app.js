@@ -288,10 +288,9 @@ function drawBoard(svg, layout, board, opts = {}) {
       drawTile(g, token, x, y, R - 1);
     } else {
       g.appendChild(el("svg:polygon", { points: hexPoints(x, y, R - 2), class: "cell-bg" }));
-      if (opts.numbers) g.appendChild(el("svg:text", { x, y, class: "cell-num" }, i));
       // a mark, not only a fill a shade greener: under a placement rule the allowed cells must be told apart
       // without telling green from grey
-      if ((legal.has(i) || targets.has(i)) && !hintOf.has(i) && !opts.numbers) {
+      if ((legal.has(i) || targets.has(i)) && !hintOf.has(i)) {
         g.appendChild(el("svg:circle", { cx: x, cy: y, r: 5, class: "legal-dot" }));
       }
       const hinted = hintOf.get(i);
@@ -594,7 +593,7 @@ async function renderGame() {
 // What the player's board shows and lets them do now: legal cells and the tile's ghost, tiles that may move, the
 // holding area's end moves (``board`` is changed to show them), scoring lines, hints.
 function boardOptions(st, m, mine, board) {
-  const opts = { numbers: false, onClick: onCellClick };
+  const opts = { onClick: onCellClick };
   if (m && m.phase === "place" && !S.moving) { opts.legal = m.legal[S.selected] || []; opts.ghost = S.selected; }
   if (m && m.movable && m.movable.length && st.status === "playing" && m.phase !== "settle") {  // settling moves only held tiles
     opts.movable = board.map((t, i) => (m.movable.includes(t) ? i : -1)).filter((i) => i >= 0);
@@ -2052,6 +2051,8 @@ async function init() {
     const cells = layout && boardCells($("entry-board").value, st, layout.cells.length);
     if (cells && S.entry) { S.entry.cells = cells; renderEntryLayout(st); }
   });
+  // Enter in the score box enters it, as the button beside it does
+  $("entry-score").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("entry-btn").click(); } });
   $("entry-btn").addEventListener("click", async () => {
     const st = S.state, player = entryPlayer();
     const board = $("entry-board").value.trim(), score = $("entry-score").value;

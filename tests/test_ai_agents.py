@@ -330,10 +330,10 @@ def test_two_drawn_tiles_go_where_the_pair_scores_most(seed):
 def test_hint_refuses_a_tile_in_hand_twice_or_on_the_board(capsys):
     board = ". . . . . . . . . 574 . . . . . . . . ."
     for extra, reason in (("574", "already on the board"), ("123", "must be different"), ("12", "")):
-        assert main(["hint", board, "123", "--in-hand", extra, "--agent", "fast"]) == 2
+        assert main(["hint", board, "123", "--in-hand", extra, "--agent", "fast", "--draw", "2"]) == 2
         err = capsys.readouterr().err.strip()
         assert reason in err and "\n" not in err
-    assert main(["hint", board, "123", "--in-hand", "9-6-8", "--agent", "fast", "--json"]) == 0
+    assert main(["hint", board, "123", "--in-hand", "9-6-8", "--agent", "fast", "--draw", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["in_hand"] == ["968"] and len(data["hints"]) == 18
 

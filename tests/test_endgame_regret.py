@@ -4,6 +4,7 @@ is 170?"): its compiled search must agree with a plain recursive expectimax writ
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "endgame_regret.py"
 def load_script():
     spec = importlib.util.spec_from_file_location("endgame_regret", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: numba finds the recursive kernel through its module
     spec.loader.exec_module(module)
     return module
 

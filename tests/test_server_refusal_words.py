@@ -6,9 +6,7 @@ must be exactly the server's text: a message changed on the server shows up here
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +16,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 from takeiteasy.server import MemoryStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Limit, RateLimits  # noqa: E402
 from takeiteasy.server.rooms import MAX_PLAYERS  # noqa: E402
+from test_i18n_strings import EN  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "src" / "takeiteasy" / "server" / "static" / "i18n.js"
-STRINGS = json.loads(re.search(r"// BEGIN STRINGS\n(.*?)// END STRINGS", SCRIPT.read_text(encoding="utf-8"),
-                               re.S).group(1).strip().rstrip(";"))
-TEMPLATES = {key.removeprefix("srv."): text for key, text in STRINGS["en"].items() if key.startswith("srv.")}
+TEMPLATES = {key.removeprefix("srv."): text for key, text in EN.items() if key.startswith("srv.")}
 
 
 def filled(template: str, params: dict) -> str:

@@ -147,6 +147,8 @@ def test_hints_in_a_solo_game_are_the_hint_function_on_the_shown_board_and_tile(
     # the page shows the API's value (two decimals) to one decimal, as JavaScript rounds it
     shown_best = page.evaluate(f"({expected[0].to_json()['expected']}).toFixed(1)")
     assert best.locator(".hint-num").text_content() == shown_best
+    # every number on the page is rounded so: 149.45 is stored just below itself (toLocaleString said 149.5)
+    assert page.evaluate("[decimal(149.45), decimal(0.25), decimal(166.96)]") == ["149.4", "0.3", "167.0"]
     assert f"cell {expected[0].cell}" in page.text_content("#hint-info")
     page.screenshot(path=str(tmp_path / "hints.png"))
     # placing the tile clears the hint; the key h asks again for the next tile

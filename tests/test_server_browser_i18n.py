@@ -154,6 +154,8 @@ def test_a_solo_game_in_romanian_shows_romanian_words_and_no_dictionary_id(serve
     assert re.search(r"așteptat \d+,\d$", page.text_content("#hint-info"))
     numbers = page.eval_on_selector_all("#board .hint-num", "ns => ns.map(n => n.textContent)")
     assert numbers and all(re.fullmatch(r"\d+,\d", text) for text in numbers)
+    # rounded as toFixed rounds (the number as stored: 149.45 lies just below), only the comma differs
+    assert page.evaluate("[decimal(149.45), decimal(0.25), decimal(166.96)]") == ["149,4", "0,3", "167,0"]
     assert [th.strip() for th in page.eval_on_selector_all("#players th", "ths => ths.map(th => th.textContent)")] == \
         [ro["table.player"], ro["table.placed"], ro["table.total"]]
     assert f"({ro['table.ai']})" in page.text_content("#players")

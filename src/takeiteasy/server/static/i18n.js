@@ -1492,10 +1492,12 @@ function t(id, params = {}, fallback) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-// ``x`` with ``digits`` decimals as the chosen language writes it ("166.9", "166,9"): toFixed's rounding, no
-// thousands separator (scores stay below 1,000).
+// ``x`` with ``digits`` decimals as the chosen language writes it ("166.9", "166,9"), no thousands separator
+// (scores stay below 1,000).  toFixed rounds the number itself (149.45 is stored just below, so 149.4);
+// toLocaleString rounds its shortest decimal form (149.5), which would disagree with the API's rounding.
 function decimal(x, digits = 1) {
-  return x.toLocaleString(LANG, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  const point = (1.5).toLocaleString(LANG).replace(/\d/g, "") || ".";
+  return Number(x).toFixed(digits).replace(".", point);
 }
 
 // A preset's name as the chosen language says it: the identifier itself (what the command line takes) if none.

@@ -323,3 +323,36 @@ def test_a_render_that_changes_nothing_says_nothing_again(server, browser):
     call_tiles(caller, 1)  # a new call is said
     assert "caller-say" in caller.evaluate("window.__live")
     assert not errors
+
+
+def test_the_single_key_shortcut_h_can_be_turned_off_and_the_device_remembers_it(server, browser):
+    """WCAG 2.1.4: the key h asked for a hint with no way to turn it off (a letter pressed by mistake, or typed by
+    speech input, asked the server for a hint).  "The key h asks for a hint", beside the game, turns it off; the
+    device remembers it, and meanwhile the Hint button no longer names the key."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Keyless")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/hint") else None)
+    assert page.is_checked("#hint-key") and page.is_visible("#hint-btn kbd")  # on until turned off
+    assert page.get_attribute("#hint-btn", "aria-keyshortcuts") == "h"
+    page.uncheck("#hint-key")
+    assert page.is_hidden("#hint-btn kbd") and page.get_attribute("#hint-btn", "aria-keyshortcuts") is None
+    assert "h" not in page.get_attribute("#hint-btn", "title").split()[-1]  # no "(key h)"
+    for _ in range(2):  # then again after a reload: kept on the device
+        page.focus("#board g.legal[tabindex='0']")
+        page.keyboard.press("h")
+        page.wait_for_timeout(300)
+        assert asked == [] and page.locator("#board .hint-num").count() == 0
+        page.reload()
+        page.wait_for_selector("#board .legal")
+        assert not page.is_checked("#hint-key") and page.is_hidden("#hint-btn kbd")
+    page.check("#hint-key")
+    page.focus("#board g.legal[tabindex='0']")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    assert len(asked) == 1 and page.get_attribute("#hint-btn", "aria-keyshortcuts") == "h"
+    assert not errors
+
+

@@ -1045,6 +1045,18 @@ function renderHintBar(key) {
   } else say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) }));
 }
 
+// The key h for a hint, unless the player turned it off beside the game (a key of one letter may be pressed by
+// mistake, or typed by speech input: WCAG 2.1.4); the device remembers it.  Off, the Hint button no longer names it.
+const HINT_KEY = "tie-hint-key";
+function showHintKey() {
+  const on = $("hint-key").checked, button = $("hint-btn");
+  button.querySelector("kbd").hidden = !on;
+  if (on) button.setAttribute("aria-keyshortcuts", "h"); else button.removeAttribute("aria-keyshortcuts");
+  const title = on ? "game.hint_title" : "game.hint_title_nokey";
+  button.dataset.i18nAttr = `title:${title}`;  // (kept so when the language changes)
+  button.title = t(title);
+}
+
 async function requestHint() {
   const key = hintKey();
   if (!key || (S.hint && S.hint.key === key && S.hint.status !== "error")) return;
@@ -2025,6 +2037,12 @@ async function init() {
   $("reclaim-btn").addEventListener("click", () => act("reclaim"));
   $("analyse-btn").addEventListener("click", requestAnalysis);
   $("caller-analyse-btn").addEventListener("click", requestAnalysis);
+  $("hint-key").checked = localStorage.getItem(HINT_KEY) !== "0";
+  showHintKey();
+  $("hint-key").addEventListener("change", () => {
+    try { localStorage.setItem(HINT_KEY, $("hint-key").checked ? "1" : "0"); } catch { /* storage off: for this page only */ }
+    showHintKey();
+  });
   $("speak-calls-label").hidden = !canSpeak();
   $("speak-calls").checked = localStorage.getItem("tie-speak") === "1";
   $("speak-calls").addEventListener("change", () => localStorage.setItem("tie-speak", $("speak-calls").checked ? "1" : "0"));
@@ -2041,7 +2059,7 @@ async function init() {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
     // a link or a summary does its own thing with Enter: Enter on "Take It Easy!" drew a tile as it left the game
     if (["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"].includes(e.target.tagName) || $("game").hidden) return;
-    if (e.key === "h") requestHint();
+    if (e.key === "h") { if ($("hint-key").checked) requestHint(); }  // unless turned off
     else if (!$("draw-bar").hidden) act("draw");
   });
   $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });

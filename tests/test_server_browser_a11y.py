@@ -356,3 +356,44 @@ def test_the_single_key_shortcut_h_can_be_turned_off_and_the_device_remembers_it
     assert not errors
 
 
+# What a screen's status line has from the moment the page watches: its screen shown or hidden, and each write of
+# the line, numbered by the batch of changes it came in (one batch: one go of the page's script).
+WATCH_FIRST_STATUS = """([screen, status]) => { window.__said = []; let batch = 0;
+  const view = document.getElementById(screen), line = document.getElementById(status);
+  new MutationObserver((records) => { batch += 1;
+    for (const r of records) {
+      if (r.target === view && r.attributeName === "hidden") window.__said.push([batch, view.hidden ? "hidden" : "shown"]);
+      else if (r.target === line) window.__said.push([batch, "said", line.textContent]);
+    } }).observe(document.getElementById("app"),
+      { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden"] }); }"""
+
+# The status line written again after the batch that showed its screen (a screen reader then reads it out).
+SAID_ONCE_SHOWN = """() => { const said = window.__said, shown = said.find((s) => s[1] === "shown");
+  return !!shown && said.some((s) => s[0] > shown[0] && s[1] === "said" && s[2] !== ""); }"""
+
+
+def test_the_first_status_of_a_screen_is_written_once_the_screen_is_shown(server, browser):
+    """A live region is read out when its words change while it is shown: the game's and the caller's status line
+    ("Place 5-7-4", "Call the next tile") were written in the same go as their screen was shown, so a screen reader
+    said nothing of the first one.  They are written again a moment after the screen is shown."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Heard")
+    page.evaluate(WATCH_FIRST_STATUS, ["game", "status"])
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.wait_for_function(SAID_ONCE_SHOWN, timeout=3000)
+    assert page.text_content("#status").startswith("Place ")
+    host = open_page(browser, server, errors, "Announcer")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    host.fill("#lobby-person", "Dora")
+    host.click("#lobby-add-p")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    host.evaluate(WATCH_FIRST_STATUS, ["caller", "caller-status"])
+    host.click("#lobby-start")
+    host.wait_for_selector("#caller:not([hidden])")
+    host.wait_for_function(SAID_ONCE_SHOWN, timeout=3000)
+    assert host.text_content("#caller-status") != ""
+    assert not errors
+
+

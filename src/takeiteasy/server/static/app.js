@@ -390,7 +390,21 @@ function show(view) {
   // another screen starts at its top: on a phone the scroll of the last one left the new one half off screen
   const changed = $(view).hidden;
   for (const id of ["home", "lobby", "game", "caller"]) $(id).hidden = id !== view;
-  if (changed) window.scrollTo(0, 0);
+  if (changed) { window.scrollTo(0, 0); sayAgain(view); }
+}
+
+// A screen reader reads out a live region's words when they change while it is shown, not the words it has as it
+// appears: the status line of a screen just shown (written as the screen came) went unsaid.  A moment later, the
+// region shown, the same words are written again, and are read out (unless they changed meanwhile: that was read).
+const SAY_AGAIN_MS = 100;
+function sayAgain(view) {
+  for (const node of $(view).querySelectorAll("[role=status]")) {
+    const text = node.textContent, first = node.firstChild;
+    if (!text) continue;  // nothing to say yet: the words to come are read as they are written
+    setTimeout(() => {
+      if (!$(view).hidden && node.firstChild === first && node.textContent === text) node.textContent = text;
+    }, SAY_AGAIN_MS);
+  }
 }
 
 function me() { return S.state && S.state.me; }

@@ -8,10 +8,15 @@ Skips only when Chromium or Playwright is missing outside CI; with CI=true it mu
 
 from __future__ import annotations
 
+import re
+
 # the shared fixtures (and the module's skip when there is no browser outside CI)
 from test_server_browser import (  # noqa: F401
-    browser, call_tiles, host_and_guest, open_caller_room, open_page, server, wait_tiles,
+    browser, call_tiles, host_and_guest, open_caller_room, open_page, open_seat, server, solo_played_by_api,
+    wait_tiles,
 )
+
+from playwright.sync_api import expect  # noqa: E402  (after the module's skip, in test_server_browser)
 
 # WCAG 2's contrast ratio of two computed CSS colours ("rgb(r, g, b)"), in the page.
 CONTRAST = """(pair) => {
@@ -394,6 +399,44 @@ def test_the_first_status_of_a_screen_is_written_once_the_screen_is_shown(server
     host.wait_for_selector("#caller:not([hidden])")
     host.wait_for_function(SAID_ONCE_SHOWN, timeout=3000)
     assert host.text_content("#caller-status") != ""
+    assert not errors
+
+
+# Shown elements whose title holds words found nowhere else: a title shows on a mouse's hover alone (not by keyboard
+# or touch), and one on an element that takes no focus is not read by a screen reader either.  A control's title is
+# its description; a title may also repeat its element's words or name.
+TITLE_ONLY = """() => [...document.querySelectorAll("[title]")].filter((e) => e.title.trim() && e.getClientRects().length)
+  .filter((e) => !e.matches("button, input, select, textarea, a[href], [tabindex]"))
+  .filter((e) => e.title !== e.textContent.trim() && e.title !== e.getAttribute("aria-label"))
+  .map((e) => `${e.tagName.toLowerCase()}#${e.id}: ${e.title}`)"""
+
+
+def test_no_words_are_only_in_a_title(server, browser):
+    """The best scores' game and date, what "confirm each tile" and "list under Open rooms" do, what a Best
+    Sunray/Moonbeam bonus is, "Read the calls aloud" and adding a late player at a table were told only in titles
+    (on a label or a box: not even read by a screen reader), out of reach by keyboard or touch.  They are shown, and
+    each setting's words describe its checkbox; "Read the calls aloud", which says it all, has its title on the
+    checkbox itself."""
+    errors: list[str] = []
+    seat = solo_played_by_api(server, "best-sunray", "Titled")
+    solo_played_by_api(server, "standard", "Titled")  # a best score under the rules shown first
+    page = open_page(browser, server, errors, "Reader")
+    page.wait_for_selector("#best-scores li:not(.muted)")
+    assert page.evaluate(TITLE_ONLY) == []
+    assert page.text_content("#best-scores .score-when").startswith("solo game, ")
+    for box, words in (("#confirm", "the tile you just placed can still move"), ("#listed", "strangers on this server")):
+        expect(page.locator(box)).to_have_accessible_description(re.compile(words))
+        assert words in page.text_content(f"#{page.get_attribute(box, 'aria-describedby')}")
+    rays = open_seat(browser, server, errors, seat, {"width": 1280, "height": 900})
+    assert rays.is_visible("#bonus-note") and rays.evaluate(TITLE_ONLY) == []
+    host = open_caller_room(browser, server, errors, "Tabled")
+    host.wait_for_selector("#caller-add:not([hidden])")
+    assert host.is_visible("#caller-add-help") and host.evaluate(TITLE_ONLY) == []
+    expect(host.locator("#caller-person")).to_have_accessible_description(
+        "until the first round ends: a late player catches up from the tiles called so far")
+    assert host.get_attribute("#end-round", "aria-describedby") == "entry-note"  # why it waits, though disabled
+    if host.is_visible("#speak-calls"):  # where the browser can speak
+        expect(host.locator("#speak-calls")).to_have_accessible_description(re.compile("reads each called tile aloud"))
     assert not errors
 
 

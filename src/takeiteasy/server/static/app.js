@@ -713,7 +713,8 @@ function renderResult(st, mine, layout) {
   const bonus = st.options.scoring === "best-sunray" || st.players.some((p) => p.bonus);
   const rt = [el("tr")];
   rt[0].append(el("th", {}, t("table.player")), el("th", { class: "num" }, t("table.board")));
-  if (bonus) rt[0].append(el("th", { class: "num", title: t("table.bonus_title") }, t("table.bonus")));
+  if (bonus) rt[0].append(el("th", { class: "num" }, t("table.bonus")));
+  $("bonus-note").hidden = !bonus;  // what the bonus is: under the table, not only in the heading's title
   rt[0].append(el("th", { class: "num" }, t("table.round")));
   for (const p of st.players) {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
@@ -1189,6 +1190,9 @@ function renderCaller() {
   $("end-round").hidden = !host || st.status !== "playing";
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? t("caller.end_title", { n: st.tiles_per_round }) : "";
+  // why it cannot be pressed yet, in words a disabled button (no Tab stop, no hover on a phone) can point to
+  if (st.left !== 0) $("end-round").setAttribute("aria-describedby", "entry-note");
+  else $("end-round").removeAttribute("aria-describedby");
   $("caller-next").hidden = !host || st.status !== "round_over";
   showRematch($("caller-rematch"), st);
   $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
@@ -1927,8 +1931,10 @@ async function loadScores() {
     if (!scores.length) { list.replaceChildren(el("li", { class: "muted" }, t("home.none"))); return; }
     list.replaceChildren(...scores.map((s) => {
       const when = new Date(s.at * 1000).toLocaleDateString(LANG);
-      const li = el("li", { title: t("home.score_title", { mode: t(`mode.${s.mode}`, {}, s.mode), when }) });
-      li.append(el("span", {}, s.name), el("span", { class: "num" }, `${s.score}`));
+      // how and when it was played: shown (in a title it was out of reach by keyboard and touch)
+      const li = el("li");
+      li.append(el("span", {}, s.name), el("span", { class: "num" }, `${s.score}`), " ",
+        el("span", { class: "muted score-when" }, t("home.score_title", { mode: t(`mode.${s.mode}`, {}, s.mode), when })));
       return li;
     }));
   } catch (e) { /* the list is optional */ }

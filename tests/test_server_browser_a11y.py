@@ -440,3 +440,29 @@ def test_no_words_are_only_in_a_title(server, browser):
     assert not errors
 
 
+def test_every_stripe_shows_against_its_tile_in_either_edition_s_colours(server, browser):
+    """WCAG 1.4.11: the classic magenta and red, the six-board edition's blue and red were under 3:1 against the dark
+    tile (only the six-board black had an edge).  Those stripes keep their printed colours and get a thin light
+    edge, 3:1 against the tile at least."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Striped")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    for edition in ("classic", "sixboard"):
+        page.select_option("#palette-game", edition)
+        # every stripe value once (an upright 1, 5 or 9; a rising 2, 6 or 7; a falling 3, 4 or 8), drawn by the page
+        stripes = page.evaluate("""() => ["123", "564", "978"].flatMap((token) => {
+          const icon = tileIcon(token); document.getElementById("history").append(icon);
+          const bg = getComputedStyle(icon.querySelector(".tile-bg")).fill;
+          const seen = [...icon.querySelectorAll("line:not(.stripe-edge)")].map((line) => {
+            const edge = line.previousElementSibling && line.previousElementSibling.matches(".stripe-edge")
+              ? line.previousElementSibling : null;
+            return [token, getComputedStyle(line).stroke, bg, edge && getComputedStyle(edge).stroke,
+              edge && +edge.getAttribute("stroke-width") > +line.getAttribute("stroke-width")];
+          });
+          icon.remove(); return seen; })""")
+        assert len(stripes) == 9
+        for token, stroke, bg, edge, wider in stripes:
+            if contrast(page, stroke, bg) < 3:
+                assert edge and wider and contrast(page, edge, bg) >= 3, (edition, token, stroke)
+    assert not errors

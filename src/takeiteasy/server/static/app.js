@@ -144,10 +144,22 @@ function hexPoints(cx, cy, r) {
 
 function colourOf(value) { return value === "*" ? "#ffffff" : (S.palette[value] || {}).hex || "#888"; }
 
-// A colour too dark to be seen on the dark tile (the six-board edition's black stripe): edged in grey.
-function tooDark(hex) {
+// A stripe colour under 3:1 against the dark tile (WCAG's contrast for a mark; the six-board edition's black, the
+// reds, the classic magenta and the six-board blue): edged in light grey, so that its shape shows while its colour
+// stays the printed one.  TILE_BG is app.css's fill of .tile-bg, in light and dark colours alike.
+const TILE_BG = "#2f2c29";
+function luminance(hex) {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  return !!m && 0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16) < 64;
+  if (!m) return null;
+  const [r, g, b] = m.slice(1).map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function faint(hex) {
+  const [a, b] = [luminance(hex), luminance(TILE_BG)];
+  return a !== null && (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 3;
 }
 
 // Draw a tile (token like "574") centred at cx, cy into an SVG group, in the colours of the palette in use; with
@@ -160,7 +172,7 @@ function drawTile(group, token, cx, cy, r = R, symbol) {
     const [ux, uy] = DIRS[d];
     const ends = { x1: cx - ux * a, y1: cy - uy * a, x2: cx + ux * a, y2: cy + uy * a };
     const colour = colourOf(token[d]);
-    if (token[d] !== "*" && tooDark(colour)) {
+    if (token[d] !== "*" && faint(colour)) {
       group.appendChild(el("svg:line", { ...ends, class: "stripe-edge", stroke: "#b9b2a8", "stroke-width": r * 0.38 }));
     }
     const stripe = el("svg:line", {

@@ -8,10 +8,15 @@ Skips only when Chromium or Playwright is missing outside CI; with CI=true it mu
 
 from __future__ import annotations
 
+import re
+
 # the shared fixtures (and the module's skip when there is no browser outside CI)
 from test_server_browser import (  # noqa: F401
-    browser, call_tiles, host_and_guest, open_caller_room, open_page, server, wait_tiles,
+    browser, call_tiles, host_and_guest, open_caller_room, open_page, open_seat, server, solo_played_by_api,
+    wait_tiles,
 )
+
+from playwright.sync_api import expect  # noqa: E402  (after the module's skip, in test_server_browser)
 
 # WCAG 2's contrast ratio of two computed CSS colours ("rgb(r, g, b)"), in the page.
 CONTRAST = """(pair) => {
@@ -322,4 +327,142 @@ def test_a_render_that_changes_nothing_says_nothing_again(server, browser):
     assert caller.evaluate("window.__live") == []
     call_tiles(caller, 1)  # a new call is said
     assert "caller-say" in caller.evaluate("window.__live")
+    assert not errors
+
+
+def test_the_single_key_shortcut_h_can_be_turned_off_and_the_device_remembers_it(server, browser):
+    """WCAG 2.1.4: the key h asked for a hint with no way to turn it off (a letter pressed by mistake, or typed by
+    speech input, asked the server for a hint).  "The key h asks for a hint", beside the game, turns it off; the
+    device remembers it, and meanwhile the Hint button no longer names the key."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Keyless")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/hint") else None)
+    assert page.is_checked("#hint-key") and page.is_visible("#hint-btn kbd")  # on until turned off
+    assert page.get_attribute("#hint-btn", "aria-keyshortcuts") == "h"
+    page.uncheck("#hint-key")
+    assert page.is_hidden("#hint-btn kbd") and page.get_attribute("#hint-btn", "aria-keyshortcuts") is None
+    assert "h" not in page.get_attribute("#hint-btn", "title").split()[-1]  # no "(key h)"
+    for _ in range(2):  # then again after a reload: kept on the device
+        page.focus("#board g.legal[tabindex='0']")
+        page.keyboard.press("h")
+        page.wait_for_timeout(300)
+        assert asked == [] and page.locator("#board .hint-num").count() == 0
+        page.reload()
+        page.wait_for_selector("#board .legal")
+        assert not page.is_checked("#hint-key") and page.is_hidden("#hint-btn kbd")
+    page.check("#hint-key")
+    page.focus("#board g.legal[tabindex='0']")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hint-best")
+    assert len(asked) == 1 and page.get_attribute("#hint-btn", "aria-keyshortcuts") == "h"
+    assert not errors
+
+
+# What a screen's status line has from the moment the page watches: its screen shown or hidden, and each write of
+# the line, numbered by the batch of changes it came in (one batch: one go of the page's script).
+WATCH_FIRST_STATUS = """([screen, status]) => { window.__said = []; let batch = 0;
+  const view = document.getElementById(screen), line = document.getElementById(status);
+  new MutationObserver((records) => { batch += 1;
+    for (const r of records) {
+      if (r.target === view && r.attributeName === "hidden") window.__said.push([batch, view.hidden ? "hidden" : "shown"]);
+      else if (r.target === line) window.__said.push([batch, "said", line.textContent]);
+    } }).observe(document.getElementById("app"),
+      { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["hidden"] }); }"""
+
+# The status line written again after the batch that showed its screen (a screen reader then reads it out).
+SAID_ONCE_SHOWN = """() => { const said = window.__said, shown = said.find((s) => s[1] === "shown");
+  return !!shown && said.some((s) => s[0] > shown[0] && s[1] === "said" && s[2] !== ""); }"""
+
+
+def test_the_first_status_of_a_screen_is_written_once_the_screen_is_shown(server, browser):
+    """A live region is read out when its words change while it is shown: the game's and the caller's status line
+    ("Place 5-7-4", "Call the next tile") were written in the same go as their screen was shown, so a screen reader
+    said nothing of the first one.  They are written again a moment after the screen is shown."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Heard")
+    page.evaluate(WATCH_FIRST_STATUS, ["game", "status"])
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    page.wait_for_function(SAID_ONCE_SHOWN, timeout=3000)
+    assert page.text_content("#status").startswith("Place ")
+    host = open_page(browser, server, errors, "Announcer")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    host.fill("#lobby-person", "Dora")
+    host.click("#lobby-add-p")
+    host.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    host.evaluate(WATCH_FIRST_STATUS, ["caller", "caller-status"])
+    host.click("#lobby-start")
+    host.wait_for_selector("#caller:not([hidden])")
+    host.wait_for_function(SAID_ONCE_SHOWN, timeout=3000)
+    assert host.text_content("#caller-status") != ""
+    assert not errors
+
+
+# Shown elements whose title holds words found nowhere else: a title shows on a mouse's hover alone (not by keyboard
+# or touch), and one on an element that takes no focus is not read by a screen reader either.  A control's title is
+# its description; a title may also repeat its element's words or name.
+TITLE_ONLY = """() => [...document.querySelectorAll("[title]")].filter((e) => e.title.trim() && e.getClientRects().length)
+  .filter((e) => !e.matches("button, input, select, textarea, a[href], [tabindex]"))
+  .filter((e) => e.title !== e.textContent.trim() && e.title !== e.getAttribute("aria-label"))
+  .map((e) => `${e.tagName.toLowerCase()}#${e.id}: ${e.title}`)"""
+
+
+def test_no_words_are_only_in_a_title(server, browser):
+    """The best scores' game and date, what "confirm each tile" and "list under Open rooms" do, what a Best
+    Sunray/Moonbeam bonus is, "Read the calls aloud" and adding a late player at a table were told only in titles
+    (on a label or a box: not even read by a screen reader), out of reach by keyboard or touch.  They are shown, and
+    each setting's words describe its checkbox; "Read the calls aloud", which says it all, has its title on the
+    checkbox itself."""
+    errors: list[str] = []
+    seat = solo_played_by_api(server, "best-sunray", "Titled")
+    solo_played_by_api(server, "standard", "Titled")  # a best score under the rules shown first
+    page = open_page(browser, server, errors, "Reader")
+    page.wait_for_selector("#best-scores li:not(.muted)")
+    assert page.evaluate(TITLE_ONLY) == []
+    assert page.text_content("#best-scores .score-when").startswith("solo game, ")
+    for box, words in (("#confirm", "the tile you just placed can still move"), ("#listed", "strangers on this server")):
+        expect(page.locator(box)).to_have_accessible_description(re.compile(words))
+        assert words in page.text_content(f"#{page.get_attribute(box, 'aria-describedby')}")
+    rays = open_seat(browser, server, errors, seat, {"width": 1280, "height": 900})
+    assert rays.is_visible("#bonus-note") and rays.evaluate(TITLE_ONLY) == []
+    host = open_caller_room(browser, server, errors, "Tabled")
+    host.wait_for_selector("#caller-add:not([hidden])")
+    assert host.is_visible("#caller-add-help") and host.evaluate(TITLE_ONLY) == []
+    expect(host.locator("#caller-person")).to_have_accessible_description(
+        "until the first round ends: a late player catches up from the tiles called so far")
+    assert host.get_attribute("#end-round", "aria-describedby") == "entry-note"  # why it waits, though disabled
+    if host.is_visible("#speak-calls"):  # where the browser can speak
+        expect(host.locator("#speak-calls")).to_have_accessible_description(re.compile("reads each called tile aloud"))
+    assert not errors
+
+
+def test_every_stripe_shows_against_its_tile_in_either_edition_s_colours(server, browser):
+    """WCAG 1.4.11: the classic magenta and red, the six-board edition's blue and red were under 3:1 against the dark
+    tile (only the six-board black had an edge).  Those stripes keep their printed colours and get a thin light
+    edge, 3:1 against the tile at least."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Striped")
+    page.click("#solo")
+    page.wait_for_selector("#board .legal")
+    for edition in ("classic", "sixboard"):
+        page.select_option("#palette-game", edition)
+        # every stripe value once (an upright 1, 5 or 9; a rising 2, 6 or 7; a falling 3, 4 or 8), drawn by the page
+        stripes = page.evaluate("""() => ["123", "564", "978"].flatMap((token) => {
+          const icon = tileIcon(token); document.getElementById("history").append(icon);
+          const bg = getComputedStyle(icon.querySelector(".tile-bg")).fill;
+          const seen = [...icon.querySelectorAll("line:not(.stripe-edge)")].map((line) => {
+            const edge = line.previousElementSibling && line.previousElementSibling.matches(".stripe-edge")
+              ? line.previousElementSibling : null;
+            return [token, getComputedStyle(line).stroke, bg, edge && getComputedStyle(edge).stroke,
+              edge && +edge.getAttribute("stroke-width") > +line.getAttribute("stroke-width")];
+          });
+          icon.remove(); return seen; })""")
+        assert len(stripes) == 9
+        for token, stroke, bg, edge, wider in stripes:
+            if contrast(page, stroke, bg) < 3:
+                assert edge and wider and contrast(page, edge, bg) >= 3, (edition, token, stroke)
     assert not errors

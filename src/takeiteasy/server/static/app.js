@@ -144,10 +144,22 @@ function hexPoints(cx, cy, r) {
 
 function colourOf(value) { return value === "*" ? "#ffffff" : (S.palette[value] || {}).hex || "#888"; }
 
-// A colour too dark to be seen on the dark tile (the six-board edition's black stripe): edged in grey.
-function tooDark(hex) {
+// A stripe colour under 3:1 against the dark tile (WCAG's contrast for a mark; the six-board edition's black, the
+// reds, the classic magenta and the six-board blue): edged in light grey, so that its shape shows while its colour
+// stays the printed one.  TILE_BG is app.css's fill of .tile-bg, in light and dark colours alike.
+const TILE_BG = "#2f2c29";
+function luminance(hex) {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  return !!m && 0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16) < 64;
+  if (!m) return null;
+  const [r, g, b] = m.slice(1).map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function faint(hex) {
+  const [a, b] = [luminance(hex), luminance(TILE_BG)];
+  return a !== null && (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) < 3;
 }
 
 // Draw a tile (token like "574") centred at cx, cy into an SVG group, in the colours of the palette in use; with
@@ -160,7 +172,7 @@ function drawTile(group, token, cx, cy, r = R, symbol) {
     const [ux, uy] = DIRS[d];
     const ends = { x1: cx - ux * a, y1: cy - uy * a, x2: cx + ux * a, y2: cy + uy * a };
     const colour = colourOf(token[d]);
-    if (token[d] !== "*" && tooDark(colour)) {
+    if (token[d] !== "*" && faint(colour)) {
       group.appendChild(el("svg:line", { ...ends, class: "stripe-edge", stroke: "#b9b2a8", "stroke-width": r * 0.38 }));
     }
     const stripe = el("svg:line", {
@@ -390,7 +402,21 @@ function show(view) {
   // another screen starts at its top: on a phone the scroll of the last one left the new one half off screen
   const changed = $(view).hidden;
   for (const id of ["home", "lobby", "game", "caller"]) $(id).hidden = id !== view;
-  if (changed) window.scrollTo(0, 0);
+  if (changed) { window.scrollTo(0, 0); sayAgain(view); }
+}
+
+// A screen reader reads out a live region's words when they change while it is shown, not the words it has as it
+// appears: the status line of a screen just shown (written as the screen came) went unsaid.  A moment later, the
+// region shown, the same words are written again, and are read out (unless they changed meanwhile: that was read).
+const SAY_AGAIN_MS = 100;
+function sayAgain(view) {
+  for (const node of $(view).querySelectorAll("[role=status]")) {
+    const text = node.textContent, first = node.firstChild;
+    if (!text) continue;  // nothing to say yet: the words to come are read as they are written
+    setTimeout(() => {
+      if (!$(view).hidden && node.firstChild === first && node.textContent === text) node.textContent = text;
+    }, SAY_AGAIN_MS);
+  }
 }
 
 function me() { return S.state && S.state.me; }
@@ -699,7 +725,8 @@ function renderResult(st, mine, layout) {
   const bonus = st.options.scoring === "best-sunray" || st.players.some((p) => p.bonus);
   const rt = [el("tr")];
   rt[0].append(el("th", {}, t("table.player")), el("th", { class: "num" }, t("table.board")));
-  if (bonus) rt[0].append(el("th", { class: "num", title: t("table.bonus_title") }, t("table.bonus")));
+  if (bonus) rt[0].append(el("th", { class: "num" }, t("table.bonus")));
+  $("bonus-note").hidden = !bonus;  // what the bonus is: under the table, not only in the heading's title
   rt[0].append(el("th", { class: "num" }, t("table.round")));
   for (const p of st.players) {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
@@ -1045,6 +1072,18 @@ function renderHintBar(key) {
   } else say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) }));
 }
 
+// The key h for a hint, unless the player turned it off beside the game (a key of one letter may be pressed by
+// mistake, or typed by speech input: WCAG 2.1.4); the device remembers it.  Off, the Hint button no longer names it.
+const HINT_KEY = "tie-hint-key";
+function showHintKey() {
+  const on = $("hint-key").checked, button = $("hint-btn");
+  button.querySelector("kbd").hidden = !on;
+  if (on) button.setAttribute("aria-keyshortcuts", "h"); else button.removeAttribute("aria-keyshortcuts");
+  const title = on ? "game.hint_title" : "game.hint_title_nokey";
+  button.dataset.i18nAttr = `title:${title}`;  // (kept so when the language changes)
+  button.title = t(title);
+}
+
 async function requestHint() {
   const key = hintKey();
   if (!key || (S.hint && S.hint.key === key && S.hint.status !== "error")) return;
@@ -1163,6 +1202,9 @@ function renderCaller() {
   $("end-round").hidden = !host || st.status !== "playing";
   $("end-round").disabled = st.left !== 0;
   $("end-round").title = st.left !== 0 ? t("caller.end_title", { n: st.tiles_per_round }) : "";
+  // why it cannot be pressed yet, in words a disabled button (no Tab stop, no hover on a phone) can point to
+  if (st.left !== 0) $("end-round").setAttribute("aria-describedby", "entry-note");
+  else $("end-round").removeAttribute("aria-describedby");
   $("caller-next").hidden = !host || st.status !== "round_over";
   showRematch($("caller-rematch"), st);
   $("caller-add").hidden = !host || !st.joinable;  // a person the host forgot, during the first round
@@ -1901,8 +1943,10 @@ async function loadScores() {
     if (!scores.length) { list.replaceChildren(el("li", { class: "muted" }, t("home.none"))); return; }
     list.replaceChildren(...scores.map((s) => {
       const when = new Date(s.at * 1000).toLocaleDateString(LANG);
-      const li = el("li", { title: t("home.score_title", { mode: t(`mode.${s.mode}`, {}, s.mode), when }) });
-      li.append(el("span", {}, s.name), el("span", { class: "num" }, `${s.score}`));
+      // how and when it was played: shown (in a title it was out of reach by keyboard and touch)
+      const li = el("li");
+      li.append(el("span", {}, s.name), el("span", { class: "num" }, `${s.score}`), " ",
+        el("span", { class: "muted score-when" }, t("home.score_title", { mode: t(`mode.${s.mode}`, {}, s.mode), when })));
       return li;
     }));
   } catch (e) { /* the list is optional */ }
@@ -2025,6 +2069,12 @@ async function init() {
   $("reclaim-btn").addEventListener("click", () => act("reclaim"));
   $("analyse-btn").addEventListener("click", requestAnalysis);
   $("caller-analyse-btn").addEventListener("click", requestAnalysis);
+  $("hint-key").checked = localStorage.getItem(HINT_KEY) !== "0";
+  showHintKey();
+  $("hint-key").addEventListener("change", () => {
+    try { localStorage.setItem(HINT_KEY, $("hint-key").checked ? "1" : "0"); } catch { /* storage off: for this page only */ }
+    showHintKey();
+  });
   $("speak-calls-label").hidden = !canSpeak();
   $("speak-calls").checked = localStorage.getItem("tie-speak") === "1";
   $("speak-calls").addEventListener("change", () => localStorage.setItem("tie-speak", $("speak-calls").checked ? "1" : "0"));
@@ -2041,7 +2091,7 @@ async function init() {
     if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
     // a link or a summary does its own thing with Enter: Enter on "Take It Easy!" drew a tile as it left the game
     if (["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"].includes(e.target.tagName) || $("game").hidden) return;
-    if (e.key === "h") requestHint();
+    if (e.key === "h") { if ($("hint-key").checked) requestHint(); }  // unless turned off
     else if (!$("draw-bar").hidden) act("draw");
   });
   $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });

@@ -23,6 +23,8 @@ VARIANTS = [
     {"board": "daffodil", "stamen": "holding"},
     {"caller": False},  # rulebook 004: the player announces the tiles
     {"caller": False, "draw": 2, "board": "daffodil"},
+    {"draw": 3},  # hand by place (MultiDiscrete)
+    {"caller": False, "draw": 3, "placement": "sunmoon"},  # and the announcements so far, in order
 ]
 
 

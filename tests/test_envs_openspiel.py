@@ -20,6 +20,8 @@ from takeiteasy.core.tiles import TOKENS
     'take_it_easy(players=3,options={"caller": false})',  # rulebook 004: the players announce the tiles
     # several options hold a comma, which the game-string syntax cannot carry: parameters as a dict
     ("take_it_easy", {"players": 2, "options": json.dumps({"caller": False, "draw": 2})}),
+    "take_it_easy(players=2,draw=3)",  # the hand by place
+    ("take_it_easy", {"players": 3, "options": json.dumps({"caller": False, "draw": 3})}),  # announced in order
 ])
 def test_random_sim_test(spec):
     game = pyspiel.load_game(*spec) if isinstance(spec, tuple) else pyspiel.load_game(spec)

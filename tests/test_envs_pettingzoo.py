@@ -16,6 +16,9 @@ CONFIGS = [
     (3, {"caller": False}),  # rulebook 004: the players announce the tiles
     (2, {"caller": False, "draw": 2}),
     (2, {"observation": "one_hot", "draw": 2}),
+    (2, {"draw": 3}),  # hand by place
+    (3, {"caller": False, "draw": 3}),  # and the announcements so far, in order
+    (2, {"observation": "one_hot", "caller": False, "draw": 4}),
 ]
 
 
@@ -394,7 +397,8 @@ def test_rulebook_004_while_the_chooser_announces_the_others_actions_are_ignored
 
 
 @pytest.mark.parametrize("make", [parallel_env, aec_env], ids=["parallel", "aec"])
-@pytest.mark.parametrize("kwargs", [{}, {"caller": False}, {"draw": 2}, {"board": "daffodil", "stamen": "holding"}])
+@pytest.mark.parametrize("kwargs", [{}, {"caller": False}, {"draw": 2}, {"board": "daffodil", "stamen": "holding"},
+                                    {"caller": False, "draw": 3}])
 def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs):
     """state() was not implemented: centralised critics (MAPPO, QMIX) want the whole table.  It is every board as
     it is, each seat's tiles to place and the tiles not turned over, inside state_space, through a whole round."""
@@ -418,7 +422,18 @@ def test_the_global_state_holds_every_board_every_hand_and_the_bag(make, kwargs)
         assert bag == set(env.rules.tile_set) - set(game.drawn) - set(game.announced)
         # with several tiles drawn at once, each seat's tile to place now (the flags do not say which goes first)
         now = [pending[0] + 1 if pending else 0 for pending in game.pending] if kwargs.get("draw") else []
-        assert list(state[3 * cells + 4 * k:]) == now
+        assert list(state[3 * cells + 4 * k:3 * cells + 4 * k + len(now)]) == now
+        rest = state[3 * cells + 4 * k + len(now):]
+        if kwargs.get("draw", 1) >= 3:  # then each seat's hand by place, and the announcements so far in order
+            places = [[0] * k for _ in range(4)]
+            for seat, pending in enumerate(game.pending):
+                for place, tile in enumerate(pending[1:], 1):
+                    places[seat][tile] = place
+            for place, tile in enumerate(game.announced, 1):
+                places[3][tile] = place
+            assert rest.tolist() == sum(places, [])
+        else:
+            assert rest.size == 0
         if make is parallel_env:
             if not env.agents:
                 break
@@ -449,7 +464,8 @@ def _num_ids(env) -> int:
     return _common.num_tile_ids(env.rules)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"board": "daffodil", "stamen": "holding"}, {"caller": False, "draw": 2}])
+@pytest.mark.parametrize("kwargs", [{}, {"board": "daffodil", "stamen": "holding"}, {"caller": False, "draw": 2},
+                                    {"caller": False, "draw": 3}])
 def test_one_hot_observations_hold_the_ordinal_ones(kwargs):
     """``observation="one_hot"``: every cell and the tile become K + 1 float flags (the first: none), the bag's
     and hand's flags stay; decoding gives back the ordinal vector of the same round, step by step."""

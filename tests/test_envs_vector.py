@@ -23,7 +23,8 @@ def test_make_vec_builds_the_batched_env():
 @pytest.mark.parametrize("kwargs", [{}, {"placement": "adjacent", "scoring": "sunrays"}, {"board": "daffodil"},
                                     {"board": "daffodil", "stamen": "first"}, {"board": "daffodil", "stamen": "last"},
                                     {"placement": "sunmoon"}, {"placement": "sunmoon", "sunmoon_touch": "previous"},
-                                    {"board": "daffodil", "stamen": "holding"}])
+                                    {"board": "daffodil", "stamen": "holding"}, {"draw": 2}, {"draw": 3},
+                                    {"draw": 4, "placement": "sunmoon"}])
 def test_each_sub_env_matches_the_single_env(kwargs, fast):
     """Sub-environment i reset with seed s plays exactly like TakeItEasyEnv reset with seed s + i (rulebook
     003's stamen variants 2 and 3 and the sun/moon placements included: the compiled step asks the engine's
@@ -38,11 +39,14 @@ def test_each_sub_env_matches_the_single_env(kwargs, fast):
     rng = np.random.default_rng(1)
     for step in range(envs.tiles_per_round):
         for i in range(n):
-            for key in ("board", "tile", "bag"):
+            assert obs.keys() == single[i][0].keys()
+            for key in single[i][0]:  # board, tile, bag, and hand or previous where the ruleset has them
                 assert np.array_equal(obs[key][i], single[i][0][key]), (step, i, key)
+                assert obs[key].dtype == np.asarray(single[i][0][key]).dtype, key
             assert np.array_equal(info["action_mask"][i], single[i][1]["action_mask"])
             for key in ("score", "tile", "turn"):  # the single env's info, batched
                 assert info[key][i] == single[i][1][key], (step, i, key)
+        assert envs.observation_space.contains(obs)
         assert np.array_equal(envs.action_masks(), info["action_mask"])
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)
@@ -228,8 +232,9 @@ def test_reset_options_deals_and_their_mistakes():
 @pytest.mark.parametrize("draw", [2, 3])
 def test_rulebook_004_easier_game_the_other_tiles_drawn_are_in_the_observation(draw):
     """Rulebook 004, Variations 1 (Easier Game): a player sees both tiles turned over, so the observation has a
-    ``hand``, the tiles still to place after the current one (they had to be worked out from the bag), in every
-    environment alike; the standard game's observation has none."""
+    ``hand``, the tiles still to place after the current one (they had to be worked out from the bag), each by its
+    place after it (flags with two at a time), in every environment alike; the standard game's observation has
+    none."""
     from takeiteasy.core import Options, Ruleset
     from takeiteasy.envs import parallel_env
 
@@ -245,8 +250,9 @@ def test_rulebook_004_easier_game_the_other_tiles_drawn_are_in_the_observation(d
     held_some = False
     for turn in range(19):
         game = single.game
-        expected = np.zeros(k, dtype=np.int8)
-        expected[list(game.pending[0][1:])] = 1
+        expected = np.zeros(k, dtype=np.int8 if draw == 2 else np.int64)
+        expected[list(game.pending[0][1:])] = range(1, len(game.pending[0]))  # 1 = placed right after the current
+        assert s_obs["hand"].dtype == obs["hand"].dtype == expected.dtype
         assert np.array_equal(s_obs["hand"], expected) and single.observation_space.contains(s_obs)
         assert np.array_equal(obs["hand"][0], s_obs["hand"]) and batched.observation_space.contains(obs)
         for agent in table.agents:  # the same deal (seed 3): the same hand, after the bag

@@ -13,6 +13,13 @@ Encoding (the same in the Gymnasium, PettingZoo and OpenSpiel environments):
 * ``tile`` -- the tile to place now as ``tile + 1``; 0 once the round is over;
 * ``bag`` -- one flag per tile id: 1 for a tile of the game's set that has not
   been turned over (nor, with no caller, announced) yet: it may still come;
+* ``hand`` -- only when several tiles are turned over at once: per tile id, its
+  place among the drawn tiles still to place after the current one (1 = placed
+  right after it, 2 = the one after, ...), 0 for a tile not waiting; with two at
+  a time these are flags (:func:`queue_places`);
+* ``announced`` -- only with no caller and three or more tiles at a time: per
+  tile id, its place in the order the tiles of the coming group were announced
+  so far (1 = announced first), 0 for a tile not announced;
 * ``previous`` -- only under sun/moon placement, whose allowed cells depend on
   the tile placed before: that tile's cell + 1 (0 before the first).
 
@@ -246,8 +253,54 @@ def set_flags(rules: Ruleset) -> np.ndarray:
 
 def shows_hand(rules: Ruleset) -> bool:
     """Several tiles turned over at once: the observation has a ``hand``, the tiles drawn and still to place
-    after the current one (a player at the table sees them)."""
+    after the current one (a player at the table sees them), each by its place in the queue (:func:`queue_places`)."""
     return draw_size_of(rules) > 1
+
+
+def shows_order(rules: Ruleset) -> bool:
+    """Three or more tiles turned over at once: flags would not say in which order the tiles waiting after the
+    current one (nor, with no caller, the tiles announced for the coming group) come, so ``hand`` and
+    ``announced`` give each tile's place in its queue (:func:`queue_places`)."""
+    return draw_size_of(rules) > 2
+
+
+def shows_announced(rules: Ruleset) -> bool:
+    """No caller and three or more tiles at a time: the observation has an ``announced``, the order in which the
+    tiles of the coming group were announced so far.  (With two at a time at most one is announced before the
+    group is turned over, and the bag, which it has left, shows it.)"""
+    return announces(rules) and shows_order(rules)
+
+
+def queue_high(rules: Ruleset) -> int:
+    """The highest value of a ``hand`` or ``announced`` entry: the most tiles that can wait after the current one,
+    ``draw`` - 1 (1 with two at a time, when the entries are flags)."""
+    return max(draw_size_of(rules) - 1, 1)
+
+
+def queue_dtype(rules: Ruleset) -> type[np.integer]:
+    """The dtype of ``hand`` and ``announced``: int8 for flags (two at a time, Gymnasium's ``MultiBinary``), int64
+    for places (three or more, ``MultiDiscrete``)."""
+    return np.int64 if shows_order(rules) else np.int8
+
+
+def queue_places(rules: Ruleset, tiles) -> np.ndarray:
+    """``hand`` and ``announced``: per tile id (K), the place of the tile in ``tiles`` (1 for the first, 2 for the
+    second, ...), 0 for a tile not among them.  With two tiles at a time ``tiles`` holds at most one, so these
+    are the flags :func:`tile_flags` gives."""
+    places = np.zeros(num_tile_ids(rules), dtype=queue_dtype(rules))
+    tiles = list(tiles)
+    places[tiles] = np.arange(1, len(tiles) + 1)
+    return places
+
+
+def hand_places(game, seat: int) -> np.ndarray:
+    """The ``hand`` of ``seat``: the tiles drawn and still to place after the current one, by their place."""
+    return queue_places(game.rules, game.pending[seat][1:])
+
+
+def announced_places(game) -> np.ndarray:
+    """The ``announced`` observation: the tiles announced so far for the coming group, by announcement order."""
+    return queue_places(game.rules, game.announced)
 
 
 def shows_previous(rules: Ruleset) -> bool:

@@ -7,8 +7,9 @@ tile on a cell.  The round follows a
 the scoring all come from the ruleset built from the keyword arguments
 (``gym.make("TakeItEasy-v0", board="daffodil", placement="adjacent")``).
 
-* Observation: ``{"board", "tile", "bag"}``, with ``"hand"`` when several tiles are drawn at once and
-  ``"previous"`` under sun/moon placement (see :mod:`takeiteasy.envs._common`).
+* Observation: ``{"board", "tile", "bag"}``, with ``"hand"`` when several tiles are drawn at once,
+  ``"announced"`` with no caller and three or more at a time, and ``"previous"`` under sun/moon placement
+  (see :mod:`takeiteasy.envs._common`).
 * Action: a cell index, 0 .. cells-1, in notation order (then the holding
   slots under daffodil variant 4; the end moves onto the stamen are made
   for the agent, see :mod:`takeiteasy.envs._common`).  With no caller
@@ -47,11 +48,22 @@ def observation_space(rules) -> spaces.Dict:
         "tile": spaces.Discrete(k + 1),
         "bag": spaces.MultiBinary(k),
     }
-    if _common.shows_hand(rules):  # several tiles drawn at once: the others still to place
-        views["hand"] = spaces.MultiBinary(k)
+    if _common.shows_hand(rules):  # several tiles drawn at once: the others still to place, by their place
+        views["hand"] = queue_space(rules)
+    if _common.shows_announced(rules):  # no caller, three or more at a time: the announcements so far, in order
+        views["announced"] = queue_space(rules)
     if _common.shows_previous(rules):  # sun/moon placement: where the last tile went
         views["previous"] = spaces.Discrete(cells + 1)
     return spaces.Dict(views)
+
+
+def queue_space(rules) -> spaces.MultiBinary | spaces.MultiDiscrete:
+    """The space of ``hand`` and ``announced`` (:func:`takeiteasy.envs._common.queue_places`): K flags with two
+    tiles at a time, K places 0..draw-1 with more."""
+    k = _common.num_tile_ids(rules)
+    if not _common.shows_order(rules):
+        return spaces.MultiBinary(k)
+    return spaces.MultiDiscrete(np.full(k, _common.queue_high(rules) + 1, dtype=np.int64))
 
 
 def check_invalid_action_mode(mode: str) -> str:
@@ -115,7 +127,9 @@ class TakeItEasyEnv(gym.Env):
             "board": _common.encode_board(game.boards[0]), "tile": np.int64(self.tile + 1),
             "bag": bag}  # np.int64 as Discrete's own samples (and the vector env's arrays) are
         if "hand" in self.observation_space.spaces:
-            view["hand"] = _common.tile_flags(self._set_flags.size, game.pending[0][1:])
+            view["hand"] = _common.hand_places(game, 0)
+        if "announced" in self.observation_space.spaces:
+            view["announced"] = _common.announced_places(game)
         if "previous" in self.observation_space.spaces:
             view["previous"] = np.int64(_common.previous_entry(game, 0))
         return view

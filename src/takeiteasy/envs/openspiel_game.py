@@ -34,10 +34,16 @@ everyone has placed it (no caller: the chooser announcing) as they are.
 
 Observation tensor (float32, per player): own board one-hot (cells x K, an
 empty cell all zero), the tiles waiting for this player (K), with ``draw`` 2
-or more the first of them, the one the player's next action places (K), the
-tiles not drawn yet (K), under sun/moon placement the cell of the player's previous
+or more the first of them, the one the player's next action places (K), with
+``draw`` 3 or more the ``hand``, each tile waiting after that one by its place
+after it (K: 1 = placed right after it, 2 = the one after, ...; 0 = not
+waiting), the tiles not drawn yet (K), with no caller and ``draw`` 3 or more
+the tiles announced so far for the coming group by announcement order (K: 1 =
+first), under sun/moon placement the cell of the player's previous
 tile one-hot (cells; all zero before the first), then each other board
-one-hot in seat order after the player's own (cells x K each).
+one-hot in seat order after the player's own (cells x K each).  The
+observation string lists the waiting tiles and the tiles drawn (or announced)
+in order, so it says the order already.
 
 Information state (perfect recall, :class:`TakeItEasyInfoStateObserver`):
 the tiles turned over in order, the player's own actions, and the other
@@ -216,7 +222,16 @@ class TakeItEasyState(pyspiel.State):
         return not self.queue and not self._to_draw
 
     def waiting_tiles(self, seat: int) -> list[int]:
+        """The tiles ``seat`` still has to place, in the order it places them."""
         return [tile for s, tile in self.queue if s == seat]
+
+    @property
+    def announced(self) -> list[int]:
+        """No caller: the tiles announced so far for the group being turned over, in order (empty otherwise)."""
+        if not self._announces or self.queue or not self._to_draw:
+            return []
+        count = self._group_sizes[self._groups_started - 1] - self._to_draw
+        return self.drawn[len(self.drawn) - count:]
 
     def _legal_actions(self, player):
         if self._announces and not self.queue and self._to_draw:
@@ -363,13 +378,18 @@ class TakeItEasyObserver:
         pieces = [("board", (cells, k)), ("waiting", (k,))]
         if _common.shows_hand(game.rules):  # several tiles waiting: the flags alone do not say which goes first
             pieces.append(("next", (k,)))
+        if _common.shows_order(game.rules):  # three or more: nor in which order the ones after the next come
+            pieces.append(("hand", (k,)))
         pieces.append(("bag", (k,)))
+        if _common.shows_announced(game.rules):  # no caller, three or more: the announcements so far, in order
+            pieces.append(("announced", (k,)))
         if _common.shows_previous(game.rules):  # sun/moon placement: the allowed cells depend on it
             pieces.append(("previous", (cells,)))
         if n > 1:
             pieces.append(("opponents", (n - 1, cells, k)))
         self.tensor, self.dict = _tensor_views(pieces)
         self._set = list(game.rules.tile_set)
+        self._rules = game.rules
 
     @staticmethod
     def _one_hot(target: np.ndarray, board: np.ndarray) -> None:
@@ -384,8 +404,12 @@ class TakeItEasyObserver:
             self.dict["waiting"][tile] = 1.0
         if "next" in self.dict and waiting:  # the tile the player's next action places
             self.dict["next"][waiting[0]] = 1.0
+        if "hand" in self.dict:  # the tiles after it, each by its place after it (1 = right after it)
+            self.dict["hand"][:] = _common.queue_places(self._rules, waiting[1:])
         self.dict["bag"][self._set] = 1.0
         self.dict["bag"][state.drawn] = 0.0
+        if "announced" in self.dict:  # by announcement order (1 = announced first)
+            self.dict["announced"][:] = _common.queue_places(self._rules, state.announced)
         if "previous" in self.dict and state.previous_cell[player] >= 0:
             self.dict["previous"][state.previous_cell[player]] = 1.0
         if "opponents" in self.dict:

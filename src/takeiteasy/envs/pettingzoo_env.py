@@ -13,15 +13,18 @@ observation follows PettingZoo's convention, ``{"observation": ...,
 
 * ``observation`` -- one int64 vector: the agent's ``board`` (cells), the
   ``tile`` (1), the ``bag`` (K), the ``hand`` (K, when several tiles are
-  turned over at once), ``previous`` (1, under sun/moon placement), then the
+  turned over at once), ``announced`` (K, with no caller and three or more
+  at a time), ``previous`` (1, under sun/moon placement), then the
   other boards in seat order after the agent's own (cells each), encoded as
   in :mod:`takeiteasy.envs._common`.
   The other boards are shown as they stood when the current tile was turned
   over, so in the AEC form nobody sees where an earlier seat put it; once
   everyone has placed it (no caller: the chooser announcing), as they are.
   With ``observation="one_hot"`` it is float32 flags instead: K + 1 per cell
-  and for the tile (the first: none), cells + 1 for ``previous``, the bag's
-  and hand's flags as they are;
+  and for the tile (the first: none), cells + 1 for ``previous``, ``draw``
+  per entry of ``hand`` and ``announced`` with three or more tiles at a time
+  (the first: not there), the bag's (and with two at a time the hand's)
+  flags as they are;
 * ``action_mask`` -- int8 per action, 1 = legal.
 
 ``info`` holds ``action_mask``, ``score``, ``tile`` and ``phase``.  The
@@ -68,16 +71,21 @@ class _Round:
         cells, k = self.rules.board_size, _common.num_tile_ids(self.rules)
         self.num_cells = cells
         # observation layout: board (cells), tile (1), bag (K), hand (K, only when several tiles are drawn at
-        # once), previous (1, only under sun/moon placement), then each opponent's board (cells)
+        # once), announced (K, only with no caller and three or more at a time), previous (1, only under sun/moon
+        # placement), then each opponent's board (cells)
         self.shows_hand = _common.shows_hand(self.rules)
+        self.shows_announced = _common.shows_announced(self.rules)
+        self.shows_order = _common.shows_order(self.rules)
         self.shows_previous = _common.shows_previous(self.rules)
-        highs = np.concatenate([np.full(cells, k), [k], np.ones(k * (2 if self.shows_hand else 1), dtype=np.int64),
+        places = _common.queue_high(self.rules)  # the hand's (and announced's) highest place: 1 (flags) at draw 2
+        highs = np.concatenate([np.full(cells, k), [k], np.ones(k, dtype=np.int64),
+                                np.full(k * (self.shows_hand + self.shows_announced), places),
                                 [cells] if self.shows_previous else [],
                                 np.full((self.num_players - 1) * cells, k)]).astype(np.int64)
         actions = _common.num_actions(self.rules)  # no caller: announcements follow the cells
         self.one_hot = observation == "one_hot"
         vector: spaces.Box  # of floats one-hot, else of ints
-        if self.one_hot:  # each value of 0..K (a cell, the tile) its own flag; the bag's and hand's flags as they are
+        if self.one_hot:  # each value of 0..high (a cell, the tile, a place) its own flag; flags (bag) as they are
             widths = np.where(highs > 1, highs + 1, 1)
             starts = np.concatenate([[0], np.cumsum(widths)[:-1]])
             self._ordinal, self._starts = highs > 1, starts
@@ -92,10 +100,13 @@ class _Round:
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.agents}
         # the global state, for centralised critics: every board as it is, each seat's tiles to place (K flags
         # each), the tiles not turned over (K), and with several tiles drawn at once each seat's tile to place
-        # now + 1 (the flags do not say which of them goes first; the observations do)
+        # now + 1 (the flags do not say which of them goes first; the observations do); with three or more at
+        # once each seat's hand by place (K each) and, with no caller, the announcements so far in order (K)
         self.state_space = spaces.Box(0, np.concatenate([np.full(self.num_players * cells, k),
                                                          np.ones((self.num_players + 1) * k, dtype=np.int64),
-                                                         np.full(self.num_players if self.shows_hand else 0, k)]),
+                                                         np.full(self.num_players if self.shows_hand else 0, k),
+                                                         np.full(k * self.num_players * self.shows_order, places),
+                                                         np.full(k * self.shows_announced, places)]).astype(np.int64),
                                       dtype=np.int64)
         self.set_flags = _common.set_flags(self.rules)
         self.rng = np.random.default_rng()
@@ -159,11 +170,12 @@ class _Round:
     def observation(self, seat: int) -> dict[str, np.ndarray]:
         bag = _common.bag(self.set_flags, self.live).astype(np.int64)
         others = [(seat + k) % self.num_players for k in range(1, self.num_players)]
-        hand = [_common.tile_flags(bag.size, self.live.pending[seat][1:])] if self.shows_hand else []
+        hand = [_common.hand_places(self.live, seat)] if self.shows_hand else []
+        announced = [_common.announced_places(self.live)] if self.shows_announced else []
         previous = [[_common.previous_entry(self.live, seat)]] if self.shows_previous else []
         flat: np.ndarray = np.concatenate(  # of ints; of floats one-hot, below
-            [_common.encode_board(self.live.boards[seat]), [self.tile(seat) + 1], bag, *hand, *previous,
-             *[self.public[o] for o in others]]).astype(np.int64)
+            [_common.encode_board(self.live.boards[seat]), [self.tile(seat) + 1], bag, *hand, *announced,
+             *previous, *[self.public[o] for o in others]]).astype(np.int64)
         if self.one_hot:
             out = np.zeros(self.observation_size, dtype=np.float32)
             out[self._starts + np.where(self._ordinal, flat, 0)] = np.where(self._ordinal, 1, flat)
@@ -172,14 +184,17 @@ class _Round:
 
     def state(self) -> np.ndarray:
         """The whole table as no player sees it (``state_space``): boards, tiles to place, tiles not drawn (and
-        with several drawn at once, each seat's tile to place now)."""
+        with several drawn at once, each seat's tile to place now; with three or more, each seat's hand by place
+        and, with no caller, the announcements so far in order)."""
         if self.game is None:
             raise InputError("state: call reset() first")
         k = _common.num_tile_ids(self.rules)
         now = [self.tile(seat) + 1 for seat in range(self.num_players)] if self.shows_hand else []
+        hands = [_common.hand_places(self.game, seat) for seat in range(self.num_players)] if self.shows_order else []
+        announced = [_common.announced_places(self.game)] if self.shows_announced else []
         return np.concatenate([*(_common.encode_board(b) for b in self.game.boards),
                                *(_common.tile_flags(k, pending) for pending in self.game.pending),
-                               _common.bag(self.set_flags, self.game), now]).astype(np.int64)
+                               _common.bag(self.set_flags, self.game), now, *hands, *announced]).astype(np.int64)
 
     def info(self, seat: int) -> dict[str, Any]:
         return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat),

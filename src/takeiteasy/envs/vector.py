@@ -165,10 +165,12 @@ class TakeItEasyVectorEnv(VectorEnv):
                         self.deals[rows, placing] + 1, 0)
         views = {"bag": bag, "board": self.boards + 1, "tile": tile.astype(np.int64)}
         if "hand" in self.single_observation_space.spaces:  # the tiles turned over after the one to place now
-            hand = np.zeros((n, self.num_tile_ids), dtype=np.int8)
+            # each by its place after it, as _common.queue_places gives (flags with two at a time)
+            hand = np.zeros((n, self.num_tile_ids), dtype=_common.queue_dtype(self.rules))
             position = np.arange(self.tiles_per_round)[None, :]
             held = (position > self.turns[:, None]) & (position < visible[:, None])
-            hand[np.repeat(rows, self.tiles_per_round)[held.ravel()], self.deals[held]] = 1
+            hand[np.repeat(rows, self.tiles_per_round)[held.ravel()], self.deals[held]] = \
+                (position - self.turns[:, None])[held]
             views["hand"] = hand
         if "previous" in self.single_observation_space.spaces:  # sun/moon placement: the last tile's cell + 1
             last = self.deals[rows, np.maximum(self.turns - 1, 0)]

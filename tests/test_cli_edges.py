@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 
@@ -103,6 +104,45 @@ def test_output_and_option_values_are_refused_before_any_work(capsys, argv, reas
     assert reason in err and err.count("\n") == 1, err
     assert not os.path.exists("mysql:")  # the URL was taken for a folder and a file
     assert not os.path.exists("/no/such")  # a --db in a folder that is not there made it
+
+
+def device_like_dev_full(folder) -> str:
+    """A device node like /dev/full in ``folder`` (making one needs root), else a link to /dev/full (SQLite follows
+    the link and would write its journal in /dev, which only root may do)."""
+    path = folder / "full"
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except OSError:
+        path.symlink_to("/dev/full")
+    return str(path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["play", "--seed", "1"], ["serve", "--port", "8765"]])
+def test_a_database_that_is_not_a_file_is_refused_and_leaves_nothing_behind(capsys, tmp_path, command):
+    """`play --db /dev/full` left /dev/full-journal behind: SQLite wrote its journal, the write to the device
+    failed, and it kept the journal for a recovery.  A device, or a folder, is refused before SQLite opens it."""
+    for db in (device_like_dev_full(tmp_path), str(tmp_path)):
+        before = sorted(os.listdir(tmp_path))
+        assert main([*command, "--db", db]) == 2
+        err = capsys.readouterr().err
+        assert err == f"takeiteasy {command[0]}: error: --db {db}: not a regular file; give the path of a database " \
+                      "file\n"
+        assert sorted(os.listdir(tmp_path)) == before  # no full-journal beside it
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_the_stores_themselves_refuse_a_database_that_is_not_a_file(tmp_path):
+    """The server's store and the score database check the path however they are opened (the default paths too)."""
+    from takeiteasy.core.errors import InputError
+    from takeiteasy.server.store import SQLiteStore
+    from takeiteasy.store import Records
+
+    device = device_like_dev_full(tmp_path)
+    for store, where in ((SQLiteStore, "server database"), (Records, "--db")):
+        with pytest.raises(InputError, match=f"^{where} {re.escape(device)}: not a regular file"):
+            store(device)
+    assert os.listdir(tmp_path) == ["full"]
 
 
 def test_weights_that_are_not_numbers_are_refused(capsys, tmp_path):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from platformdirs import user_data_dir
 
 from ..core.errors import InputError
-from ..core.files import require_folder
+from ..core.files import require_database_file, require_folder
 from ._options import integer
 
 if TYPE_CHECKING:  # the server loads only when it serves
@@ -145,6 +145,7 @@ def run(args) -> int:
     if args.db is not None and not scheme:
         # the default location is made on first use; a folder named by hand that is not there is a typo
         require_folder(args.db, "--db")
+        require_database_file(args.db, "--db")
     if not args.host.strip():  # uvicorn would listen on every interface and the address shown would be broken
         raise InputError("--host: empty; give an address such as 127.0.0.1, or 0.0.0.0 for every interface")
     settings = app_settings(args)

@@ -55,6 +55,36 @@ def test_play_refuses_before_the_game_what_would_stop_it_later():
     assert "control character" in one_line_error(escape)
 
 
+EIGHT = ",".join(f"player {n}" for n in range(1, 9))  # as many people as a room of the web app seats
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "--players", "a" * 25], "--players: player 1: name 'aaaaaaaaaaaaaaaaaaaaaaaaa' has 25 characters; at "
+                                      "most 24"),
+    (["play", "--players", EIGHT + ",ann"], "--players: 9 players; at most 8 at one table"),
+    (["play", "--players", EIGHT, "--vs", "random"], "--players and --vs: 9 players; at most 8 at one table"),
+    (["call", "--players", "ann," + "b" * 10**6],
+     "--players: player 2: name 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has 1,000,000 characters; at most 24"),
+    (["call", "--players", EIGHT + ",ann"], "--players: 9 players; at most 8 at one table"),
+])
+def test_play_and_call_seat_the_players_a_room_of_the_web_app_seats(capsys, argv, message):
+    """`play --players` took a name of any length and any number of players, where the web app's rooms seat at
+    most eight, with names of at most 24 characters; the terminal now holds to the same limits (core.game's)."""
+    assert main([*argv, "--seed", "1"]) == 2
+    assert capsys.readouterr().err == f"takeiteasy {argv[0]}: error: {message}\n"
+
+
+def test_a_table_at_the_limits_is_played(capsys, monkeypatch):
+    from takeiteasy.core import game
+    from takeiteasy.server import rooms
+
+    assert (rooms.MAX_PLAYERS, rooms.MAX_NAME) == (game.MAX_PLAYERS, game.MAX_NAME) == (8, 24)  # one rule, both
+    names = ",".join(f"{n}" * 24 for n in range(1, 8))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--players", names, "--vs", "random", "--no-record", "--seed", "1"]) == 1  # input ended
+    assert "Game abandoned." in capsys.readouterr().out
+
+
 def test_a_long_cell_number_at_the_play_prompt_is_no_cell(tmp_path):
     typed = "9" * 5000 + "\n" + "\n".join(str(c) for c in range(19)) + "\n"
     result = subprocess.run([sys.executable, "-m", "takeiteasy", "play", "--players", "ann", "--no-record",

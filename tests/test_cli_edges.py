@@ -414,6 +414,40 @@ def test_ctrl_c_inside_a_compiled_kernel_is_a_quiet_exit(capsys, monkeypatch):
         main(["tiles"])
 
 
+def test_ctrl_c_that_a_callback_swallowed_still_ends_the_command(capsys, monkeypatch):
+    """Ctrl-C during the first compile of the kernels often landed in a ctypes callback of llvmlite's, and ctypes
+    passes no exception on: it printed "Exception ignored on calling ctypes callback function ...
+    KeyboardInterrupt", and the compile, and the command, went on to exit status 0.  A callback of our own,
+    interrupted the same way, now ends the command with 130; other exceptions a callback loses still go to the
+    hook that was there before."""
+    import ctypes
+
+    import takeiteasy.commands.tiles as tiles
+
+    lost = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: lost.append(unraisable.exc_type))
+    hook = sys.unraisablehook
+
+    @ctypes.CFUNCTYPE(None, ctypes.c_int)
+    def callback(interrupted):
+        raise KeyboardInterrupt if interrupted else ValueError("lost, and shown as it was")
+
+    def next_step():
+        pass
+
+    def interrupted_in_a_callback(args):
+        callback(0)
+        callback(1)  # the signal handler raises KeyboardInterrupt in whatever Python code runs
+        next_step()  # the interrupt comes as the next Python function returns
+        print("went on")
+        return 0
+
+    monkeypatch.setattr(tiles, "run", interrupted_in_a_callback)
+    assert main(["tiles"]) == 130
+    assert capsys.readouterr() == ("", "\ntakeiteasy: interrupted\n")
+    assert lost == [ValueError] and sys.unraisablehook is hook and sys.getprofile() is None
+
+
 @pytest.mark.parametrize("plot, scores", [("out.png", "out.png"), ("out", "out.png"), ("out.png", "./x/../out.png")])
 def test_bench_refuses_one_file_for_the_scores_and_the_plot(capsys, tmp_path, monkeypatch, plot, scores):
     """--scores and --plot naming one file: the histogram overwrote the scores just written, without a word."""

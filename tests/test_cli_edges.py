@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 
@@ -52,6 +53,36 @@ def test_play_refuses_before_the_game_what_would_stop_it_later():
     assert "solitaire is for one player" in one_line_error(both) and not both.stdout  # no banner first
     escape = run(["play", "--players", "ann\x1b[2J", "--no-record"], stdin=subprocess.DEVNULL)
     assert "control character" in one_line_error(escape)
+
+
+EIGHT = ",".join(f"player {n}" for n in range(1, 9))  # as many people as a room of the web app seats
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "--players", "a" * 25], "--players: player 1: name 'aaaaaaaaaaaaaaaaaaaaaaaaa' has 25 characters; at "
+                                      "most 24"),
+    (["play", "--players", EIGHT + ",ann"], "--players: 9 players; at most 8 at one table"),
+    (["play", "--players", EIGHT, "--vs", "random"], "--players and --vs: 9 players; at most 8 at one table"),
+    (["call", "--players", "ann," + "b" * 10**6],
+     "--players: player 2: name 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has 1,000,000 characters; at most 24"),
+    (["call", "--players", EIGHT + ",ann"], "--players: 9 players; at most 8 at one table"),
+])
+def test_play_and_call_seat_the_players_a_room_of_the_web_app_seats(capsys, argv, message):
+    """`play --players` took a name of any length and any number of players, where the web app's rooms seat at
+    most eight, with names of at most 24 characters; the terminal now holds to the same limits (core.game's)."""
+    assert main([*argv, "--seed", "1"]) == 2
+    assert capsys.readouterr().err == f"takeiteasy {argv[0]}: error: {message}\n"
+
+
+def test_a_table_at_the_limits_is_played(capsys, monkeypatch):
+    from takeiteasy.core import game
+    from takeiteasy.server import rooms
+
+    assert (rooms.MAX_PLAYERS, rooms.MAX_NAME) == (game.MAX_PLAYERS, game.MAX_NAME) == (8, 24)  # one rule, both
+    names = ",".join(f"{n}" * 24 for n in range(1, 8))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--players", names, "--vs", "random", "--no-record", "--seed", "1"]) == 1  # input ended
+    assert "Game abandoned." in capsys.readouterr().out
 
 
 def test_a_long_cell_number_at_the_play_prompt_is_no_cell(tmp_path):
@@ -103,6 +134,45 @@ def test_output_and_option_values_are_refused_before_any_work(capsys, argv, reas
     assert reason in err and err.count("\n") == 1, err
     assert not os.path.exists("mysql:")  # the URL was taken for a folder and a file
     assert not os.path.exists("/no/such")  # a --db in a folder that is not there made it
+
+
+def device_like_dev_full(folder) -> str:
+    """A device node like /dev/full in ``folder`` (making one needs root), else a link to /dev/full (SQLite follows
+    the link and would write its journal in /dev, which only root may do)."""
+    path = folder / "full"
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except OSError:
+        path.symlink_to("/dev/full")
+    return str(path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["play", "--seed", "1"], ["serve", "--port", "8765"]])
+def test_a_database_that_is_not_a_file_is_refused_and_leaves_nothing_behind(capsys, tmp_path, command):
+    """`play --db /dev/full` left /dev/full-journal behind: SQLite wrote its journal, the write to the device
+    failed, and it kept the journal for a recovery.  A device, or a folder, is refused before SQLite opens it."""
+    for db in (device_like_dev_full(tmp_path), str(tmp_path)):
+        before = sorted(os.listdir(tmp_path))
+        assert main([*command, "--db", db]) == 2
+        err = capsys.readouterr().err
+        assert err == f"takeiteasy {command[0]}: error: --db {db}: not a regular file; give the path of a database " \
+                      "file\n"
+        assert sorted(os.listdir(tmp_path)) == before  # no full-journal beside it
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_the_stores_themselves_refuse_a_database_that_is_not_a_file(tmp_path):
+    """The server's store and the score database check the path however they are opened (the default paths too)."""
+    from takeiteasy.core.errors import InputError
+    from takeiteasy.server.store import SQLiteStore
+    from takeiteasy.store import Records
+
+    device = device_like_dev_full(tmp_path)
+    for store, where in ((SQLiteStore, "server database"), (Records, "--db")):
+        with pytest.raises(InputError, match=f"^{where} {re.escape(device)}: not a regular file"):
+            store(device)
+    assert os.listdir(tmp_path) == ["full"]
 
 
 def test_weights_that_are_not_numbers_are_refused(capsys, tmp_path):
@@ -342,6 +412,40 @@ def test_ctrl_c_inside_a_compiled_kernel_is_a_quiet_exit(capsys, monkeypatch):
     monkeypatch.setattr(tiles, "run", broken)
     with pytest.raises(SystemError, match="not an interrupt"):
         main(["tiles"])
+
+
+def test_ctrl_c_that_a_callback_swallowed_still_ends_the_command(capsys, monkeypatch):
+    """Ctrl-C during the first compile of the kernels often landed in a ctypes callback of llvmlite's, and ctypes
+    passes no exception on: it printed "Exception ignored on calling ctypes callback function ...
+    KeyboardInterrupt", and the compile, and the command, went on to exit status 0.  A callback of our own,
+    interrupted the same way, now ends the command with 130; other exceptions a callback loses still go to the
+    hook that was there before."""
+    import ctypes
+
+    import takeiteasy.commands.tiles as tiles
+
+    lost = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: lost.append(unraisable.exc_type))
+    hook = sys.unraisablehook
+
+    @ctypes.CFUNCTYPE(None, ctypes.c_int)
+    def callback(interrupted):
+        raise KeyboardInterrupt if interrupted else ValueError("lost, and shown as it was")
+
+    def next_step():
+        pass
+
+    def interrupted_in_a_callback(args):
+        callback(0)
+        callback(1)  # the signal handler raises KeyboardInterrupt in whatever Python code runs
+        next_step()  # the interrupt comes as the next Python function returns
+        print("went on")
+        return 0
+
+    monkeypatch.setattr(tiles, "run", interrupted_in_a_callback)
+    assert main(["tiles"]) == 130
+    assert capsys.readouterr() == ("", "\ntakeiteasy: interrupted\n")
+    assert lost == [ValueError] and sys.unraisablehook is hook and sys.getprofile() is None
 
 
 @pytest.mark.parametrize("plot, scores", [("out.png", "out.png"), ("out", "out.png"), ("out.png", "./x/../out.png")])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 import threading
 import time
 
@@ -631,6 +632,26 @@ def test_a_chunked_body_is_held_to_the_size_limit_too(client):
     assert client.get("/api/rooms").json()["rooms"] == []  # nothing was created
     small = client.post("/api/rooms", content=chunks(1000), headers={"content-type": "application/json"})
     assert "at most 64 characters" in refused(small, 422)  # a small chunked body reaches the app
+
+
+def test_a_body_the_json_parser_cannot_take_is_refused_in_words_and_the_game_is_kept(client):
+    """A number of more than 4,300 digits (Python's limit on int()), nesting deeper than the parser goes and text
+    that is not UTF-8 were all answered "malformed body: expected a JSON object": the parser raised something other
+    than a syntax error.  Each says what it is now, and the room is as it was."""
+    joined = create(client, mode="solo")
+    code, token = joined["code"], joined["token"]
+    before = state(client, code, token)
+    digits = sys.get_int_max_str_digits()
+    bodies = {f'{{"token": "{token}", "cell": {"9" * (digits + 1)}}}'.encode():
+                  f"body: a number in it has more than {digits:,} digits; no field takes a number that long",
+              f'{{"token": "{token}", "cell": -1{"0" * 5000}.5}}'.encode():  # a float is read, as infinity
+                  "cell: -Infinity is not a whole number",
+              b"[" * 5000 + b"]" * 5000: "malformed body: nested too deeply to read",
+              f'{{"token": "{token}", "cell": 0, "tile": "\xff"}}'.encode("latin-1"): "malformed body: not UTF-8 text"}
+    for body, error in bodies.items():
+        answer = client.post(f"/api/rooms/{code}/place", content=body, headers={"content-type": "application/json"})
+        assert refused(answer) == error
+    assert state(client, code, token) == before
 
 
 def test_reference_endpoints(client):

@@ -4,6 +4,7 @@ limits answer 429 with a one-line error while the games stay intact."""
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 
 import pytest
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Buckets, Limit, RateLimits  # noqa: E402
+from takeiteasy.core.errors import InputError  # noqa: E402
 from takeiteasy.core.tiles import TOKENS  # noqa: E402
 
 from live_server import serving  # noqa: E402
@@ -218,16 +220,44 @@ def test_one_address_holds_a_few_live_connections_across_rooms():
 
 
 @pytest.mark.parametrize("argv, what", [(["--max-rooms", "0"], "--max-rooms 0"),
+                                        (["--max-rooms", "1" + "0" * 30], "--max-rooms 1000000000000000000000000000000"),
                                         (["--idle-hours", "-2"], "--idle-hours -2"),
                                         (["--idle-hours", "inf"], "--idle-hours inf"),
+                                        (["--idle-hours", "nan"], "--idle-hours nan"),
+                                        (["--idle-hours", "1e308"], "--idle-hours 1e+308"),
+                                        (["--idle-hours", "1e-300"], "--idle-hours 1e-300"),
                                         (["--standin-seconds", "-1"], "--standin-seconds -1"),
-                                        (["--standin-seconds", "nan"], "--standin-seconds nan")])
-def test_serve_refuses_bad_limits_with_one_line(capsys, argv, what):
+                                        (["--standin-seconds", "nan"], "--standin-seconds nan"),
+                                        (["--standin-seconds", "1e308"], "--standin-seconds 1e+308"),
+                                        (["--watch-seconds", "1e308"], "--watch-seconds 1e+308"),
+                                        (["--watch-seconds=-inf"], "--watch-seconds -inf")])
+def test_serve_refuses_bad_limits_with_one_line(capsys, tmp_path, argv, what):
     from takeiteasy.cli import main
 
-    assert main(["serve", "--port", "8765", *argv]) == 2
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # a value let through ends there, not in a server
+        assert main(["serve", "--port", str(busy.getsockname()[1]), "--db", str(tmp_path / "rooms.db"), *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert what in err and "\n" not in err
+
+
+def test_serve_takes_its_number_options_up_to_the_documented_bounds():
+    """`--idle-hours 1e308` was taken (and a stand-in wait past 24.8 days overflows the page's setTimeout); each
+    option now has the range docs/CLI.md gives, its ends included."""
+    import argparse
+
+    from takeiteasy.commands.serve import app_settings, register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    ends = ["--max-rooms", "100000", "--idle-hours", "8760", "--standin-seconds", "86400", "--watch-seconds", "3600"]
+    assert app_settings(parser.parse_args(["serve", *ends])) == {
+        "max_active_rooms": 100_000, "idle_hours": 8760.0, "standin_seconds": 86400.0, "watch_seconds": 3600.0}
+    assert app_settings(parser.parse_args(["serve", "--idle-hours", "0.1", "--standin-seconds", "0"])) == {
+        "idle_hours": 0.1, "standin_seconds": 0.0}
+    for beyond in (["--max-rooms", "100001"], ["--idle-hours", "8760.5"], ["--idle-hours", "0.09"],
+                   ["--standin-seconds", "86401"], ["--watch-seconds", "3601"]):
+        with pytest.raises(InputError, match=f"^{beyond[0]} .*: expected .*from|^--max-rooms .*: expected 1 to"):
+            app_settings(parser.parse_args(["serve", *beyond]))
 
 
 def test_live_connections_per_room_are_capped_and_polling_still_works():

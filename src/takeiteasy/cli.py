@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import importlib
 import os
 import sys
@@ -61,6 +62,8 @@ def build_parser() -> ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_ctrl_c_kept, unraisable)
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: while the commands load, or while one runs
@@ -71,6 +74,33 @@ def main(argv: list[str] | None = None) -> int:
         if not _caused_by_ctrl_c(exc):
             raise
         return _interrupted()
+    finally:
+        sys.unraisablehook = unraisable
+        if sys.getprofile() is _interrupt_now:  # a swallowed Ctrl-C with no Python return after it
+            sys.setprofile(None)
+
+
+def _ctrl_c_kept(unraisable_hook, unraisable) -> None:
+    """``sys.unraisablehook`` while a command runs.  Ctrl-C during the first compile of the kernels often landed in
+    a ctypes callback of llvmlite's (``_raw_object_cache_notify``), and ctypes does not pass an exception on: it
+    printed "Exception ignored on calling ctypes callback function ... KeyboardInterrupt" and the compile went on,
+    and the command with it, to exit status 0.  The same holds for ``__del__`` methods and weakref callbacks.
+    Such an interrupt is raised again when the next Python function of this thread returns (a profile function
+    sees it; the callback has returned by then)."""
+    if not issubclass(unraisable.exc_type, KeyboardInterrupt):
+        unraisable_hook(unraisable)
+        return
+    sys.setprofile(_interrupt_now)
+
+
+def _interrupt_now(frame, event: str, arg) -> None:
+    """Profile function: raise the KeyboardInterrupt a callback swallowed as the first Python function outside the
+    unraisable hook returns.  At a return, not a call: raised at the call of a lock's ``__exit__`` (llvmlite's, the
+    first call after the callback) it kept the lock from being released."""
+    if event != "return" or frame.f_code is _ctrl_c_kept.__code__:
+        return
+    sys.setprofile(None)
+    raise KeyboardInterrupt
 
 
 def _interrupted() -> int:

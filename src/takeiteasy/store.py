@@ -23,6 +23,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from .core.errors import InputError
+from .core.files import require_database_file
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -59,9 +60,10 @@ class Records:
     def __init__(self, path: str | Path | None = None):
         chosen = bool(path) or bool(os.environ.get("TAKEITEASY_DB"))
         self.path = Path(path) if path else default_path()
+        where = ("--db" if path else "TAKEITEASY_DB") if chosen else "score database"
         if chosen and not self.path.parent.is_dir():  # a folder named by hand that is not there is a typo
-            where = "--db" if path else "TAKEITEASY_DB"
             raise InputError(f"{where} {self.path}: no folder {self.path.parent}")
+        require_database_file(self.path, where)  # before SQLite leaves a journal beside '/dev/full'
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)  # the default location is made on first use
             self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)

@@ -9,7 +9,7 @@ from typing import TextIO, cast
 from rich.console import Console
 
 from ..core.errors import InputError
-from ..core.game import check_names
+from ..core.game import check_names, check_table
 from ._stdin import MAX_LINE, is_text
 
 
@@ -30,9 +30,10 @@ def player_names(text: str) -> list[str]:
 
 
 def table_names(names: list[str]) -> list[str]:
-    """The names of the players at the table, refused as a game refuses them (``check_names``), in the words of
-    the ``--players`` option."""
+    """The names of the players at the table, refused as a game refuses them (``check_names``) and as the web
+    server's rooms would (``check_table``: how many, how long), in the words of the ``--players`` option."""
     try:
+        check_table(names, first=1)  # first: a name of a million characters is not quoted whole by check_names
         return check_names(names, first=1)
     except InputError as exc:
         raise InputError(f"--players: {exc}") from None

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..core.deal import deal, fresh_seed
 from ..core.errors import InputError, shown
-from ..core.game import Match, check_players, group_sizes
+from ..core.game import MAX_NAME, MAX_PLAYERS, Match, check_players, group_sizes
 from ..core.notation import NotationError, call_words, parse_board
 from ..core.rules import Ruleset
 from ..core.tiles import PALETTES
@@ -45,8 +45,8 @@ def register(sub) -> None:
                                    "or the end of the input), 130 for Ctrl-C (a stopped match shows its standings "
                                    "so far), 2 for options that cannot be played or input that is not text.")
     parser.add_argument("--players", default=None,
-                        help="comma-separated names of the players, each different, to keep their score "
-                             "(default: only call the tiles)")
+                        help=f"comma-separated names of the players, each different, to keep their score: at most "
+                             f"{MAX_PLAYERS}, names of at most {MAX_NAME} characters (default: only call the tiles)")
     parser.add_argument("--seed", type=integer, default=None,
                         help="seed of the deals: with the same rules, the same seed calls the same tiles; the "
                              "rounds are `takeiteasy deal --seed SEED --index 0, 1, 2...` with those rules "

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..core.deal import fresh_seed
 from ..core.errors import InputError
-from ..core.game import Game, IllegalMove, Match, check_players
+from ..core.game import MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, check_players, check_table
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
@@ -40,7 +40,8 @@ def register(sub) -> None:
                                    "or the end of the input), 130 for Ctrl-C, 2 for options that cannot be played "
                                    "or input that is not text.")
     parser.add_argument("--players", default="you",
-                        help="comma-separated names of the people at this terminal, each different")
+                        help="comma-separated names of the people at this terminal, each different (at most "
+                             f"{MAX_PLAYERS} players, the AI ones included; names of at most {MAX_NAME} characters)")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
                         help="add AI opponents by agent name (repeatable, or a comma list), e.g. --vs greedy")
     parser.add_argument("--seed", type=integer, default=None, help="seed of the deals (default: a fresh random one)")
@@ -75,6 +76,10 @@ def run(args) -> int:
     if args.seed is None:
         args.seed = fresh_seed()
     names = humans + _ai_names(args.vs)
+    try:
+        check_table(names)  # the people with the AI players: as many as a room of the web app seats
+    except InputError as exc:
+        raise InputError(f"--players{' and --vs' if args.vs else ''}: {exc}") from None
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:
         raise InputError("standard input is closed: play reads the players' moves from it")

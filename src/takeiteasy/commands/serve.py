@@ -10,14 +10,21 @@ from typing import TYPE_CHECKING
 
 from platformdirs import user_data_dir
 
-from ..core.errors import InputError
-from ..core.files import require_folder
+from ..core.errors import InputError, shown
+from ..core.files import require_database_file, require_folder
 from ._options import integer
 
 if TYPE_CHECKING:  # the server loads only when it serves
     from ..server.store import Store
 
 MIN_WATCH_SECONDS = 0.05  # looking at the database more often than this only keeps a core busy
+# The ranges of the number options: beyond them a value is a typo ('--idle-hours 1e308' was taken), or breaks
+# something (a stand-in wait past 24.8 days overflows the page's setTimeout, which would fire at once and ask for
+# the room again and again).
+MAX_ROOMS = 100_000  # the rooms page reads up to this many rows
+IDLE_HOURS = (0.1, 8760.0)  # six minutes to a year
+MAX_STANDIN_SECONDS = 86_400.0  # a day
+MAX_WATCH_SECONDS = 3600.0  # an hour: rarer, the other servers' moves come too late to play along
 
 def default_db() -> Path:
     return Path(user_data_dir("takeiteasy", appauthor=False)) / "server.db"
@@ -55,22 +62,25 @@ def app_settings(args) -> dict:
 
     settings: dict = {}
     if args.max_rooms is not None:
-        if args.max_rooms < 1:
-            raise InputError(f"--max-rooms {args.max_rooms}: expected at least 1")
+        if not 1 <= args.max_rooms <= MAX_ROOMS:
+            raise InputError(f"--max-rooms {shown(args.max_rooms)}: expected 1 to {MAX_ROOMS:,}")
         settings["max_active_rooms"] = args.max_rooms
     if args.idle_hours is not None:
-        if not 0 < args.idle_hours < float("inf"):
-            raise InputError(f"--idle-hours {args.idle_hours}: expected a positive number of hours")
+        low, high = IDLE_HOURS
+        if not low <= args.idle_hours <= high:  # nan is refused too
+            raise InputError(f"--idle-hours {args.idle_hours}: expected a number of hours from {low:g} to {high:,g} "
+                             "(a year)")
         settings["idle_hours"] = args.idle_hours
     if args.standin_seconds is not None:
-        if not 0 <= args.standin_seconds < float("inf"):
-            raise InputError(f"--standin-seconds {args.standin_seconds}: expected a number of seconds, 0 or more")
+        if not 0 <= args.standin_seconds <= MAX_STANDIN_SECONDS:
+            raise InputError(f"--standin-seconds {args.standin_seconds}: expected a number of seconds from 0 to "
+                             f"{MAX_STANDIN_SECONDS:,g} (a day)")
         settings["standin_seconds"] = args.standin_seconds
     if args.watch_seconds is not None:
-        if not (args.watch_seconds == 0 or MIN_WATCH_SECONDS <= args.watch_seconds < float("inf")):
+        if not (args.watch_seconds == 0 or MIN_WATCH_SECONDS <= args.watch_seconds <= MAX_WATCH_SECONDS):
             # a tiny interval kept a core busy looking at the database
             raise InputError(f"--watch-seconds {args.watch_seconds}: expected 0 (never) or a number of seconds from "
-                             f"{MIN_WATCH_SECONDS:g}")
+                             f"{MIN_WATCH_SECONDS:g} to {MAX_WATCH_SECONDS:,g} (an hour)")
         settings["watch_seconds"] = args.watch_seconds or None
     if args.no_rate_limit:
         settings["rate_limits"] = RateLimits.off()
@@ -145,6 +155,7 @@ def run(args) -> int:
     if args.db is not None and not scheme:
         # the default location is made on first use; a folder named by hand that is not there is a typo
         require_folder(args.db, "--db")
+        require_database_file(args.db, "--db")
     if not args.host.strip():  # uvicorn would listen on every interface and the address shown would be broken
         raise InputError("--host: empty; give an address such as 127.0.0.1, or 0.0.0.0 for every interface")
     settings = app_settings(args)

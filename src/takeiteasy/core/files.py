@@ -52,3 +52,12 @@ def require_folder(path: str | Path, where: str) -> None:
         raise InputError(f"{where} {path}: cannot write there ({folder} is a file, not a folder)")
     if not os.path.isdir(folder):
         raise InputError(f"{where} {path}: no folder {folder}")
+
+
+def require_database_file(path: str | Path, where: str) -> None:
+    """Refuse (:class:`InputError`) a SQLite database path that names something other than a regular file: a
+    device such as ``/dev/full``, a folder, a pipe.  SQLite writes its journal beside the database, and when the
+    write to the database then fails it keeps the journal for a recovery ('/dev/full-journal' was left behind).
+    ``where`` names the option or the database."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise InputError(f"{where} {path}: not a regular file; give the path of a database file")

@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from .errors import IllegalMove, InputError
+from .errors import IllegalMove, InputError, quoted
 
 import json
 import numbers
@@ -148,6 +148,23 @@ def check_names(names, first: int = 0) -> list[str]:
             raise InputError(f"player {n}: name {name!r} is player {names.index(name) + first}'s too; each player "
                              "needs a name of their own")
     return list(names)
+
+
+#: The most players at one table, and the longest name a player may have (characters): the web server's rooms and the
+#: terminal's ``play`` and ``call`` seat no more (a Game takes any; the environments, which only simulate, allow more).
+MAX_PLAYERS = 8
+MAX_NAME = 24
+
+
+def check_table(names: Sequence[str], first: int = 0) -> None:
+    """Refuse, as :class:`InputError`, a table of people that the web server's rooms would not seat: more than
+    :data:`MAX_PLAYERS` players, or a name of more than :data:`MAX_NAME` characters.  Players are counted from
+    ``first``, as in :func:`check_names`."""
+    if len(names) > MAX_PLAYERS:
+        raise InputError(f"{len(names)} players; at most {MAX_PLAYERS} at one table")
+    for n, name in enumerate(names, start=first):
+        if len(name) > MAX_NAME:
+            raise InputError(f"player {n}: name {quoted(name)} has {len(name):,} characters; at most {MAX_NAME}")
 
 
 def check_players(options: Options, count: int) -> None:

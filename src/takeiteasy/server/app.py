@@ -21,6 +21,7 @@ import logging
 import math
 import re
 import secrets
+import sys
 import time
 import weakref
 from collections import OrderedDict
@@ -121,6 +122,21 @@ _EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "int
              "list_type": "a list", "dict_type": "an object", "model_type": "an object",
              "float_type": "a number", "float_parsing": "a number"}
 
+
+
+def _unread_body(cause: BaseException | None) -> str:
+    """Why FastAPI could not read a JSON body ("There was an error parsing the body"; bad syntax is a
+    RequestValidationError of its own), from the exception behind it.  As ``core.layouts.read_json`` says for a
+    file: the parser raises a bare ValueError for a number of more digits than Python converts, and RecursionError
+    for nesting deeper than the stack."""
+    if isinstance(cause, UnicodeDecodeError):
+        return "malformed body: not UTF-8 text"
+    if isinstance(cause, ValueError):
+        return (f"body: a number in it has more than {sys.get_int_max_str_digits():,} digits; no field takes a "
+                "number that long")
+    if isinstance(cause, RecursionError):
+        return "malformed body: nested too deeply to read"
+    return "malformed body: expected a JSON object (Content-Type: application/json)"
 
 
 def _validation_text(exc: RequestValidationError) -> str:
@@ -493,7 +509,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
     async def http_error(request: Request, exc: StarletteHTTPException):
         detail = exc.detail if isinstance(exc.detail, str) else "error"
         if detail == "There was an error parsing the body":  # FastAPI's words for a body it cannot read
-            detail = "malformed body: expected a JSON object (Content-Type: application/json)"
+            detail = _unread_body(exc.__cause__)
         return _error(exc.status_code, detail)
 
     @app.exception_handler(AskerGone)

@@ -55,7 +55,8 @@ from typing import TypeVar
 from ..ai import AGENTS, Agent, make_agent
 from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
-from ..core.game import ZERO_WIDTH_JOINER, Game, IllegalMove, Match, View, group_sizes, unprintable
+from ..core.game import (MAX_NAME, MAX_PLAYERS, ZERO_WIDTH_JOINER, Game, IllegalMove, Match, View, group_sizes,
+                         unprintable)
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
@@ -67,8 +68,7 @@ LOG = logging.getLogger("takeiteasy.server")
 T = TypeVar("T")  # what RoomMaster._new_room returns with the room
 
 MODES = ("solo", "room", "caller")
-MAX_NAME = 24
-MAX_PLAYERS = 8
+# MAX_NAME and MAX_PLAYERS (core.game) bound a room's names and seats, as they bound the terminal's tables
 MAX_AGENTS = 5
 # an AI's search follows the tiles in hand (bounded, agents.HAND_LEAVES): with 3 in hand `best` takes 2.6 s a move
 # on average, the first of each hand several seconds, too slow for people waiting at a table

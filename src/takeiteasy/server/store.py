@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputError
+from ..core.files import require_database_file
 
 
 class StoreError(Exception):
@@ -303,6 +304,8 @@ class SQLiteStore(Store):
         self._in_memory = str(path) == ":memory:"
         if readers < 1:
             raise ValueError("readers: at least 1")
+        if not self._in_memory:
+            require_database_file(self.path, "server database")  # before SQLite leaves a journal beside '/dev/full'
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # The writing connection, shared by the server's threads behind a lock; autocommit mode so every

@@ -448,6 +448,46 @@ def test_ctrl_c_that_a_callback_swallowed_still_ends_the_command(capsys, monkeyp
     assert lost == [ValueError] and sys.unraisablehook is hook and sys.getprofile() is None
 
 
+def test_main_in_threads_at_once_leaves_the_unraisable_hook_as_it_was(monkeypatch):
+    """sys.unraisablehook is the whole process's: main() run from two threads at once, the first to end put back the
+    hook it found, and the second then put back the first one's own hook, left in place for good (it kept every
+    KeyboardInterrupt a callback lost from then on).  Only the main thread, which alone gets Ctrl-C, sets one."""
+    import threading
+
+    import takeiteasy.commands.tiles as tiles
+
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # put back after the test, should it fail
+    hook = sys.unraisablehook
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen = {}
+
+    def run(args):
+        name = threading.current_thread().name
+        seen[name] = sys.unraisablehook
+        if name == "first":
+            first_in.set()
+            second_in.wait(10)
+        else:
+            second_in.set()
+            first_out.wait(10)
+        return 0
+
+    monkeypatch.setattr(tiles, "run", run)
+
+    def first():
+        main(["tiles"])
+        first_out.set()
+
+    threads = [threading.Thread(target=first, name="first"),
+               threading.Thread(target=lambda: main(["tiles"]), name="second")]
+    threads[0].start()
+    assert first_in.wait(10)
+    threads[1].start()
+    for thread in threads:
+        thread.join(10)
+    assert sys.unraisablehook is hook and seen == {"first": hook, "second": hook}
+
+
 @pytest.mark.parametrize("plot, scores", [("out.png", "out.png"), ("out", "out.png"), ("out.png", "./x/../out.png")])
 def test_bench_refuses_one_file_for_the_scores_and_the_plot(capsys, tmp_path, monkeypatch, plot, scores):
     """--scores and --plot naming one file: the histogram overwrote the scores just written, without a word."""

@@ -14,6 +14,7 @@ import functools
 import importlib
 import os
 import sys
+import threading
 
 from . import __version__
 
@@ -62,8 +63,13 @@ def build_parser() -> ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Only the main thread gets Ctrl-C (Python runs signal handlers there), and sys.unraisablehook is the whole
+    # process's: main() called from other threads at once would each put back what another had put there, and the
+    # last would leave a hook of this call in place for good.
+    keeps_ctrl_c = threading.current_thread() is threading.main_thread()
     unraisable = sys.unraisablehook
-    sys.unraisablehook = functools.partial(_ctrl_c_kept, unraisable)
+    if keeps_ctrl_c:
+        sys.unraisablehook = functools.partial(_ctrl_c_kept, unraisable)
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: while the commands load, or while one runs
@@ -75,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _interrupted()
     finally:
-        sys.unraisablehook = unraisable
+        if keeps_ctrl_c:
+            sys.unraisablehook = unraisable
         if sys.getprofile() is _interrupt_now:  # a swallowed Ctrl-C with no Python return after it
             sys.setprofile(None)
 
@@ -87,7 +94,8 @@ def _ctrl_c_kept(unraisable_hook, unraisable) -> None:
     and the command with it, to exit status 0.  The same holds for ``__del__`` methods and weakref callbacks.
     Such an interrupt is raised again when the next Python function of this thread returns (a profile function
     sees it; the callback has returned by then)."""
-    if not issubclass(unraisable.exc_type, KeyboardInterrupt):
+    if not issubclass(unraisable.exc_type, KeyboardInterrupt) or threading.current_thread() is not \
+            threading.main_thread():  # another thread's: no Ctrl-C (nor this call of main) is behind it
         unraisable_hook(unraisable)
         return
     sys.setprofile(_interrupt_now)

@@ -74,6 +74,18 @@ def test_play_and_call_seat_the_players_a_room_of_the_web_app_seats(capsys, argv
     assert capsys.readouterr().err == f"takeiteasy {argv[0]}: error: {message}\n"
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--vs", "abcdefghijklmnopqrstuvwxyz"], "unknown agent 'abcdefghijklmnopqrstuvwxyz'; expected one of random"),
+    (["--vs", "random," * 8 + "nobody"], "unknown agent 'nobody'; expected one of random"),
+])
+def test_play_names_an_unknown_agent_before_the_table_limits(capsys, argv, message):
+    """A long unknown agent was refused as a name: 'player 1: name 'abcdefghijklmnopqrstuvwxyz (AI)' has 31
+    characters', not the list of agents (the web app's rooms check the agent first, test_server_limits.py)."""
+    assert main(["play", "--players", "ann", *argv, "--seed", "1", "--no-record"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"takeiteasy play: error: {message}") and err.count("\n") == 1
+
+
 def test_a_table_at_the_limits_is_played(capsys, monkeypatch):
     from takeiteasy.core import game
     from takeiteasy.server import rooms

@@ -58,7 +58,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..ai import make_agent  # imported here: agents may load weights
+    from ..ai import AGENTS, make_agent  # imported here: agents may load weights
 
     rules = rules_from_args(args)
     if args.db == "":  # Records would take '' for "no path given" and use the default database
@@ -71,13 +71,16 @@ def run(args) -> int:
             raise InputError(f"--vs: {given!r} has an empty agent name; give each agent between commas, e.g. "
                              "--vs best,fast")
     args.vs = [name.strip() for given in args.vs for name in given.split(",")]  # as --players
+    unknown = next((name for name in args.vs if name not in AGENTS), None)
+    if unknown is not None:  # before the table's limits: a long unknown agent's 'name (AI)' was 'too long'
+        raise InputError(f"unknown agent {unknown!r}; expected one of {', '.join(AGENTS)}")
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
     if args.seed is None:
         args.seed = fresh_seed()
     names = humans + _ai_names(args.vs)
     try:
-        check_table(names)  # the people with the AI players: as many as a room of the web app seats
+        check_table(names, first=1)  # the people with the AI players: as many as a room of the web app seats
     except InputError as exc:
         raise InputError(f"--players{' and --vs' if args.vs else ''}: {exc}") from None
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player

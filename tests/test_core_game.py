@@ -367,3 +367,23 @@ def test_a_saved_draw_size_must_be_the_options_draw():
     saved = own.to_json()
     assert saved["draw_size"] == saved["options"]["draw"] == 2
     assert Game.from_json(saved).draw_size == 2
+
+
+@given(st.lists(st.text(max_size=30), max_size=11), st.integers(0, 2))
+def test_check_table_refuses_exactly_the_tables_a_room_would_not_seat(names, first):
+    """The one bound the rooms, ``play`` and ``call`` share: more than MAX_PLAYERS players, or a name longer
+    than MAX_NAME characters, is refused in one line naming the count or the player (counted from ``first``)."""
+    from takeiteasy.core.game import MAX_NAME, MAX_PLAYERS, check_table
+
+    too_long = [n for n, name in enumerate(names, start=first) if len(name) > MAX_NAME]
+    if len(names) <= MAX_PLAYERS and not too_long:
+        check_table(names, first)
+        return
+    with pytest.raises(InputError) as refused:
+        check_table(names, first)
+    message = str(refused.value)
+    assert "\n" not in message
+    if len(names) > MAX_PLAYERS:
+        assert message == f"{len(names)} players; at most {MAX_PLAYERS} at one table"
+    else:
+        assert message.startswith(f"player {too_long[0]}: name ") and message.endswith(f"at most {MAX_NAME}")

@@ -295,3 +295,17 @@ def test_with_two_tiles_at_a_time_the_observations_are_the_flags_they_were(seed,
                                               "options": json.dumps({"draw": 2, "caller": caller})})
     assert game.observation_tensor_size() == CELLS * K * players + 3 * K
     assert "hand" not in TakeItEasyObserver(game).dict and "announced" not in TakeItEasyObserver(game).dict
+
+
+@given(st.integers(2, 6), st.data())
+def test_queue_places_gives_each_tile_its_place_and_the_order_back(draw, data):
+    """The encoding itself: each listed tile gets its place from 1, every other id 0, and reading the places back
+    in increasing order gives the tiles in their order; with two at a time, the flags."""
+    rules = _common.rules_from(None, {"draw": draw})
+    tiles = data.draw(st.lists(st.sampled_from(sorted(rules.tile_set)), unique=True, max_size=draw - 1))
+    places = _common.queue_places(rules, tiles)
+    assert places.shape == (_common.num_tile_ids(rules),) and places.max(initial=0) <= _common.queue_high(rules)
+    assert [int(t) for t in np.flatnonzero(places)[np.argsort(places[np.flatnonzero(places)])]] == tiles
+    assert int(np.count_nonzero(places)) == len(tiles)
+    if draw == 2:
+        assert places.dtype == np.int8 and np.array_equal(places, _common.tile_flags(places.size, tiles))

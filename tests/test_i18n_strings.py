@@ -135,3 +135,10 @@ def test_every_preset_has_a_shown_name_and_only_the_servers_presets_do():
     for lang, words in STRINGS.items():
         shown = [words[f"preset_name.{name}"] for name in presets()]
         assert len(set(shown)) == len(shown), lang  # two presets never look alike in a list
+
+
+def test_romanian_ai_ul_is_never_broken_at_its_hyphen():
+    """A visual review found "AI-ul." split "AI-" / "ul." at a line's end: the shown words join them with U+2011."""
+    shown = {key: text for key, text in STRINGS["ro"].items() if isinstance(text, str) and not key.endswith("_title")}
+    assert [key for key, text in shown.items() if "AI-" in text] == []
+    assert sum("AI\u2011ul" in text for text in shown.values()) >= 3

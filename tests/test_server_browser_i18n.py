@@ -13,7 +13,7 @@ import re
 import pytest
 
 # the shared fixtures (and the module's skip when there is no browser outside CI)
-from test_server_browser import browser, place, server  # noqa: F401
+from test_server_browser import analysed_solo, browser, call_tiles, place, server  # noqa: F401
 from test_i18n_strings import EN, STRINGS
 
 from takeiteasy.core.notation import call_words, parse_tile
@@ -253,3 +253,73 @@ def test_a_refusal_a_player_meets_is_worded_in_the_pages_language(server, browse
     assert guest.text_content("#toast") == \
         f"camera {code} este un joc solo; „Privește” îți arată jocul"
     assert not errors
+
+
+# one line: the distinct tops of the rectangles of an element's text (a word broken at a soft hyphen makes two)
+LINES = """e => { const r = document.createRange(); r.selectNodeContents(e);
+  return new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top))).size; }"""
+WIDE = "document.scrollingElement.scrollWidth > innerWidth"
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "nl-NL", "fr-FR", "ro-RO"])
+def test_on_a_360_pixel_phone_the_home_page_and_the_caller_screen_fit_in_every_language(server, browser, locale):
+    """A visual review on a 360x740 phone.  Beside "Rejoindre" and "Regarder" the room code's box was squeezed to
+    44 pixels (4 at 320), its placeholder cut ("Codul came"); in a room the header broke "Take It / Easy!" and
+    "salle / CD9TBK" over two lines each; the caller's "Boards entered" and "or lay the board out" were 22 pixels
+    high, under a finger's 24."""
+    errors: list[str] = []
+    page = open_in(browser, server, errors, locale, name="Meneur", viewport={"width": 360, "height": 740})
+    assert not page.evaluate(WIDE)
+    room_for_code = page.evaluate("""() => { const e = document.getElementById('join-code'), s = getComputedStyle(e);
+        const c = document.createElement('canvas').getContext('2d'); c.font = s.font;
+        return [c.measureText(e.placeholder).width, e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]; }""")
+    assert room_for_code[0] <= room_for_code[1], f"the room code's box cuts its placeholder: {room_for_code}"
+    page.click("#create-caller")
+    page.wait_for_selector("#lobby:not([hidden])")
+    for k, person in enumerate(["Dora", "Jean-Baptiste Dufresne"]):
+        page.fill("#lobby-person", person)
+        page.click("#lobby-add-p")
+        page.wait_for_function(f"document.querySelectorAll('#lobby-players li').length === {k + 2}")
+    assert not page.evaluate(WIDE), "the lobby is wider than the phone"
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    call_tiles(page, 19)
+    page.fill("#entry-score", "142")
+    page.press("#entry-score", "Enter")
+    page.wait_for_selector("#caller-boards-box:not([hidden])")
+    assert not page.evaluate(WIDE), "the caller screen is wider than the phone"
+    for selector in (".brand", "#room-label"):
+        assert page.eval_on_selector(selector, LINES) == 1, f"{selector} is broken over two lines"
+    heights = page.eval_on_selector_all("#caller summary", "ss => ss.filter(s => s.offsetParent)"
+                                        ".map(s => [s.textContent, s.getBoundingClientRect().height])")
+    assert len(heights) == 2 and all(height >= 24 for _, height in heights), heights
+    assert raw_ids(page) == [] and not errors
+
+
+def open_seat_in(browser, server, errors: list[str], seat: dict, locale: str, viewport: dict):
+    """``seat``'s finished round, on a page whose browser asks for ``locale``, with its analysis open."""
+    page = open_in(browser, server, errors, locale, viewport=viewport)
+    page.evaluate("seat => localStorage.setItem('tie-' + seat.code, JSON.stringify({...seat, at: Date.now()}))", seat)
+    page.evaluate(f"location.hash = '#room={seat['code']}'")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis:not([hidden]) .step-board [data-tile]", timeout=60_000)
+    return page
+
+
+@pytest.mark.parametrize("locale, width", [("nl-NL", 1280), ("fr-FR", 1280), ("ro-RO", 360)])
+def test_the_round_s_tables_keep_whole_words_where_they_fit(server, browser, analysed_solo, locale, width):
+    """The lines table's widths went by its longest lines, so "inter-rompue" and "onder-broken" were broken at their
+    soft hyphens in every row even beside a desktop's board; with room for them the words stay whole.  The costliest
+    moves' five columns scrolled in their box on a 360-pixel phone in Romanian ("cost" cut off); they fit."""
+    errors: list[str] = []
+    page = open_seat_in(browser, server, errors, analysed_solo, locale, {"width": width, "height": 800})
+    assert not page.evaluate(WIDE)
+    for box in ("#lines-table", "#analysis .worst-moves"):
+        sizes = page.eval_on_selector(box, "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert sizes[0] <= sizes[1], f"{box} scrolls in its box: {sizes}"
+    if width >= 1000:
+        broken = [text for text, lines in page.eval_on_selector_all(
+            "#lines-table td.word", f"tds => tds.map(td => [td.textContent, ({LINES})(td)])") if lines > 1]
+        assert broken == []
+    assert raw_ids(page) == [] and not errors

@@ -1,7 +1,8 @@
 // takeiteasy web app: the page's words in each language, and the few functions that pick them (docs/WEB.md,
 // "Languages").  Loaded before app.js.  The dictionaries between the BEGIN and END lines are strict JSON, so that
 // tests/test_i18n_strings.py can read them: every language has English's keys, with the same {placeholders}.
-// \u00ad is a soft hyphen: where a long word may break on a narrow phone (the lines table's columns).
+// \u00ad is a soft hyphen: where a long word may break on a narrow phone (the lines table's columns); \u2011 a hyphen
+// never broken at (Romanian "AI-ul" was split "AI-" / "ul").
 "use strict";
 
 const STRINGS = // BEGIN STRINGS
@@ -1258,7 +1259,7 @@ const STRINGS = // BEGIN STRINGS
   "guide.moon_touch_last": "o lună, ca ultimul tău hexagon: trebuie să atingă acel hexagon",
   "guide.sun_touch_placed": "un soare, ca ultimul tău hexagon: trebuie să atingă un hexagon așezat",
   "guide.moon_touch_placed": "o lună, ca ultimul tău hexagon: trebuie să atingă un hexagon așezat",
-  "game.reclaim_note": "AI-ul îți așază hexagoanele, sub numele tău, până când îți iei locul înapoi.",
+  "game.reclaim_note": "AI\u2011ul îți așază hexagoanele, sub numele tău, până când îți iei locul înapoi.",
   "game.reclaim": "Îmi iau locul înapoi",
   "game.draw": "Hexagonul următor",
   "game.draw_key": "Enter",
@@ -1336,7 +1337,7 @@ const STRINGS = // BEGIN STRINGS
   "an.any_order": "Așezate în orice ordine, aceste hexagoane ar putea face {n}; regula de așezare și ordinea în care au venit nu permit mai mult decât scorul de mai sus.",
   "an.best_board": "cea mai bună planșă",
   "an.caption": "cea mai bună aranjare a hexagoanelor din această rundă, așezate în ordinea în care au venit",
-  "an.agent": "AI-ul {agent}, cu aceleași hexagoane în aceeași ordine: {score}",
+  "an.agent": "AI\u2011ul {agent}, cu aceleași hexagoane în aceeași ordine: {score}",
   "an.same": {"one": "{same} din {n} mutare a ta a ajuns unde ar fi pus-o căutarea {evaluator}.", "few": "{same} din cele {n} mutări ale tale au ajuns unde le-ar fi pus căutarea {evaluator}.", "other": "{same} din cele {n} de mutări ale tale au ajuns unde le-ar fi pus căutarea {evaluator}."},
   "an.costliest": "Mutările tale cele mai costisitoare, în puncte finale așteptate:",
   "an.no_cost": "Nicio mutare nu te-a costat puncte.",
@@ -1360,8 +1361,8 @@ const STRINGS = // BEGIN STRINGS
   "step.valuetext": "mutarea {k} din {n}, {tile} pe spațiul {cell}",
   "step.move": "Mutarea {k}: ",
   "step.placed": " pe spațiul {cell} (conturat cu albastru), scor final așteptat {x}",
-  "step.other": "; AI-ul ({evaluator}) ar fi ales spațiul {cell} ({x}, cu galben).",
-  "step.same": ", unde l-ar fi pus și AI-ul.",
+  "step.other": "; AI\u2011ul ({evaluator}) ar fi ales spațiul {cell} ({x}, cu galben).",
+  "step.same": ", unde l\u2011ar fi pus și AI\u2011ul.",
   "caller.call": "Anunță hexagonul următor",
   "caller.uncall": "Retrage ultimul anunț",
   "caller.uncall_title": "același hexagon revine la următorul anunț",

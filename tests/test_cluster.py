@@ -232,6 +232,53 @@ def _without_cpython_exit_race(stderr: str) -> str:
     return stderr
 
 
+KILLED_SCRIPT = """
+import os, signal, sys
+sys.path.insert(0, {tests!r})
+from test_cluster import _ready
+from takeiteasy.cluster import Workers
+with Workers(2) as workers:
+    print(*workers.map(_ready, [(), ()]), flush=True)  # both processes up, waiting for work
+    os.kill(os.getpid(), signal.{signal})
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie no longer does: it waits only for its parent to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent's end reaches its children on Linux")
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGKILL"])
+def test_worker_processes_end_with_a_parent_that_is_killed(signal_name, tmp_path):
+    """`kill` (SIGTERM) or `kill -9` of `train --jobs 2` ends the parent at once, with no chance to stop its
+    workers: they waited for work for ever, a few hundred MB each, holding the parent's output pipe open."""
+    import signal
+    import subprocess
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as err:  # not pipes: workers hold them
+        done = subprocess.run([sys.executable, "-c", KILLED_SCRIPT.format(tests=tests, signal=signal_name)],
+                              stdout=out, stderr=err, timeout=120, start_new_session=True)
+    assert done.returncode == -getattr(signal, signal_name), (tmp_path / "err").read_text()
+    pids = [int(pid) for pid in (tmp_path / "out").read_text().split()]
+    assert len(pids) == 2
+    try:
+        for _ in range(2000):  # they end as soon as the parent has (a bound, not a timing)
+            if not any(_running(pid) for pid in pids):
+                break
+            time.sleep(0.01)
+        assert not any(_running(pid) for pid in pids)
+    finally:
+        for pid in pids:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 def test_a_script_that_starts_workers_without_the_main_guard_is_told_about_the_guard(tmp_path):
     """Spawned workers run the script again: without `if __name__ == "__main__":` each dies starting workers of
     its own, and the error blamed only a killed process or memory."""

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import ctypes
 import os
 import signal
 import socket
+import sys
 import threading
 from typing import Any, Callable, Iterator, Sequence
 
@@ -163,6 +165,21 @@ def local_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Linux's prctl option that names the signal a process gets when its parent ends
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker process initializer: end when the parent process ends, however it ends.  A parent stopped by
+    ``kill`` (SIGTERM) or ``kill -9`` cannot stop its workers itself, and they waited for work for ever, each
+    with its few hundred MB (and a pipe the parent's caller read to its end)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+    if os.getppid() != parent:  # it ended before that
+        os._exit(1)
+
+
 class Workers:
     """Worker processes kept between rounds of work (training merges its workers' weights every few thousand
     games; starting processes and loading the compiled kernels each round would cost more than the round).
@@ -185,7 +202,8 @@ class Workers:
 
             # at most one process per CPU: more would only take turns on the CPUs, each with its own memory (a
             # few hundred MB with the compiled kernels), and the results do not depend on where the work ran
-            self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"),
+                                             initializer=_die_with_parent, initargs=(os.getpid(),))
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
         return list(self.imap(function, argument_tuples))

@@ -558,3 +558,61 @@ def test_train_refuses_settings_that_would_make_infinite_weights(tmp_path, capsy
     assert main(["train", "--out", str(tmp_path / "run"), "--games", "100", option, value, "--quiet"]) == 2
     assert capsys.readouterr().err.startswith(f"takeiteasy train: error: {reason}")
     assert not (tmp_path / "run").exists()
+
+
+def _evaluations(out) -> list[str]:
+    """The log's evaluation lines, without their seconds (the one figure that depends on the machine)."""
+    return [line.rsplit(" seconds", 1)[0] for line in (out / "train.log").read_text().splitlines()
+            if line.startswith("games ")]
+
+
+def test_a_stop_between_an_evaluation_and_the_next_checkpoint_logs_that_evaluation_once(tmp_path, monkeypatch):
+    """Ctrl-C (or a kill) after an evaluation was logged and before the checkpoint that follows it: the resumed run
+    plays those games again and logged their evaluation a second time ("games 1500" twice in train.log)."""
+    args = ["--games", "2000", "--eval-games", "30", "--eval-every", "500", "--checkpoint-every", "1000", "--quiet"]
+    assert main(["train", "--out", str(tmp_path / "whole")] + args) == 0
+    out = tmp_path / "stopped"
+    plot = Trainer.plot
+
+    def ctrl_c_at_1500(self):
+        plot(self)
+        if self.games_done == 1500:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Trainer, "plot", ctrl_c_at_1500)
+    assert main(["train", "--out", str(out)] + args) == 130
+    assert _evaluations(out)[-1].startswith("games 1500 ")  # logged, and the checkpoint is at 1000
+    monkeypatch.setattr(Trainer, "plot", plot)
+    assert main(["train", "--out", str(out)] + args) == 0
+    assert _evaluations(out) == _evaluations(tmp_path / "whole")
+    assert (out / "train.log").read_text().count("start at game 0") == 1  # the sittings are still there
+    assert "resume at game 1000" in (out / "train.log").read_text()
+
+
+def test_weights_are_written_whole_or_not_at_all_and_a_finished_run_mends_them(tmp_path, monkeypatch, capsys):
+    """A stop while the weights were written (LZMA takes seconds) came after the last checkpoint, which said the run
+    was done: weights.npz stayed cut short, and running the command again said "already trained" and kept it."""
+    from takeiteasy.ai import value as value_module
+
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "500", "--eval-games", "20", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet"]
+    save = value_module.ValueFunction.save
+
+    def stopped_while_writing(self, path, *rest, **options):
+        with open(path, "wb") as f:
+            f.write(b"PK\x03\x04 cut short")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(value_module.ValueFunction, "save", stopped_while_writing)
+    assert main(args) == 130
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "train.log"]
+    monkeypatch.setattr(value_module.ValueFunction, "save", save)
+    assert main(args) == 0 and "already trained" in capsys.readouterr().out
+    whole = ValueFunction.load(out / "weights.npz")
+    assert whole.info["trained_games"] == 500
+
+    (out / "weights.npz").write_bytes((out / "weights.npz").read_bytes()[:1000])  # cut short by an earlier version
+    assert main(args) == 0
+    assert np.array_equal(ValueFunction.load(out / "weights.npz").weights, whole.weights)
+

@@ -23,6 +23,7 @@ the game number).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import zipfile
@@ -255,12 +256,11 @@ class Trainer:
 
     def save_checkpoint(self) -> None:
         self.out.mkdir(parents=True, exist_ok=True)
-        tmp = self.out / "checkpoint.tmp.npz"
-        np.savez(tmp, weights=self.value.weights, rng=self.rng, games_done=np.int64(self.games_done),
-                 config=np.array(json.dumps(asdict(self.config))),
-                 history=np.array(self.history, dtype=np.float64).reshape(-1, 4),
-                 since_evaluation=np.array(self.since_evaluation, dtype=np.float64))
-        tmp.replace(self.checkpoint_path)
+        self._write_then_rename(self.checkpoint_path, lambda tmp: np.savez(
+            tmp, weights=self.value.weights, rng=self.rng, games_done=np.int64(self.games_done),
+            config=np.array(json.dumps(asdict(self.config))),
+            history=np.array(self.history, dtype=np.float64).reshape(-1, 4),
+            since_evaluation=np.array(self.since_evaluation, dtype=np.float64)))
 
     def load_checkpoint(self) -> bool:
         """Continue from the directory's checkpoint; False when there is none."""
@@ -297,6 +297,39 @@ class Trainer:
         self.history = history
         self.since_evaluation = (float(points), int(games))
         return True
+
+    def trim_log(self) -> None:
+        """Drop the log's evaluation lines past the games the run goes on from (those of a stop after an evaluation
+        and before the next checkpoint): the games are played again, and their evaluations logged again, so the
+        log of a stopped and resumed run has the evaluations of an uninterrupted one, each once."""
+        path = self.out / "train.log"
+        if not path.is_file():
+            return
+        with open(path, "rb") as f:
+            lines = f.read().splitlines(keepends=True)
+        kept = [line for line in lines if not self._evaluated_after(line, self.games_done)]
+        if len(kept) != len(lines):
+            self._write_then_rename(path, lambda tmp: tmp.write_bytes(b"".join(kept)))
+
+    @staticmethod
+    def _evaluated_after(line: bytes, games: int) -> bool:
+        """Whether ``line`` is an evaluation line (:meth:`run` writes them) of a game past ``games``."""
+        words = line.split()
+        return len(words) > 2 and words[0] == b"games" and words[1].isdigit() and words[2] == b"train_mean" and \
+            int(words[1]) > games
+
+    @staticmethod
+    def _write_then_rename(path: Path, write) -> None:
+        """``write(tmp)`` a file beside ``path``, then put it in ``path``'s place: a stop (Ctrl-C, a kill, a full
+        disk) while writing leaves the earlier file whole, never one cut short."""
+        tmp = path.with_name(path.stem + ".tmp" + path.suffix)
+        try:
+            write(tmp)
+            tmp.replace(path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise
 
     def log(self, text: str) -> None:
         self.out.mkdir(parents=True, exist_ok=True)
@@ -386,7 +419,7 @@ class Trainer:
     def export(self, path: Path) -> None:
         self.value.info = {"trained_games": self.games_done, "config": asdict(self.config),
                            "eval_mean": self.history[-1][2] if self.history else None}
-        self.value.save(path)
+        self._write_then_rename(path, self.value.save)  # a weights file is whole or not there
 
     def plot(self) -> None:
         if not self.history:
@@ -409,5 +442,7 @@ class Trainer:
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right")
         fig.tight_layout()
-        fig.savefig(self.out / "curve.png", dpi=100)
-        plt.close(fig)
+        try:
+            self._write_then_rename(self.out / "curve.png", lambda tmp: fig.savefig(tmp, dpi=100, format="png"))
+        finally:
+            plt.close(fig)

@@ -134,10 +134,11 @@ def train(trainer, args) -> int:
     if args.fresh and trainer.checkpoint_path.exists():
         trainer.checkpoint_path.unlink()
     resumed = trainer.load_checkpoint()
+    trainer.trim_log()  # evaluations past the checkpoint (a stop before it) come again
     trainer.log(f"{'resume' if resumed else 'start'} at game {trainer.games_done}: {config}")
     if trainer.games_done >= config.games:
         print(f"already trained: {plural(trainer.games_done, 'game')}; weights in {trainer.out / 'weights.npz'}")
-        if not (trainer.out / "weights.npz").exists():
+        if not _loads(trainer.out / "weights.npz"):  # missing, or cut short (by a stop, before they were written whole)
             trainer.export(trainer.out / "weights.npz")
         return 0
     from ..cluster import Workers
@@ -151,6 +152,17 @@ def train(trainer, args) -> int:
              if last else "")
           + (f"; weights in {trainer.out / 'weights.npz'}" if done else "; resume with the same command"))
     return 0
+
+
+def _loads(path) -> bool:
+    """Whether ``path`` holds weights that load."""
+    from ..ai.value import ValueFunction, WeightsError
+
+    try:
+        ValueFunction.load(path)
+    except WeightsError:  # missing, too
+        return False
+    return True
 
 
 def _run(trainer, args, workers) -> None:

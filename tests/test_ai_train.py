@@ -616,3 +616,17 @@ def test_weights_are_written_whole_or_not_at_all_and_a_finished_run_mends_them(t
     assert main(args) == 0
     assert np.array_equal(ValueFunction.load(out / "weights.npz").weights, whole.weights)
 
+
+@pytest.mark.parametrize("other, was", [(["--board", "daffodil"], "board=standard"),
+                                        (["--scoring", "sunrays"], "scoring=standard")])
+def test_a_checkpoint_of_another_board_or_scoring_is_refused_as_other_settings(tmp_path, capsys, other, was):
+    """Its weights have another shape: the checkpoint was called unreadable, "use --fresh to start over", which would
+    have thrown a good run away for a slip of the options."""
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "300", "--eval-games", "20", "--eval-every", "100",
+            "--checkpoint-every", "100", "--quiet"]
+    assert main(args + ["--stop-after", "100"]) == 0
+    capsys.readouterr()
+    assert main(args + other) == 2
+    assert capsys.readouterr().err == (f"takeiteasy train: error: checkpoint {out / 'checkpoint.npz'} was made with "
+                                       f"other settings ({was}); use another --out or the same settings\n")

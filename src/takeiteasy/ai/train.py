@@ -221,6 +221,10 @@ def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -
     return learned, total / count
 
 
+class _OtherSettings(Exception):
+    """A checkpoint made with other settings than the run's (:meth:`Trainer.load_checkpoint`)."""
+
+
 class Trainer:
     """One training run in a directory: ``checkpoint.npz``, ``weights.npz``, ``train.log``, ``curve.png``.
 
@@ -271,6 +275,8 @@ class Trainer:
         try:
             with np.load(self.checkpoint_path, allow_pickle=False) as data:
                 saved = TrainConfig(**json.loads(str(data["config"])))
+                if saved.key() != self.config.key():  # before the weights: another board's have another shape,
+                    raise _OtherSettings  # and "cannot read it; use --fresh" would have thrown a good run away
                 weights, rng, games_done = data["weights"], data["rng"], int(data["games_done"])
                 history = [tuple(row) for row in data["history"]]
                 points, games = data["since_evaluation"] if "since_evaluation" in data.files else (0.0, 0)  # older ones
@@ -283,14 +289,14 @@ class Trainer:
             if any(len(row) != 4 or not 0 < row[0] <= games_done for row in history) or \
                     [row[0] for row in history] != sorted(row[0] for row in history):
                 raise ValueError("a learning curve that does not fit the games played")
-        except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise InputError(f"checkpoint {self.checkpoint_path}: cannot read it ({exc}); "
-                             "use --fresh to start over") from None
-        if saved.key() != self.config.key():
+        except _OtherSettings:
             diff = [k for k in saved.key() if saved.key()[k] != self.config.key()[k]]
             was = ", ".join(f"{k}={saved.key()[k]}" for k in diff)
             raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({was}); "
-                             "use another --out or the same settings")
+                             "use another --out or the same settings") from None
+        except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise InputError(f"checkpoint {self.checkpoint_path}: cannot read it ({exc}); "
+                             "use --fresh to start over") from None
         self.value.weights[:] = weights
         self.rng[:] = rng
         self.games_done = games_done

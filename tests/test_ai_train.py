@@ -630,3 +630,20 @@ def test_a_checkpoint_of_another_board_or_scoring_is_refused_as_other_settings(t
     assert main(args + other) == 2
     assert capsys.readouterr().err == (f"takeiteasy train: error: checkpoint {out / 'checkpoint.npz'} was made with "
                                        f"other settings ({was}); use another --out or the same settings\n")
+
+
+@pytest.mark.parametrize("kind", ["folder", "device"])
+def test_a_checkpoint_that_is_no_regular_file_is_refused_before_training(tmp_path, capsys, kind):
+    """A folder (or a link to /dev/zero) where the checkpoint goes was taken for no checkpoint: the run trained from
+    game 0 and then could not save its checkpoint there, the games lost."""
+    out = tmp_path / "run"
+    out.mkdir()
+    if kind == "folder":
+        (out / "checkpoint.npz").mkdir()
+    else:
+        (out / "checkpoint.npz").symlink_to("/dev/zero")
+    assert main(["train", "--out", str(out), "--games", "300", "--eval-games", "20", "--eval-every", "100",
+                 "--checkpoint-every", "100", "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"takeiteasy train: error: checkpoint {out / 'checkpoint.npz'}: not a regular "
+                                       "file (a folder or a device); move it away or use another --out\n")
+    assert not (out / "train.log").exists()

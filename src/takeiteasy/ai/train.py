@@ -268,6 +268,9 @@ class Trainer:
 
     def load_checkpoint(self) -> bool:
         """Continue from the directory's checkpoint; False when there is none."""
+        if self.checkpoint_path.exists() and not self.checkpoint_path.is_file():  # trained from 0, then not saved
+            raise InputError(f"checkpoint {self.checkpoint_path}: not a regular file (a folder or a device); "
+                             "move it away or use another --out")
         if not self.checkpoint_path.is_file():
             return False
         if not zipfile.is_zipfile(self.checkpoint_path):  # numpy would suggest unpickling it

@@ -279,6 +279,28 @@ def test_worker_processes_end_with_a_parent_that_is_killed(signal_name, tmp_path
                 os.kill(pid, signal.SIGKILL)
 
 
+def test_workers_started_from_a_thread_that_ends_keep_working():
+    """Linux ties the parent-death signal to the thread that starts a process: workers tied to their parent and
+    started from a thread that ended were killed with it, and the next work found the pool broken."""
+    import threading
+
+    from takeiteasy.cluster import Workers
+
+    made: list[Workers] = []
+    first: list[list[int]] = []
+
+    def start():  # the pool made and its processes started on a thread that then ends
+        made.append(Workers(2))
+        first.append(made[0].map(_ready, [(), ()]))
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    thread.join()
+    with made[0] as workers:
+        assert len(first[0]) == 2
+        assert workers.map(abs, [(-1,), (-2,)]) == [1, 2]  # the same processes, still there
+
+
 def test_a_script_that_starts_workers_without_the_main_guard_is_told_about_the_guard(tmp_path):
     """Spawned workers run the script again: without `if __name__ == "__main__":` each dies starting workers of
     its own, and the error blamed only a killed process or memory."""

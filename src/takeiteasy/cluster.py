@@ -202,8 +202,12 @@ class Workers:
 
             # at most one process per CPU: more would only take turns on the CPUs, each with its own memory (a
             # few hundred MB with the compiled kernels), and the results do not depend on where the work ran
+            # Linux ties the parent-death signal to the thread that starts a process, not to the process: workers
+            # started from a thread that ends first would be killed with it, so only the main thread's are tied
+            tied = threading.current_thread() is threading.main_thread()
             self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"),
-                                             initializer=_die_with_parent, initargs=(os.getpid(),))
+                                             **({"initializer": _die_with_parent, "initargs": (os.getpid(),)}
+                                                if tied else {}))
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
         return list(self.imap(function, argument_tuples))

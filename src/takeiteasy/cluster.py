@@ -170,9 +170,11 @@ PR_SET_PDEATHSIG = 1
 
 
 def _die_with_parent(parent: int) -> None:
-    """Worker process initializer: end when the parent process ends, however it ends.  A parent stopped by
+    """Worker process initializer: end when the parent process ends, however it ends (``parent`` 0: not tied).  A parent stopped by
     ``kill`` (SIGTERM) or ``kill -9`` cannot stop its workers itself, and they waited for work for ever, each
     with its few hundred MB (and a pipe the parent's caller read to its end)."""
+    if not parent:  # started from another thread than the main one (Workers)
+        return
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
@@ -206,8 +208,7 @@ class Workers:
             # started from a thread that ends first would be killed with it, so only the main thread's are tied
             tied = threading.current_thread() is threading.main_thread()
             self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"),
-                                             **({"initializer": _die_with_parent, "initargs": (os.getpid(),)}
-                                                if tied else {}))
+                                             initializer=_die_with_parent, initargs=(os.getpid() if tied else 0,))
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
         return list(self.imap(function, argument_tuples))

@@ -170,9 +170,9 @@ PR_SET_PDEATHSIG = 1
 
 
 def _die_with_parent(parent: int) -> None:
-    """Worker process initializer: end when the parent process ends, however it ends (``parent`` 0: not tied).  A parent stopped by
-    ``kill`` (SIGTERM) or ``kill -9`` cannot stop its workers itself, and they waited for work for ever, each
-    with its few hundred MB (and a pipe the parent's caller read to its end)."""
+    """Worker process initializer: end when the parent process ends, however it ends (``parent`` 0: not tied).
+    A parent stopped by ``kill`` (SIGTERM) or ``kill -9`` cannot stop its workers itself, and they waited for
+    work for ever, each with its few hundred MB (and a pipe the parent's caller read to its end)."""
     if not parent:  # started from another thread than the main one (Workers)
         return
     if sys.platform.startswith("linux"):

@@ -1531,6 +1531,9 @@ def test_arrow_keys_move_the_focus_across_the_board(server, browser):
     page = open_page(browser, server, errors, "Arrows")
     page.click("#solo")
     page.wait_for_selector("#board .legal")
+    # a keyboard user (a key pressed): a redraw (the live connection's first update) keeps the focused cell;
+    # page.focus alone is no key press, and a redraw between it and the arrow dropped the focus (seen once in CI)
+    page.keyboard.press("Shift")
     page.focus("#board g.legal[data-cell='0']")  # the top of the left column
     where = lambda: page.evaluate("[+document.activeElement.dataset.cell, +document.activeElement.dataset.x, "
                                   "+document.activeElement.dataset.y]")

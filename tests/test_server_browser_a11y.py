@@ -305,6 +305,7 @@ def test_a_render_that_changes_nothing_says_nothing_again(server, browser):
     page.wait_for_selector("#board .legal")
     page.keyboard.press("h")
     page.wait_for_selector("#board .hint-best")
+    page.wait_for_function("sayingAgain === 0")  # the screen's first words, said once more on purpose (the first-status test below)
     page.evaluate(WATCH_LIVE)
     page.evaluate("render()")
     page.evaluate("render()")
@@ -321,6 +322,7 @@ def test_a_render_that_changes_nothing_says_nothing_again(server, browser):
     assert page.evaluate("window.__live") == []
     caller = open_caller_room(browser, server, errors, "Hushed")
     call_tiles(caller, 2)
+    caller.wait_for_function("sayingAgain === 0")
     caller.evaluate(WATCH_LIVE)
     caller.evaluate("render()")
     caller.wait_for_timeout(200)

@@ -409,11 +409,14 @@ function show(view) {
 // appears: the status line of a screen just shown (written as the screen came) went unsaid.  A moment later, the
 // region shown, the same words are written again, and are read out (unless they changed meanwhile: that was read).
 const SAY_AGAIN_MS = 100;
+let sayingAgain = 0;  // words to be written again, not yet written (the tests wait for none before they listen)
 function sayAgain(view) {
   for (const node of $(view).querySelectorAll("[role=status]")) {
     const text = node.textContent, first = node.firstChild;
     if (!text) continue;  // nothing to say yet: the words to come are read as they are written
+    sayingAgain += 1;
     setTimeout(() => {
+      sayingAgain -= 1;
       if (!$(view).hidden && node.firstChild === first && node.textContent === text) node.textContent = text;
     }, SAY_AGAIN_MS);
   }

@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
 from takeiteasy.cli import main
 from takeiteasy.core.rules import Options, Ruleset
@@ -95,6 +96,54 @@ def test_a_table_at_the_limits_is_played(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--players", names, "--vs", "random", "--no-record", "--seed", "1"]) == 1  # input ended
     assert "Game abandoned." in capsys.readouterr().out
+
+
+# names as people type them (no comma: it parts names on the command line), and tables where the surfaces once
+# differed: spaces the rooms collapsed and the terminal counted, a tab the rooms took as a space and the terminal
+# refused, names a room counts as one that the terminal seated side by side, a name of blank letters
+TYPED_NAMES = st.one_of(st.text(st.characters(blacklist_characters=","), max_size=26),
+                        st.lists(st.sampled_from(["ann", "Bob", "BOB", "\u0412ob", "S\u0326tefan", "\u0218tefan",
+                                                  " ", "  ", "\t", "\u3000", "\x07", "\u200b", "\u0301", "\u3164",
+                                                  "x" * 20]), max_size=4).map("".join))
+
+
+@example(["ann", "bob  smith"])
+@example(["ann\tbob"])
+@example(["Bob", "BOB"])
+@example(["Ștefan", "\u015etefan"])
+@example(["\u3164"])
+@example(["ann", "\u0301bob"])  # a mark with nothing under it: a room's name check crashed
+@given(st.lists(TYPED_NAMES, min_size=1, max_size=9))
+@settings(max_examples=60, deadline=None)
+def test_the_terminal_seats_exactly_the_names_a_room_seats(names):
+    """`play --players` and `call --players` seat a table of people as a room of the web app seats them, one
+    after the other (core.game.clean_name and name_key for both): the same names, spaces and accents cleaned
+    alike, the same refused; a name refused for itself is refused in the same words."""
+    from takeiteasy.commands._prompt import player_names
+    from takeiteasy.core.errors import InputError
+    from takeiteasy.server.rooms import Conflict, RoomError, RoomMaster
+    from takeiteasy.server.store import MemoryStore
+
+    try:
+        terminal, why = player_names(",".join(names)) or None, None  # no name at all: play and call ask for one
+    except InputError as exc:
+        terminal, why = None, str(exc)
+    master, room, refusal = RoomMaster(MemoryStore()), None, None
+    for n, name in enumerate(names, start=1):
+        try:
+            if room is None:
+                room, _ = master.create("room", name, None, None, [], False)
+            else:
+                master.act(room.code, "join", name)
+        except RoomError as exc:
+            refusal = exc
+            break
+    seated = None if refusal or room is None else [seat.name for seat in room.seats]
+    assert terminal == seated
+    # a name refused for itself (not a room full or a name taken; an empty name is "between commas" on the terminal)
+    if why is not None and refusal is not None and not isinstance(refusal, Conflict) and len(names) <= 8 \
+            and "between commas" not in why:
+        assert why == f"--players: player {n}: {refusal}"
 
 
 def test_a_long_cell_number_at_the_play_prompt_is_no_cell(tmp_path):

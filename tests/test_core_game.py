@@ -2,6 +2,7 @@
 
 import copy
 import re
+import unicodedata
 
 import numpy as np
 import pytest
@@ -369,21 +370,83 @@ def test_a_saved_draw_size_must_be_the_options_draw():
     assert Game.from_json(saved).draw_size == 2
 
 
-@given(st.lists(st.text(max_size=30), max_size=11), st.integers(0, 2))
-def test_check_table_refuses_exactly_the_tables_a_room_would_not_seat(names, first):
-    """The one bound the rooms, ``play`` and ``call`` share: more than MAX_PLAYERS players, or a name longer
-    than MAX_NAME characters, is refused in one line naming the count or the player (counted from ``first``)."""
-    from takeiteasy.core.game import MAX_NAME, MAX_PLAYERS, check_table
+# pieces of names as people type them: spaces of every kind, controls, accents composed and not, look-alikes,
+# blank letters, joiners, scripts where a mark makes another name
+NAME_PIECES = st.sampled_from(["ann", "Bob", "BOB", "\uff22ob", "\u0412ob", "\u0218tefan", "S\u0326tefan",
+                               "\u015ferban", "\u0103", "\u00e2", "-", " ", "  ", "\t", "\n", "\u3000", "\xa0", "\x07",
+                               "\x1b", "\x85",
+                               "\u200b", "\u200d", "\u0301", "\u3164", "\u2800", "\ufe0f", "\u30ab", "\u30ac",
+                               "\U0001F468", "\U0001F469", "x" * 20])
+TYPED_NAMES = st.one_of(st.text(max_size=30), st.lists(NAME_PIECES | st.text(max_size=2), max_size=6).map("".join))
 
-    too_long = [n for n, name in enumerate(names, start=first) if len(name) > MAX_NAME]
-    if len(names) <= MAX_PLAYERS and not too_long:
-        check_table(names, first)
-        return
-    with pytest.raises(InputError) as refused:
-        check_table(names, first)
-    message = str(refused.value)
-    assert "\n" not in message
+
+@given(st.lists(TYPED_NAMES, max_size=10), st.integers(0, 2))
+def test_check_table_seats_each_name_as_clean_name_makes_it_and_no_two_alike(names, first):
+    """The one check of a table the rooms, ``play`` and ``call`` share (a room joins one name after the other):
+    at most MAX_PLAYERS players, each name as ``clean_name`` makes it (cleaning it again changes nothing; a Game
+    takes it), no two one name to a room (``name_key``).  A refusal is one line naming the count or the first
+    player refused (counted from ``first``), in ``clean_name``'s words where the name itself is refused."""
+    from takeiteasy.core.game import MAX_NAME, MAX_PLAYERS, check_names, check_table, clean_name, name_key
+
+    refusal, keys = None, []
+    for n, name in enumerate(names, start=first):
+        try:
+            keys.append(name_key(clean_name(name, f"player {n}: ")))
+        except InputError as exc:
+            refusal = str(exc)
+            break
+        if keys[-1] in keys[:-1]:
+            refusal = f"player {n}: name "
+            break
     if len(names) > MAX_PLAYERS:
-        assert message == f"{len(names)} players; at most {MAX_PLAYERS} at one table"
-    else:
-        assert message.startswith(f"player {too_long[0]}: name ") and message.endswith(f"at most {MAX_NAME}")
+        refusal = f"{len(names)} players; at most {MAX_PLAYERS} at one table"
+    if refusal is not None:
+        with pytest.raises(InputError) as refused:
+            check_table(names, first)
+        assert str(refused.value).startswith(refusal) and "\n" not in str(refused.value)
+        return
+    seated = check_table(names, first)
+    assert seated == [clean_name(name) for name in names] == [clean_name(name) for name in seated]
+    assert check_names(seated, first) == seated  # a Game takes every name a table seats
+    for name in seated:
+        assert 1 <= len(name) <= MAX_NAME and name == name.strip() and "  " not in name
+        assert unicodedata.is_normalized("NFC", name)
+
+
+@pytest.mark.parametrize("typed, seated", [
+    ("  Ana \t Maria\n", "Ana Maria"),  # a web page's field and a command line differ in their spaces
+    ("Ana\u3000Maria\xa0", "Ana Maria"),
+    ("S\u0326tefan", "\u0218tefan"),  # an S and a combining comma below: the one letter it shows
+    ("S\u0326tefa\u0306nit\u0326a\u0306 Bra\u0302ncoveanu", "\u0218tef\u0103ni\u021b\u0103 Br\u00e2ncoveanu"),
+    ("S\u0326" * 24, "\u0218" * 24),  # 48 characters typed, 24 shown: not too long
+    ("\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F468\u200d\U0001F469\u200d\U0001F467"),  # a family emoji
+])
+def test_clean_name_collapses_spaces_and_composes_accents(typed, seated):
+    """Names in Romanian keep their letters however the keyboard typed them; composed, each letter counts once
+    towards the 24 characters, as a reader counts it."""
+    from takeiteasy.core.game import check_table, clean_name
+
+    assert clean_name(typed) == seated
+    assert check_table([typed, "ann"]) == [seated, "ann"]
+
+
+@pytest.mark.parametrize("names, message", [
+    (["ann", "ann  "], "player 1: name 'ann' is player 0's too; each player needs a name of their own"),
+    (["Bob", "\uff22OB"], "player 1: name '\uff22OB' is player 0's ('Bob') written otherwise; each player needs a name "
+                         "of their own"),
+    (["\u015eerban", "\u0218erban"], "player 1: name '\u0218erban' is player 0's ('\u015eerban') written otherwise; "
+                                   "each player needs a name of their own"),  # a cedilla or a comma below: one name
+    (["ann", "a\x07"], "player 1: name 'a\\x07' has a control character"),
+    (["ann", "a\u200bb"], "player 1: name 'a\\u200bb' has a character that does not print ('\\u200b')"),
+    (["ann", " \t "], "player 1: name ' \\t ' is blank; each player needs a name"),
+    (["\u3164"], "player 0: name '\u3164' has nothing visible (only accents or blank letters); each player needs a "
+                 "name that shows"),
+    (["a" * 20 + " " * 10 + "b" * 4], "player 0: name 'aaaaaaaaaaaaaaaaaaaa bbbb' has 25 characters; at most 24"),
+])
+def test_check_table_refuses_a_name_in_the_words_of_clean_name(names, message):
+    """Each refusal says which player and why, the name as it would be seated (spaces collapsed)."""
+    from takeiteasy.core.game import check_table
+
+    with pytest.raises(InputError) as refused:
+        check_table(names)
+    assert str(refused.value) == message

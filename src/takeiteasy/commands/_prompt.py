@@ -9,7 +9,7 @@ from typing import TextIO, cast
 from rich.console import Console
 
 from ..core.errors import InputError
-from ..core.game import check_names, check_table
+from ..core.game import check_table
 from ._stdin import MAX_LINE, is_text
 
 
@@ -22,19 +22,13 @@ class EndOfInput(Quit):
 
 
 def player_names(text: str) -> list[str]:
-    """``--players ann,bob``: the names, each printable and different (:func:`table_names`); '' gives none."""
+    """``--players ann,bob``: the names as the web server's rooms would seat them (``check_table``: how many, each
+    name cleaned and checked, none the same as another), in the words of the option; '' gives none."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     if "," in text and len(names) < text.count(",") + 1:  # 'ann,' or 'ann,,bob': a name left out?
         raise InputError(f"--players: {text!r} has an empty name; give each name between commas")
-    return table_names(names)
-
-
-def table_names(names: list[str]) -> list[str]:
-    """The names of the players at the table, refused as a game refuses them (``check_names``) and as the web
-    server's rooms would (``check_table``: how many, how long), in the words of the ``--players`` option."""
     try:
-        check_table(names, first=1)  # first: a name of a million characters is not quoted whole by check_names
-        return check_names(names, first=1)
+        return check_table(names, first=1)
     except InputError as exc:
         raise InputError(f"--players: {exc}") from None
 

@@ -25,7 +25,7 @@ from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
 from ..terminal import board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, integer, rules_from_args
-from ._prompt import Quit, ask, best_possible_line, player_names, round_title, table_names
+from ._prompt import Quit, ask, best_possible_line, player_names, round_title
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
         "'?' shows where the best AI would put it (with two tiles, '? b' for the second; also for the tile just "
@@ -79,14 +79,13 @@ def run(args) -> int:
     if args.seed is None:
         args.seed = fresh_seed()
     names = humans + _ai_names(args.vs)
-    try:
-        check_table(names, first=1)  # the people with the AI players: as many as a room of the web app seats
+    try:  # the people with the AI players, as a room of the web app seats them (a person named 'fast (AI)'?)
+        names = check_table(names, first=1)
     except InputError as exc:
         raise InputError(f"--players{' and --vs' if args.vs else ''}: {exc}") from None
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:
         raise InputError("standard input is closed: play reads the players' moves from it")
-    table_names(names)  # a person named like an AI player ('fast (AI)'): whose board would it be?
     bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i) for i, name in enumerate(args.vs)}
     records = None if args.no_record else Records(args.db)
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)

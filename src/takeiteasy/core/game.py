@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from .errors import IllegalMove, InputError, quoted
+from .errors import IllegalMove, InputError, quoted, shown
 
 import json
 import numbers
@@ -127,6 +127,15 @@ def unprintable(name: str) -> int | None:
     return next((i for i, ch in enumerate(name) if not ch.isprintable() and not _joins_emoji(name, i)), None)
 
 
+def _unprintable_kind(name: str) -> str | None:
+    """What kind of character of ``name`` does not print (:func:`unprintable`), in words for a refusal, or None."""
+    where = unprintable(name)
+    if where is None:
+        return None
+    return "a control character" if unicodedata.category(name[where]) == "Cc" else \
+        f"a character that does not print ({name[where]!r})"
+
+
 def check_names(names, first: int = 0) -> list[str]:
     """``names`` as a list of players' names, or :class:`InputError` naming the first player whose name is refused:
     each is text, not empty or blank, printable (:func:`unprintable`) and different from the others' (messages,
@@ -139,10 +148,8 @@ def check_names(names, first: int = 0) -> list[str]:
     for n, name in enumerate(names, start=first):
         if not name.strip():
             raise InputError(f"player {n}: name {name!r} is {'blank' if name else 'empty'}; each player needs a name")
-        where = unprintable(name)
-        if where is not None:
-            kind = "a control character" if unicodedata.category(name[where]) == "Cc" else \
-                f"a character that does not print ({name[where]!r})"
+        kind = _unprintable_kind(name)
+        if kind is not None:
             raise InputError(f"player {n}: name {name!r} has {kind}")
         if name in names[:n - first]:  # two alike: whose turn, board and score would it be?
             raise InputError(f"player {n}: name {name!r} is player {names.index(name) + first}'s too; each player "
@@ -155,16 +162,78 @@ def check_names(names, first: int = 0) -> list[str]:
 MAX_PLAYERS = 8
 MAX_NAME = 24
 
+# characters that print as nothing though Unicode counts them as letters or symbols (Hangul fillers, braille blank)
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
-def check_table(names: Sequence[str], first: int = 0) -> None:
-    """Refuse, as :class:`InputError`, a table of people that the web server's rooms would not seat: more than
-    :data:`MAX_PLAYERS` players, or a name of more than :data:`MAX_NAME` characters.  Players are counted from
-    ``first``, as in :func:`check_names`."""
+# Cyrillic and Greek capitals and small letters drawn like Latin ones: in a name key they are the Latin letter, so
+# that "Аlice" with a Cyrillic А cannot sit beside "Alice" (and be let an AI play for in her place)
+LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsIJSABEZHIKMNOPTYXo")
+
+
+def _is_variation_selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def name_key(name: str) -> str:
+    """What two names at one table must not share: "Bob", "BOB", full-width "ＢＯＢ", "Bob" with a variation
+    selector or an accent, and "Вob" with a Cyrillic В are one name.  Accents are left out only on Latin, Greek
+    and Cyrillic letters: in other scripts a mark makes another name (カク and ガク, राम and रमा)."""
+    kept, base = [], ""
+    for ch in unicodedata.normalize("NFKD", name):
+        if _is_variation_selector(ch) or ch == ZERO_WIDTH_JOINER:
+            continue
+        on = unicodedata.name(base, "") if base else ""  # a mark opening the name sits on nothing (was a TypeError)
+        if unicodedata.category(ch) == "Mn" and on.startswith(("LATIN", "GREEK", "CYRILLIC")):
+            continue
+        if not unicodedata.category(ch).startswith("M"):
+            base = ch
+        kept.append(ch)
+    return unicodedata.normalize("NFKC", "".join(kept).translate(LOOK_ALIKES)).casefold()
+
+
+def clean_name(name: str, where: str = "") -> str:
+    """``name`` as every table seats it (the web server's rooms, ``play`` and ``call``), or :class:`InputError`
+    saying why a table refuses it, its message starting with ``where`` (``"player 2: "``).
+
+    Every run of white space (tabs and line breaks too: ``str.split``'s) is one space, none is kept at either
+    end, and accents are composed (NFC: a "Ș" typed as an S and a combining comma below is the one character it
+    shows, and counts once).  The name is then 1 to :data:`MAX_NAME` printable characters (:func:`unprintable`),
+    at least one of them a letter, digit, symbol or punctuation mark that shows (not only accents or blank
+    letters)."""
+    if not isinstance(name, str):
+        raise InputError(f"{where}name: expected text, not {shown(name)}")
+    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not cleaned:
+        raise InputError(f"{where}name {quoted(name)} is {'blank' if name else 'empty'}; each player needs a name")
+    if len(cleaned) > MAX_NAME:
+        raise InputError(f"{where}name {quoted(cleaned)} has {len(cleaned):,} characters; at most {MAX_NAME}")
+    kind = _unprintable_kind(cleaned)
+    if kind is not None:
+        raise InputError(f"{where}name {quoted(cleaned)} has {kind}")
+    if not any(unicodedata.category(ch)[0] in "LNSP" and ch not in BLANK_LETTERS for ch in cleaned):
+        raise InputError(f"{where}name {quoted(cleaned)} has nothing visible (only accents or blank letters); "
+                         "each player needs a name that shows")
+    return cleaned
+
+
+def check_table(names: Sequence[str], first: int = 0) -> list[str]:
+    """The names of a table of people as the web server's rooms would seat them (:func:`clean_name`), or
+    :class:`InputError` for a table they would not seat: more than :data:`MAX_PLAYERS` players, a name
+    :func:`clean_name` refuses, or two names the rooms count as one (:func:`name_key`: "Bob" and "BOB").  Players
+    are counted from ``first``, as in :func:`check_names`."""
     if len(names) > MAX_PLAYERS:
         raise InputError(f"{len(names)} players; at most {MAX_PLAYERS} at one table")
+    seated: list[str] = []
     for n, name in enumerate(names, start=first):
-        if len(name) > MAX_NAME:
-            raise InputError(f"player {n}: name {quoted(name)} has {len(name):,} characters; at most {MAX_NAME}")
+        name = clean_name(name, f"player {n}: ")
+        keys = [name_key(other) for other in seated]
+        if name_key(name) in keys:  # whose turn, board and score would it be?
+            other = keys.index(name_key(name))
+            alike = "too" if seated[other] == name else f"({quoted(seated[other])}) written otherwise"
+            raise InputError(f"player {n}: name {quoted(name)} is player {other + first}'s {alike}; each player "
+                             "needs a name of their own")
+        seated.append(name)
+    return seated
 
 
 def check_players(options: Options, count: int) -> None:

@@ -25,7 +25,7 @@ class CreateRoom(Request):
     """``POST /api/rooms``: a solo game (started at once), a room for friends, or a caller room."""
 
     mode: Literal["solo", "room", "caller"] = "room"
-    name: StrictStr  # checked by rooms.clean_name (the body limit bounds it meanwhile)
+    name: StrictStr  # checked by rooms.seat_name (the body limit bounds it meanwhile)
     preset: StrictStr | None = Field(default=None, max_length=64)
     options: dict | None = None
     agents: list[StrictStr] = Field(default_factory=list, max_length=MAX_AGENTS)
@@ -36,7 +36,7 @@ class CreateRoom(Request):
 
 
 class Join(Request):
-    name: StrictStr  # checked by rooms.clean_name (the body limit bounds it meanwhile)
+    name: StrictStr  # checked by rooms.seat_name (the body limit bounds it meanwhile)
 
 
 class Authorised(Request):

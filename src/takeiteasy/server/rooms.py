@@ -45,7 +45,6 @@ import math
 import secrets
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
@@ -55,8 +54,7 @@ from typing import TypeVar
 from ..ai import AGENTS, Agent, make_agent
 from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
-from ..core.game import (MAX_NAME, MAX_PLAYERS, ZERO_WIDTH_JOINER, Game, IllegalMove, Match, View, group_sizes,
-                         unprintable)
+from ..core.game import MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, View, clean_name, group_sizes, name_key
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
@@ -135,50 +133,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# characters that print as nothing though Unicode counts them as letters or symbols (Hangul fillers, braille blank)
-BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
-# Cyrillic and Greek capitals and small letters drawn like Latin ones: in a name key they are the Latin letter, so
-# that "Аlice" with a Cyrillic А cannot sit beside "Alice" (and be let an AI play for in her place)
-LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsIJSABEZHIKMNOPTYXo")
-
-
-def _is_variation_selector(ch: str) -> bool:
-    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
-
-
-def name_key(name: str) -> str:
-    """What two names must not share in one room: "Bob", "BOB", full-width "ＢＯＢ", "Bob" with a variation
-    selector or an accent, and "Вob" with a Cyrillic В are one name.  Accents are left out only on Latin, Greek
-    and Cyrillic letters: in other scripts a mark makes another name (カク and ガク, राम and रमा)."""
-    kept, base = [], ""
-    for ch in unicodedata.normalize("NFKD", name):
-        if _is_variation_selector(ch) or ch == ZERO_WIDTH_JOINER:
-            continue
-        if unicodedata.category(ch) == "Mn" and unicodedata.name(base, "").startswith(("LATIN", "GREEK", "CYRILLIC")):
-            continue
-        if not unicodedata.category(ch).startswith("M"):
-            base = ch
-        kept.append(ch)
-    return unicodedata.normalize("NFKC", "".join(kept).translate(LOOK_ALIKES)).casefold()
-
-
-def clean_name(name: str) -> str:
-    """A player name: 1..24 printable characters, spaces collapsed, at least one of them a letter, digit, symbol
-    or punctuation mark (not only accents or blank letters)."""
-    if not isinstance(name, str):
-        raise RoomError("name: expected text")
-    name = " ".join(name.split())
-    if not name:
-        raise RoomError("name: empty; give a name of 1 to 24 characters")
-    if len(name) > MAX_NAME:
-        raise RoomError(f"name: {len(name)} characters; at most {MAX_NAME}")
-    if unprintable(name) is not None:  # the check every game makes (blank characters are spaces by now)
-        raise RoomError("name: control or unassigned characters are not allowed")
-    if not any(unicodedata.category(ch)[0] in "LNSP" and ch not in BLANK_LETTERS for ch in name):
-        raise RoomError("name: nothing visible; give a name of 1 to 24 characters")
-    return name
+def seat_name(name: str) -> str:
+    """A player's name as every table seats it (``core.game.clean_name``: the terminal's ``play`` and ``call``
+    seat the same names), refused as a :class:`RoomError`."""
+    try:
+        return clean_name(name)
+    except InputError as exc:
+        raise RoomError(str(exc)) from None
 
 
 def server_options(preset: str | None, options: dict | None) -> Options:
@@ -554,7 +515,7 @@ class Room:
     def join(self, name: str, kind: str = "human", agent: str | None = None) -> tuple[int, str | None, list[dict]]:
         if kind == "ai" and agent not in AGENTS:  # first: an AI seat added by the host is named after its agent
             raise RoomError(f"agent {agent!r}: expected one of {', '.join(AGENTS)}")
-        name = clean_name(name)
+        name = seat_name(name)
         # the kind of room first: a solo game has always started, and "players join before the host starts" misled
         if self.mode == "solo" and self.seats and kind == "human":
             raise Conflict(f"room {self.code} is a solo game", "solo_room", code=self.code)
@@ -1278,7 +1239,7 @@ class RoomMaster:
             raise RoomError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
         if confirm and mode != "solo":
             raise RoomError("confirm is for solo games: in a room the next tile comes when everyone has placed")
-        name = clean_name(name)
+        name = seat_name(name)
         opts = server_options(preset, options)
         Ruleset.from_options(opts)
         if mode == "caller" and not opts.caller:

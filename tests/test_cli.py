@@ -394,7 +394,7 @@ def test_analyse_refuses_a_damaged_saved_game_with_one_line(capsys, tmp_path, da
 @pytest.mark.parametrize("content, message", [
     ("{}", 'not a saved game: expected a JSON object with "format": "takeiteasy-game"'),  # did not name the file
     ("[1, 2]", 'not a saved game: expected a JSON object with "format": "takeiteasy-game"'),
-    ("[" + "9" * 5000 + "]", "a number in it has more than 4300 digits"),  # was a ValueError traceback
+    ("[" + "9" * 5000 + "]", "a number in it has more than 4,300 digits"),  # was a ValueError traceback
     ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),  # was a RecursionError traceback
 ], ids=["object", "list", "long-number", "deep"])
 def test_analyse_names_the_file_that_is_no_saved_game(capsys, tmp_path, content, message):
@@ -943,7 +943,7 @@ def test_a_board_with_one_scoring_line_still_plays(capsys, tmp_path):
 
 @pytest.mark.parametrize("option", ["--options", "--board", "--symbols"])
 @pytest.mark.parametrize("content, reason", [
-    ('{"a": ' + "9" * 5000 + "}", "a number in it has more than 4300 digits"),  # was a ValueError traceback
+    ('{"a": ' + "9" * 5000 + "}", "a number in it has more than 4,300 digits"),  # was a ValueError traceback
     ("[" * 100_000 + "]" * 100_000, "nested too deeply to read"),  # was a RecursionError traceback
 ], ids=["long-number", "deep"])
 def test_a_json_file_too_long_a_number_or_too_deep_is_a_one_line_error(capsys, tmp_path, option, content, reason):
@@ -992,7 +992,7 @@ def test_analyse_refuses_a_saved_game_with_a_key_given_twice(capsys, tmp_path):
     ('{"draw": 1.0}', "--options: option draw: 1.0 is not a whole number"),  # was "1.0 is not a int"
     ('{"wildcards": "yes"}', '--options: option wildcards: "yes" is not true or false'),
     ('{"placement": 3}', "--options: option placement: 3 is not text"),
-    ('{"draw": ' + "9" * 5000 + "}", "--options: a number in it has more than 4300 digits"),
+    ('{"draw": ' + "9" * 5000 + "}", "--options: a number in it has more than 4,300 digits"),
     ("nope.json", "--options nope.json: cannot read it (No such file or directory)"),
 ], ids=["list", "null", "float", "text-for-bool", "number-for-text", "long-number", "no-file"])
 def test_inline_options_that_are_no_object_or_of_the_wrong_type_say_so(capsys, tmp_path, monkeypatch, text, message):

@@ -230,7 +230,7 @@ def test_a_layout_error_names_the_field_and_the_file(data, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[" + "9" * 5000 + "]", "where: a number in it has more than 4300 digits"),
+    ("[" + "9" * 5000 + "]", "where: a number in it has more than 4,300 digits"),
     ("[" * 100_000 + "]" * 100_000, "where: nested too deeply to read"),
     ("{", "where: not valid JSON (Expecting property name"),
     ('[{"a": 1, "b": {"c": 2, "c": 2}}]', 'where: key "c" is given twice in one object'),  # the last one won

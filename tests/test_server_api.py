@@ -643,15 +643,35 @@ def test_a_body_the_json_parser_cannot_take_is_refused_in_words_and_the_game_is_
     before = state(client, code, token)
     digits = sys.get_int_max_str_digits()
     bodies = {f'{{"token": "{token}", "cell": {"9" * (digits + 1)}}}'.encode():
-                  f"body: a number in it has more than {digits:,} digits; no field takes a number that long",
+                  f"body: a number in it has more than {digits:,} digits",
               f'{{"token": "{token}", "cell": -1{"0" * 5000}.5}}'.encode():  # a float is read, as infinity
                   "cell: -Infinity is not a whole number",
-              b"[" * 5000 + b"]" * 5000: "malformed body: nested too deeply to read",
-              f'{{"token": "{token}", "cell": 0, "tile": "\xff"}}'.encode("latin-1"): "malformed body: not UTF-8 text"}
+              b"[" * 5000 + b"]" * 5000: "body: nested too deeply to read",
+              f'{{"token": "{token}", "cell": 0, "tile": "\xff"}}'.encode("latin-1"): "body: not UTF-8 text",
+              f'{{"token": "{token}", "cell": 0,}}'.encode():  # the parser's place, as a file gets it
+                  "body: not valid JSON (Expecting property name enclosed in double quotes: line 1 column 57 "
+                  "(char 56))"}
     for body, error in bodies.items():
         answer = client.post(f"/api/rooms/{code}/place", content=body, headers={"content-type": "application/json"})
-        assert refused(answer) == error
+        assert refused(answer, 400 if error.startswith("body") else 422) == error
     assert state(client, code, token) == before
+
+
+@pytest.mark.parametrize("body", [b'{"name": ' + b"9" * 5000 + b"}", b"[" * 5000 + b"]" * 5000, b'{"name": "\xff"}',
+                                  b'{"name": "ann",}'], ids=["long-number", "deep", "not-utf8", "syntax"])
+def test_a_body_is_refused_in_the_words_a_file_gets(client, tmp_path, body):
+    """The server refused a number of 4,301 digits in a body saying "4,300 digits", the commands the same number in
+    a file saying "4300 digits"; the words of each failure of the JSON parser are now core.layouts.json_failure's,
+    the body named as a file names itself."""
+    from takeiteasy.core.layouts import LayoutError, layout
+
+    answer = refused(client.post("/api/rooms", content=body, headers={"content-type": "application/json"}), 400)
+    path = tmp_path / "board.json"
+    path.write_bytes(body)
+    with pytest.raises(LayoutError) as read:
+        layout(path)
+    assert answer.startswith("body: ") and str(read.value).startswith(f"board file {path}: ")
+    assert answer.removeprefix("body: ") == str(read.value).removeprefix(f"board file {path}: ")
 
 
 def test_reference_endpoints(client):

@@ -49,13 +49,29 @@ class LayoutError(InputError):
     """A layout file that does not describe a usable board."""
 
 
-def read_json(text: str, where: str, error: type[InputError] = InputError):
-    """``json.loads(text)``, with each way it can fail as one ``error`` line naming ``where``.
+def json_failure(exc: BaseException) -> str | None:
+    """Why the JSON parser could not read a text, in words, from what it raised (None: not a failure of reading
+    JSON).  Every surface gives these words: a file names itself before them (:func:`read_json`), the web server
+    says it refuses the body.
 
     Besides bad syntax (JSONDecodeError), the parser raises a bare ValueError for a number of more digits than
-    Python converts, and RecursionError for nesting deeper than the stack: both would be tracebacks.  A key given
-    twice in one object is refused: Python keeps the last, other readers the first, so which one counts is a guess.
-    """
+    Python converts, RecursionError for nesting deeper than the stack and, given bytes, UnicodeDecodeError: each
+    would be a traceback, or a vague "cannot parse"."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON ({exc})"
+    if isinstance(exc, UnicodeDecodeError):  # a ValueError too
+        return "not UTF-8 text"
+    if isinstance(exc, ValueError):
+        return f"a number in it has more than {sys.get_int_max_str_digits():,} digits"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to read"
+    return None
+
+
+def read_json(text: str, where: str, error: type[InputError] = InputError):
+    """``json.loads(text)``, with each way it can fail as one ``error`` line naming ``where`` and saying why
+    (:func:`json_failure`).  A key given twice in one object is refused: Python keeps the last, other readers the
+    first, so which one counts is a guess."""
     def unique_keys(pairs: list) -> dict:
         seen = set()
         for key, _ in pairs:
@@ -68,12 +84,8 @@ def read_json(text: str, where: str, error: type[InputError] = InputError):
         return json.loads(text, object_pairs_hook=unique_keys)
     except InputError:
         raise
-    except json.JSONDecodeError as exc:
-        raise error(f"{where}: not valid JSON ({exc})") from None
-    except ValueError:
-        raise error(f"{where}: a number in it has more than {sys.get_int_max_str_digits()} digits") from None
-    except RecursionError:
-        raise error(f"{where}: nested too deeply to read") from None
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{where}: {json_failure(exc)}") from None
 
 
 def _constant(direction: int, q: int, r: int) -> int:

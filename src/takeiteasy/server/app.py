@@ -21,7 +21,6 @@ import logging
 import math
 import re
 import secrets
-import sys
 import time
 import weakref
 from collections import OrderedDict
@@ -43,7 +42,7 @@ from ..ai import AGENTS, STRENGTH
 from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
 from ..commands.score import score_record
 from ..core.errors import InputError, shown
-from ..core.layouts import LAYOUT_NAMES, layout as get_layout
+from ..core.layouts import LAYOUT_NAMES, json_failure, layout as get_layout
 from ..core.notation import call_words, format_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
@@ -125,18 +124,13 @@ _EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "int
 
 
 def _unread_body(cause: BaseException | None) -> str:
-    """Why FastAPI could not read a JSON body ("There was an error parsing the body"; bad syntax is a
-    RequestValidationError of its own), from the exception behind it.  As ``core.layouts.read_json`` says for a
-    file: the parser raises a bare ValueError for a number of more digits than Python converts, and RecursionError
-    for nesting deeper than the stack."""
-    if isinstance(cause, UnicodeDecodeError):
-        return "malformed body: not UTF-8 text"
-    if isinstance(cause, ValueError):
-        return (f"body: a number in it has more than {sys.get_int_max_str_digits():,} digits; no field takes a "
-                "number that long")
-    if isinstance(cause, RecursionError):
-        return "malformed body: nested too deeply to read"
-    return "malformed body: expected a JSON object (Content-Type: application/json)"
+    """Why FastAPI could not read a JSON body (its "There was an error parsing the body", or bad syntax as a
+    RequestValidationError of its own), from the exception behind it: in the words a file that the parser cannot
+    read gets (``core.layouts.json_failure``), the body named as a file names itself."""
+    why = None if cause is None else json_failure(cause)
+    if why is None:
+        return "malformed body: expected a JSON object (Content-Type: application/json)"
+    return f"body: {why}"
 
 
 def _validation_text(exc: RequestValidationError) -> str:
@@ -144,8 +138,8 @@ def _validation_text(exc: RequestValidationError) -> str:
     if not errors:
         return "invalid request"
     first = errors[0]
-    if first.get("type") == "json_invalid":
-        return f"malformed JSON: {first.get('ctx', {}).get('error', 'cannot parse the body')}"
+    if first.get("type") == "json_invalid":  # raised from the parser's JSONDecodeError
+        return _unread_body(exc.__cause__) if exc.__cause__ is not None else "body: not valid JSON"
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
     if first.get("type") == "missing":
         return f"{where}: missing"
@@ -502,8 +496,9 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
-        text = _validation_text(exc)
-        return _error(400 if text.startswith("malformed JSON") else 422, text)
+        errors = exc.errors()
+        unreadable = bool(errors) and errors[0].get("type") == "json_invalid"  # a body that is not JSON: 400
+        return _error(400 if unreadable else 422, _validation_text(exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):

@@ -574,15 +574,16 @@ def test_hint_refuses_more_tiles_in_hand_than_a_draw_turns_over(capsys, argv, me
 
 
 def test_a_whole_number_of_more_digits_than_python_reads_says_so(capsys):
-    """Past Python's 4300 digits int() refused the number: argparse said "invalid _positive value" (a function's
-    name) or "invalid integer value" of a valid integer, and echoed every digit."""
+    """Past Python's 4,300 digits int() refused the number: argparse said "invalid _positive value" (a function's
+    name) or "invalid integer value" of a valid integer, and echoed every digit.  The limit is written "4,300", as
+    json_failure writes it for a number in a file or a request body (it was "at most 4300 digits")."""
     too_long = "9" * (sys.get_int_max_str_digits() + 1)
     for argv in (["deal", "--seed", too_long], ["deal", "--seed", "1", "--draw", too_long]):
         with pytest.raises(SystemExit) as exited:
             main(argv)
         assert exited.value.code == 2
         err = capsys.readouterr().err
-        assert f"({len(too_long)} digits) is too long a number; at most {len(too_long) - 1} digits" in err
+        assert f"({len(too_long):,} digits) is too long a number; at most {len(too_long) - 1:,} digits" in err
         assert "invalid" not in err and too_long not in err and err.count("\n") == 1
 
 

@@ -40,9 +40,9 @@ def integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:  # past Python's limit on digits: argparse would say "invalid integer value" and echo them all
-        digits = sum(c.isdigit() for c in text)
-        raise argparse.ArgumentTypeError(f"{text[:12]}... ({digits} digits) is too long a number; "
-                                         f"at most {sys.get_int_max_str_digits()} digits") from None
+        digits = sum(c.isdigit() for c in text)  # counts written "4,300", as core.layouts.json_failure writes them
+        raise argparse.ArgumentTypeError(f"{text[:12]}... ({digits:,} digits) is too long a number; "
+                                         f"at most {sys.get_int_max_str_digits():,} digits") from None
 
 
 def _positive(text: str) -> int:

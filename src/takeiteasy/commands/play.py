@@ -396,7 +396,7 @@ def _parse_answer(answer: str, tiles: list[int], default: int | None = None) -> 
 
 
 def _cell_number(text: str) -> int:
-    """A typed cell number (decimal digits); a long one is no cell (and int() refuses over 4300 digits)."""
+    """A typed cell number (decimal digits); a long one is no cell (and int() refuses over 4,300 digits)."""
     if len(text) > 4:
         raise ValueError(f"cell {text[:8]}{'...' if len(text) > 8 else ''}: no board has that many cells")
     return int(text)

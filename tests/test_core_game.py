@@ -430,6 +430,32 @@ def test_clean_name_collapses_spaces_and_composes_accents(typed, seated):
     assert check_table([typed, "ann"]) == [seated, "ann"]
 
 
+@given(TYPED_NAMES, TYPED_NAMES)
+def test_same_name_is_the_name_a_table_would_refuse_beside_the_seated_one(typed, other):
+    """``same_name`` (a room's seat to remove by name, ``call``'s 'c NAME') finds a player exactly when
+    ``check_table`` would refuse the typed name beside the seated one as theirs; a name clean_name refuses is
+    nobody's."""
+    from takeiteasy.core.game import check_table, clean_name, same_name
+
+    try:
+        seated = clean_name(other)
+    except InputError:
+        return
+    try:
+        clean_name(typed)
+    except InputError:
+        assert not same_name(typed, seated)
+        return
+    try:
+        check_table([seated, typed])  # two names it cleans: refused only as one name twice
+    except InputError:
+        assert same_name(typed, seated)
+    else:
+        assert not same_name(typed, seated)
+    assert same_name("  Bob \t Smith ", "bob smith") and same_name("stefan", "\u0218tefan")
+    assert not same_name("   ", "ann") and not same_name("ann" * 9, "ann" * 9)
+
+
 @pytest.mark.parametrize("names, message", [
     (["ann", "ann  "], "player 1: name 'ann' is player 0's too; each player needs a name of their own"),
     (["Bob", "\uff22OB"], "player 1: name '\uff22OB' is player 0's ('Bob') written otherwise; each player needs a name "

@@ -1747,6 +1747,23 @@ def test_the_host_of_a_caller_room_removes_a_person_added_by_mistake(client):
     assert [p["name"] for p in state(client, code)["players"]] == ["ann", "grandpa"]
 
 
+def test_a_seat_removed_by_name_is_named_as_the_room_cleans_a_name(client):
+    """remove's name compared name_key of the name as sent with the seat's: "Bob  Smith" (two spaces), seated as
+    "Bob Smith", did not match, and the host was told the seats had changed.  The name is now cleaned as joining
+    cleans it (core.game.clean_name) first; a name that clean_name refuses matches no seat."""
+    host = create(client, mode="caller")
+    code, ann = host["code"], host["token"]
+    for name in ("Bob  Smith", "S\u0326tefan", "cy"):  # seated as "Bob Smith" and "Ștefan" (composed)
+        assert post(client, code, "add", token=ann, name=name).status_code == 201
+    before = state(client, code)
+    for name in ("   ", "x" * 25, "\u3164"):  # blank, too long, nothing visible: nobody's name
+        assert "the seats have changed" in refused(post(client, code, "remove", token=ann, player=1, name=name), 409)
+    assert state(client, code) == before
+    assert post(client, code, "remove", token=ann, player=1, name=" bob\t smith ").status_code == 200
+    assert post(client, code, "remove", token=ann, player=1, name="stefan").status_code == 200
+    assert [p["name"] for p in state(client, code)["players"]] == ["ann", "cy"]
+
+
 def test_a_caller_room_takes_late_players_until_its_first_round_is_ended(tmp_path):
     """A caller room took nobody once started: a phone that came late, or a person the host forgot, stayed out of
     the scores.  Each plays on their own physical board from the tiles called so far, so people may join (and the

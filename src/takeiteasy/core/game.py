@@ -216,6 +216,16 @@ def clean_name(name: str, where: str = "") -> str:
     return cleaned
 
 
+def same_name(typed: str, seated: str) -> bool:
+    """Whether ``typed`` names the player seated as ``seated``, as a table counts names: ``typed`` cleaned as a name
+    to seat is (:func:`clean_name`: "bob  smith" is "bob smith"), then compared by :func:`name_key` ("stefan" is
+    "Ștefan").  A name :func:`clean_name` refuses is nobody's."""
+    try:
+        return name_key(clean_name(typed)) == name_key(seated)
+    except InputError:
+        return False
+
+
 def check_table(names: Sequence[str], first: int = 0) -> list[str]:
     """The names of a table of people as the web server's rooms would seat them (:func:`clean_name`), or
     :class:`InputError` for a table they would not seat: more than :data:`MAX_PLAYERS` players, a name

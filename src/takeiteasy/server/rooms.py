@@ -54,7 +54,8 @@ from typing import TypeVar
 from ..ai import AGENTS, Agent, make_agent
 from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
-from ..core.game import MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, View, clean_name, group_sizes, name_key
+from ..core.game import (MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, View, clean_name, group_sizes, name_key,
+                         same_name)
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, parse_board, parse_tile
 from ..core.presets import preset as preset_options, preset_of
@@ -555,10 +556,11 @@ class Room:
         """Before the start: the host takes a seat out of the room (an AI added by mistake, a person who will
         not play), or a player who is not the host leaves.  The seats after it move up one place: nothing
         refers to a seat by its index before the start (tokens name their seat by themselves).  ``name``, if
-        given, must be the seat's: a page that had not seen a seat before it go would remove the wrong one."""
+        given, must be the seat's: a page that had not seen a seat before it go would remove the wrong one.  It is
+        cleaned and compared as the room compares names (``core.game.same_name``: "bob  smith" is "Bob Smith")."""
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.seats):
             raise RoomError(f"player {target}: there is no such player")
-        if name is not None and name_key(name) != name_key(self.seats[target].name):
+        if name is not None and not same_name(name, self.seats[target].name):
             raise Conflict(f"player {target} is {self.seats[target].name}, not {name}: the seats have changed; "
                            "look again")
         if self.status != "lobby":

@@ -167,6 +167,35 @@ def test_an_accepted_entry_is_corrected_with_c_name_until_the_round_is_scored(ca
     assert re.search(rf"│ bob +│ +{rules.score(parse_board(board))} │", out)
 
 
+def test_c_name_finds_the_player_as_a_table_counts_names(capsys, monkeypatch):
+    """'c NAME' found a name as typed, or differing in case only: 'c Stefan' did not find Ștefan, nor 'c ann
+    smith' (two spaces) ann smith, though the table would have refused either name beside theirs as the same.
+    The typed name is now cleaned and compared as a room compares names (core.game.same_name)."""
+    answers = [""] * 19 + ["100", "120", "c Stefan", "150", "c  ANN  \t SMITH ", "130", "c ann smit",
+                           "c " + "x" * 30, ""]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann smith,S\u0326tefan")
+    assert status == 0
+    assert out.count("\u0218tefan: board or score >") == 2 and out.count("ann smith: board or score >") == 2
+    assert "c NAME: no player is named 'ann smit' (ann smith, \u0218tefan)" in out
+    assert f"c NAME: no player is named '{'x' * 30}'" in out  # too long to be anyone's name
+    assert re.search(r"│ ann smith +│ +130 │ +130 │", out)
+    assert re.search(r"│ \u0218tefan +│ +150 │ +150 │", out)
+
+
+def test_c_name_refuses_a_name_that_is_more_than_one_players(capsys):
+    """A table never seats two names that read as one (check_table), so 'c NAME' cannot be ambiguous there;
+    were it given such names, it asks for the name as shown rather than correct the first one."""
+    from rich.console import Console
+
+    from takeiteasy.commands.call import _player_named
+
+    console = Console(file=io.StringIO(), width=200)
+    assert _player_named(console, ["Bob", "B\u00f6b", "ann"], "bob") is None
+    assert "c NAME: 'bob' is the name of Bob and B\u00f6b; type it as shown" in console.file.getvalue()
+    assert _player_named(console, ["Bob", "B\u00f6b", "ann"], "B\u00f6b") == 1  # as shown: the one
+    assert _player_named(console, ["ann", "bob"], "  BOB ") == 1
+
+
 def test_rulebook_000_a_board_corrected_to_a_score_leaves_the_best_sunray_comparison(capsys, monkeypatch):
     """Rulebook 000, Best Sunray/Moonbeam: the boards typed in are compared.  ann's board, corrected to a score
     before the round is scored, no longer earns the bonus: bob's board, the only one left, takes it."""

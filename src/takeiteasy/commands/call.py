@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..core.deal import deal, fresh_seed
 from ..core.errors import InputError, shown
-from ..core.game import MAX_NAME, MAX_PLAYERS, Match, check_players, group_sizes
+from ..core.game import MAX_NAME, MAX_PLAYERS, Match, check_players, group_sizes, same_name
 from ..core.notation import NotationError, call_words, parse_board
 from ..core.rules import Ruleset
 from ..core.tiles import PALETTES
@@ -264,14 +264,18 @@ def _enter_results(table: Sitting, tiles: list[int]) -> tuple[list[int], dict]:
 
 
 def _player_named(console: Console, names: list[str], name: str) -> int | None:
-    """The player 'c NAME' means: the name as typed, else the one name that differs from it only in case; at a
-    table of one, 'c' alone."""
+    """The player 'c NAME' means: the name as shown, else the one a table counts as the same name
+    (``core.game.same_name``: 'c stefan' is Ștefan, 'c ann  smith' ann smith); at a table of one, 'c' alone."""
     if not name and len(names) == 1:
         return 0
-    matches = [p for p, n in enumerate(names) if n == name] or [p for p, n in enumerate(names)
-                                                                 if n.casefold() == name.casefold()]
+    # check_table seats no two names that read as one, so more than one match is only for names seated otherwise
+    matches = [p for p, n in enumerate(names) if n == name] or [p for p, n in enumerate(names) if same_name(name, n)]
     if len(matches) == 1:
         return matches[0]
+    if matches:
+        alike = " and ".join(names[p] for p in matches)
+        console.print(Text(f"c NAME: {name!r} is the name of {alike}; type it as shown", style="red"))
+        return None
     why = f"no player is named {name!r}" if name else "name the player"
     console.print(Text(f"c NAME: {why} ({', '.join(names)})", style="red"))
     return None

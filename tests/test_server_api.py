@@ -657,8 +657,34 @@ def test_a_body_the_json_parser_cannot_take_is_refused_in_words_and_the_game_is_
     assert state(client, code, token) == before
 
 
+def test_a_body_with_a_key_given_twice_is_refused_as_a_file_is_and_changes_nothing(client):
+    """The commands refuse a JSON file with a key given twice in one object (Python keeps the last, other readers
+    the first: which one counts is a guess), while the server took such a body, the last one winning: a page or
+    proxy that read '{"cell": 0, "cell": 5}' otherwise placed another tile than the server did.  A body is now read
+    as a file is (core.layouts.read_json), refused with a 400 in the file's words, and nothing changes."""
+    joined = create(client, mode="solo")
+    code, token = joined["code"], joined["token"]
+    before = state(client, code, token)
+    cell = before["me"]["legal"][before["me"]["pending"][0]][0]
+    twice = f'{{"token": "{token}", "cell": {cell}, "cell": {cell}}}'.encode()  # even alike: which one was meant?
+    answer = client.post(f"/api/rooms/{code}/place", content=twice, headers={"content-type": "application/json"})
+    assert refused(answer, 400) == 'body: key "cell" is given twice in one object'
+    assert state(client, code, token) == before
+    nested = b'{"name": "bob", "mode": "room", "public": true, "options": {"draw": 1, "draw": 2}}'
+    answer = client.post("/api/rooms", content=nested, headers={"content-type": "application/json"})
+    assert refused(answer, 400) == 'body: key "draw" is given twice in one object'
+    answer = client.post("/api/rooms", content=b'{"name": "ann", "name": "bob", "mode": "room", "public": true}',
+                         headers={"content-type": "application/json; charset=utf-8"})
+    assert refused(answer, 400) == 'body: key "name" is given twice in one object'
+    assert client.get("/api/rooms").json()["rooms"] == [] and state(client, code, token) == before
+    placed = client.post(f"/api/rooms/{code}/place", content=f'{{"token": "{token}", "cell": {cell}}}'.encode(),
+                         headers={"content-type": "application/json"})
+    assert placed.status_code == 200, placed.text  # a body with each key once is read as before
+
+
 @pytest.mark.parametrize("body", [b'{"name": ' + b"9" * 5000 + b"}", b"[" * 5000 + b"]" * 5000, b'{"name": "\xff"}',
-                                  b'{"name": "ann",}'], ids=["long-number", "deep", "not-utf8", "syntax"])
+                                  b'{"name": "ann",}', b'[{"name": "ann", "name": "bob"}]'],
+                         ids=["long-number", "deep", "not-utf8", "syntax", "key-twice"])
 def test_a_body_is_refused_in_the_words_a_file_gets(client, tmp_path, body):
     """The server refused a number of 4,301 digits in a body saying "4,300 digits", the commands the same number in
     a file saying "4300 digits"; the words of each failure of the JSON parser are now core.layouts.json_failure's,

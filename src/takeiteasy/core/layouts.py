@@ -68,10 +68,11 @@ def json_failure(exc: BaseException) -> str | None:
     return None
 
 
-def read_json(text: str, where: str, error: type[InputError] = InputError):
+def read_json(text: str | bytes, where: str, error: type[InputError] = InputError):
     """``json.loads(text)``, with each way it can fail as one ``error`` line naming ``where`` and saying why
     (:func:`json_failure`).  A key given twice in one object is refused: Python keeps the last, other readers the
-    first, so which one counts is a guess."""
+    first, so which one counts is a guess.  ``text`` may be bytes: the web server reads each request body with it
+    (json.loads takes bytes for UTF-8, or UTF-16 or -32 by their first bytes, as FastAPI's own reading did)."""
     def unique_keys(pairs: list) -> dict:
         seen = set()
         for key, _ in pairs:

@@ -32,6 +32,7 @@ from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -42,7 +43,7 @@ from ..ai import AGENTS, STRENGTH
 from ..ai.hints import announce_hints as ai_announce_hints, hint as ai_hint
 from ..commands.score import score_record
 from ..core.errors import InputError, shown
-from ..core.layouts import LAYOUT_NAMES, json_failure, layout as get_layout
+from ..core.layouts import LAYOUT_NAMES, json_failure, layout as get_layout, read_json
 from ..core.notation import call_words, format_board, parse_tile
 from ..core.presets import presets
 from ..core.rules import Ruleset
@@ -122,11 +123,35 @@ _EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number", "int
              "float_type": "a number", "float_parsing": "a number"}
 
 
+class _BodyAsFile(Request):
+    """A request whose JSON body is read as the commands read a JSON file (``core.layouts.read_json``, the body
+    named "body"): a key given twice in one object is refused, as a file's is, rather than the last one taken.
+    Its refusal, an InputError, is behind FastAPI's "There was an error parsing the body" (:func:`_unread_body`)."""
+
+    async def json(self):
+        if not hasattr(self, "_json"):
+            self._json = read_json(await self.body(), "body")
+        return self._json
+
+
+class _BodyAsFileRoute(APIRoute):
+    """Every API route reads its body through :class:`_BodyAsFile` (FastAPI's way to change how bodies are read)."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def read_as_file(request: Request):
+            return await handler(_BodyAsFile(request.scope, request.receive))
+
+        return read_as_file
+
 
 def _unread_body(cause: BaseException | None) -> str:
     """Why FastAPI could not read a JSON body (its "There was an error parsing the body", or bad syntax as a
     RequestValidationError of its own), from the exception behind it: in the words a file that the parser cannot
-    read gets (``core.layouts.json_failure``), the body named as a file names itself."""
+    read gets (``core.layouts.read_json`` and ``json_failure``), the body named as a file names itself."""
+    if isinstance(cause, InputError):  # read_json's own line (_BodyAsFile): "body: key "cell" is given twice ..."
+        return str(cause)
     why = None if cause is None else json_failure(cause)
     if why is None:
         return "malformed body: expected a JSON object (Content-Type: application/json)"
@@ -486,6 +511,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     app = FastAPI(title="takeiteasy", version=__version__, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
+    app.router.route_class = _BodyAsFileRoute  # before the first route: each reads its body as a file is read
     app.state.master = master
     app.state.hub = hub
     app.state.ai_owner = ai_owner

@@ -1001,6 +1001,38 @@ def test_creating_or_joining_without_a_name_says_so_before_asking_the_server(ser
     assert not errors
 
 
+def test_the_page_lets_through_every_name_the_server_seats_and_its_refusal_speaks(server, browser):
+    """The page cut a name before the server cleaned it (core.game.clean_name: spaces collapsed, accents composed):
+    the home page's name at 24 characters as typed, so "Ann  Marie  Louise  Smith" (22 once its spaces collapse)
+    lost its last letter; the fields adding a person at 24 UTF-16 units (maxlength), so a name of emoji or of
+    accents typed as marks lost its end.  The server's check is now the only one; its refusal of a name too long
+    comes in the page's language."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Ann  Marie  Louise  Smith")
+    page.click("#create-caller")
+    page.wait_for_selector("#lobby:not([hidden])")
+    dice = "Dora " + "\U0001F3B2" * 19  # 24 characters, 43 UTF-16 units
+    page.fill("#lobby-person", dice)
+    page.click("#lobby-add-p")
+    page.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    page.click("#lobby-start")
+    page.wait_for_selector("#caller:not([hidden])")
+    marks = "S\u0326tefa\u0306nit\u0326a\u0306 Bra\u0302ncoveanu Io"  # 29 typed, "Ștefăniță Brâncoveanu Io" 24
+    page.fill("#caller-person", marks)
+    page.press("#caller-person", "Enter")
+    page.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
+    seated = ["Ann Marie Louise Smith", dice, "\u0218tef\u0103ni\u021b\u0103 Br\u00e2ncoveanu Io"]
+    assert page.evaluate("S.state.players.map(p => p.name)") == seated
+    page.select_option("#lang-caller", "fr")
+    page.fill("#caller-person", "Marie-Louise de la Tour du Pin")  # 30 characters: too long for the server
+    page.press("#caller-person", "Enter")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast") == ("le nom 'Marie-Louise de la Tour du Pin' a trop de caract\u00e8res : 30 ; "
+                                           "au plus 24")
+    assert page.evaluate("S.state.players.length") == 3
+    assert not errors
+
+
 def test_a_seat_the_server_no_longer_knows_is_forgotten_with_the_address_naming_it(server, browser):
     """A seat kept in the browser for a room that is gone, or whose token the room refuses (another server's
     database): opening it says why once, then the page forgets it, so a reload does not try it again."""

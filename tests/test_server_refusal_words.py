@@ -1,5 +1,5 @@
 """The refusals a player meets in the web app's normal use (a wrong room code, a full or started room, a name
-taken, the rate limits) carry a key and its params besides the English text, so that the page words them in the
+taken or too long, the rate limits) carry a key and its params besides the English text, so that the page words them in the
 player's language (docs/WEB.md, "Languages").  The page's English template for each key, filled with the params,
 must be exactly the server's text: a message changed on the server shows up here, to be changed in every language.
 """
@@ -49,6 +49,7 @@ def test_the_refusals_the_page_translates_carry_their_key_and_params():
         friends = room(client, mode="room")
         code = friends["code"]
         seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": "ANN"}), 409))  # names match loosely
+        seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": "Ann  " + "x" * 21}), 400))  # 25 cleaned
         for k in range(1, MAX_PLAYERS):
             assert client.post(f"/api/rooms/{code}/join", json={"name": f"p{k}"}).status_code == 201
         seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": "late"}), 409))

@@ -191,6 +191,16 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", "".join(kept).translate(LOOK_ALIKES)).casefold()
 
 
+class NameTooLong(InputError):
+    """:func:`clean_name`'s refusal of a name of more than :data:`MAX_NAME` characters, with the name as the refusal
+    quotes it and its length: the one refusal of a name a web page leaves to the server, and words in its
+    player's language."""
+
+    def __init__(self, text: str, name: str, length: int) -> None:
+        super().__init__(text)
+        self.name, self.length = name, length
+
+
 def clean_name(name: str, where: str = "") -> str:
     """``name`` as every table seats it (the web server's rooms, ``play`` and ``call``), or :class:`InputError`
     saying why a table refuses it, its message starting with ``where`` (``"player 2: "``).
@@ -206,7 +216,8 @@ def clean_name(name: str, where: str = "") -> str:
     if not cleaned:
         raise InputError(f"{where}name {quoted(name)} is {'blank' if name else 'empty'}; each player needs a name")
     if len(cleaned) > MAX_NAME:
-        raise InputError(f"{where}name {quoted(cleaned)} has {len(cleaned):,} characters; at most {MAX_NAME}")
+        raise NameTooLong(f"{where}name {quoted(cleaned)} has {len(cleaned):,} characters; at most {MAX_NAME}",
+                          quoted(cleaned), len(cleaned))
     kind = _unprintable_kind(cleaned)
     if kind is not None:
         raise InputError(f"{where}name {quoted(cleaned)} has {kind}")

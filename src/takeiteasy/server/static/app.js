@@ -2055,10 +2055,6 @@ async function init() {
   $("name").addEventListener("keydown", (e) => {  // Enter: join the room whose code is typed in, else play solo
     if (e.key === "Enter") { if ($("join-code").value.trim()) join($("join-code").value); else create("solo"); }
   });
-  $("name").addEventListener("input", () => {  // at most 24 characters, as the server counts them (not UTF-16 units)
-    const letters = [...$("name").value];
-    if (letters.length > 24) { $("name").value = letters.slice(0, 24).join(""); toast(t("msg.name_long")); }
-  });
   $("end-round").addEventListener("click", () => {
     // a player with nothing entered scores 0 for the round, and that cannot be mended afterwards
     const missing = noEntry(S.state);

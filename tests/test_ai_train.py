@@ -399,6 +399,20 @@ def test_train_command_takes_wildcards_and_old_checkpoints_resume_without_them(t
     assert main(["train", "--out", str(old)] + args[3:]) == 0 and "finished at game 1000" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("board, default", [("standard", "--no-wildcards"), ("daffodil", "--wildcards")])
+def test_giving_the_wildcards_default_explicitly_is_the_same_settings(tmp_path, capsys, board, default):
+    """`--no-wildcards` on the standard board is what it does without the flag, yet a checkpoint made without the
+    flag was refused as made with "other settings (wildcards=None)", and one made with it the other way round."""
+    args = ["--games", "1000", "--eval-games", "50", "--eval-every", "500", "--checkpoint-every", "500", "--quiet",
+            "--board", board]
+    for first, then in (([], [default]), ([default], [])):
+        out = tmp_path / f"run{len(first)}"
+        assert main(["train", "--out", str(out)] + args + first + ["--stop-after", "500"]) == 0
+        capsys.readouterr()
+        assert main(["train", "--out", str(out)] + args + then) == 0, capsys.readouterr().err
+        assert "finished at game 1000" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("stamen", ["first", "last"])
 def test_rulebook_003_stamen_training_fills_the_stamen_first_or_last(stamen, tmp_path):
     """Rulebook 003, daffodil variants 2 and 3: the first tiles of the round go on the stamen cells, or the last

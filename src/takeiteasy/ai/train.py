@@ -166,10 +166,15 @@ class TrainConfig:
     sync: int = 5000  # with several jobs: games each plays between two merges of their weights
 
     def key(self) -> dict:
-        """The settings that decide the weights (resuming must not change them)."""
+        """The settings that decide the weights (resuming must not change them), each in one form for one game: a
+        default given explicitly is the same setting as one left out."""
         decisive = ("games", "seed", "board", "placement", "scoring", "wildcards", "stamen", "alpha", "alpha_final",
                     "hold", "init", "jobs")
         key = {k: v for k, v in asdict(self).items() if k in decisive}
+        # None deals the board's own tile set, the same as --no-wildcards on the standard board and --wildcards on
+        # the daffodil board (which has them): those are None here too
+        if self.wildcards is not None and self.wildcards == bool(get_layout(self.board).stamen_cells):
+            key["wildcards"] = None
         key["sync"] = self.sync if self.jobs > 1 else None  # one job plays every game in turn: no merges
         return key
 

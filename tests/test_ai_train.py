@@ -603,6 +603,24 @@ def test_a_stop_between_an_evaluation_and_the_next_checkpoint_logs_that_evaluati
     assert "resume at game 1000" in (out / "train.log").read_text()
 
 
+def test_a_log_line_cut_short_is_dropped_on_resuming(tmp_path):
+    """A full disk or a kill while train.log was appended to can leave its last line without its end: the resumed
+    run wrote its "resume" line onto the end of that piece ("games 1000 train_mean 1resume at game 1000: ...")."""
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--games", "2000", "--eval-games", "30", "--eval-every", "500",
+            "--checkpoint-every", "1000", "--quiet"]
+    assert main(args + ["--stop-after", "1000"]) == 0
+    whole = (out / "train.log").read_text().splitlines(keepends=True)
+    assert whole[-1].startswith("games 1000 ")
+    (out / "train.log").write_text("".join(whole[:-1]) + whole[-1][:20])  # no line end
+    assert main(args) == 0
+    lines = (out / "train.log").read_text().splitlines(keepends=True)
+    assert lines[:len(whole) - 1] == whole[:-1]
+    assert lines[len(whole) - 1].startswith("resume at game 1000: ")
+    assert [line.split()[1] for line in lines[len(whole):]] == ["1500", "2000"]
+    assert all(line.endswith("\n") for line in lines)
+
+
 def test_weights_are_written_whole_or_not_at_all_and_a_finished_run_mends_them(tmp_path, monkeypatch, capsys):
     """A stop while the weights were written (LZMA takes seconds) came after the last checkpoint, which said the run
     was done: weights.npz stayed cut short, and running the command again said "already trained" and kept it."""

@@ -315,13 +315,15 @@ class Trainer:
     def trim_log(self) -> None:
         """Drop the log's evaluation lines past the games the run goes on from (those of a stop after an evaluation
         and before the next checkpoint): the games are played again, and their evaluations logged again, so the
-        log of a stopped and resumed run has the evaluations of an uninterrupted one, each once."""
+        log of a stopped and resumed run has the evaluations of an uninterrupted one, each once.  A last line cut
+        short (a full disk or a kill while it was written: no line end) goes too, or the next line would go on it."""
         path = self.out / "train.log"
         if not path.is_file():
             return
         with open(path, "rb") as f:
             lines = f.read().splitlines(keepends=True)
-        kept = [line for line in lines if not self._evaluated_after(line, self.games_done)]
+        whole = lines[:-1] if lines and not lines[-1].endswith(b"\n") else lines
+        kept = [line for line in whole if not self._evaluated_after(line, self.games_done)]
         if len(kept) != len(lines):
             self._write_then_rename(path, lambda tmp: tmp.write_bytes(b"".join(kept)))
 
@@ -346,9 +348,12 @@ class Trainer:
             raise
 
     def log(self, text: str) -> None:
+        """Append a line to ``train.log``: one write, flushed at once, so a stop leaves at most that line cut short
+        (:meth:`trim_log` drops it on resuming)."""
         self.out.mkdir(parents=True, exist_ok=True)
-        with open(self.out / "train.log", "a") as f:
-            f.write(text + "\n")
+        with open(self.out / "train.log", "ab") as f:
+            f.write((text + "\n").encode())
+            f.flush()
 
     # -- work ----------------------------------------------------------------
     def play(self, count: int, learn: bool, rng: np.ndarray, first_game: int = 0,

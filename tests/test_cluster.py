@@ -233,11 +233,16 @@ def _without_cpython_exit_race(stderr: str) -> str:
 
 
 KILLED_SCRIPT = """
-import os, signal, sys
+import os, signal, sys, threading
 sys.path.insert(0, {tests!r})
 from test_cluster import _ready
 from takeiteasy.cluster import Workers
-with Workers(2) as workers:
+made = []
+maker = threading.Thread(target=lambda: made.append(Workers(2))) if {made_on_a_thread!r} else None
+if maker:  # made there, but its processes start here, as the work is handed out
+    maker.start()
+    maker.join()
+with made[0] if maker else Workers(2) as workers:
     print(*workers.map(_ready, [(), ()]), flush=True)  # both processes up, waiting for work
     os.kill(os.getpid(), signal.{signal})
 """
@@ -254,15 +259,18 @@ def _running(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent's end reaches its children on Linux")
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGKILL"])
-def test_worker_processes_end_with_a_parent_that_is_killed(signal_name, tmp_path):
+@pytest.mark.parametrize("made_on_a_thread", [False, True])
+def test_worker_processes_end_with_a_parent_that_is_killed(signal_name, made_on_a_thread, tmp_path):
     """`kill` (SIGTERM) or `kill -9` of `train --jobs 2` ends the parent at once, with no chance to stop its
-    workers: they waited for work for ever, a few hundred MB each, holding the parent's output pipe open."""
+    workers: they waited for work for ever, a few hundred MB each, holding the parent's output pipe open.  Whether
+    a worker is tied is decided as it starts (on the main thread here), not where its pool was made."""
     import signal
     import subprocess
 
     tests = os.path.dirname(os.path.abspath(__file__))
+    script = KILLED_SCRIPT.format(tests=tests, signal=signal_name, made_on_a_thread=made_on_a_thread)
     with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as err:  # not pipes: workers hold them
-        done = subprocess.run([sys.executable, "-c", KILLED_SCRIPT.format(tests=tests, signal=signal_name)],
+        done = subprocess.run([sys.executable, "-c", script],
                               stdout=out, stderr=err, timeout=120, start_new_session=True)
     assert done.returncode == -getattr(signal, signal_name), (tmp_path / "err").read_text()
     pids = [int(pid) for pid in (tmp_path / "out").read_text().split()]
@@ -298,6 +306,23 @@ def test_workers_started_from_a_thread_that_ends_keep_working():
     thread.join()
     with made[0] as workers:
         assert len(first[0]) == 2
+        assert workers.map(abs, [(-1,), (-2,)]) == [1, 2]  # the same processes, still there
+
+
+def test_workers_of_a_main_thread_pool_started_from_a_thread_that_ends_keep_working():
+    """The processes start as work is handed out, on the thread that hands it out: a pool made on the main thread
+    (so its workers were tied to the parent's end) whose first work came from another thread had its workers
+    killed when that thread ended, and the next work found the pool broken."""
+    import threading
+
+    from takeiteasy.cluster import Workers
+
+    with Workers(2) as workers:
+        first: list[list[int]] = []
+        thread = threading.Thread(target=lambda: first.append(workers.map(_ready, [(), ()])))
+        thread.start()
+        thread.join()
+        assert len(first) == 1 and len(first[0]) == 2
         assert workers.map(abs, [(-1,), (-2,)]) == [1, 2]  # the same processes, still there
 
 

@@ -169,11 +169,23 @@ def local_cpus() -> int:
 PR_SET_PDEATHSIG = 1
 
 
+class _ParentIfMainThread:
+    """The worker initializer's ``parent``, decided as each worker starts: the parent's process id if the main
+    thread starts it, else 0 (not tied).  Linux ties the parent-death signal to the thread that starts a process,
+    not to the process: a worker started from a thread that ends first would be killed with it.  A pool starts
+    its processes as work is handed out, on the thread that hands it out, which need not be the one that made
+    the pool; ``spawn`` pickles a process's arguments on the thread that starts it, so this is decided there."""
+
+    def __reduce__(self):
+        tied = threading.current_thread() is threading.main_thread()
+        return int, (os.getpid() if tied else 0,)
+
+
 def _die_with_parent(parent: int) -> None:
     """Worker process initializer: end when the parent process ends, however it ends (``parent`` 0: not tied).
     A parent stopped by ``kill`` (SIGTERM) or ``kill -9`` cannot stop its workers itself, and they waited for
     work for ever, each with its few hundred MB (and a pipe the parent's caller read to its end)."""
-    if not parent:  # started from another thread than the main one (Workers)
+    if not parent:  # started from another thread than the main one (_ParentIfMainThread)
         return
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
@@ -204,11 +216,10 @@ class Workers:
 
             # at most one process per CPU: more would only take turns on the CPUs, each with its own memory (a
             # few hundred MB with the compiled kernels), and the results do not depend on where the work ran
-            # Linux ties the parent-death signal to the thread that starts a process, not to the process: workers
-            # started from a thread that ends first would be killed with it, so only the main thread's are tied
-            tied = threading.current_thread() is threading.main_thread()
+            # (only the main thread's workers are tied to the parent's end: _ParentIfMainThread)
+            parent = _ParentIfMainThread()  # an int in each worker, as _die_with_parent takes
             self._pool = ProcessPoolExecutor(max_workers=min(self.jobs, local_cpus()), mp_context=get_context("spawn"),
-                                             initializer=_die_with_parent, initargs=(os.getpid() if tied else 0,))
+                                             initializer=_die_with_parent, initargs=(parent,))  # type: ignore[arg-type]
 
     def map(self, function: Callable, argument_tuples: Sequence[tuple]) -> list[Any]:
         return list(self.imap(function, argument_tuples))

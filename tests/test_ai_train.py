@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 import weakref
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -619,6 +621,103 @@ def test_a_log_line_cut_short_is_dropped_on_resuming(tmp_path):
     assert lines[len(whole) - 1].startswith("resume at game 1000: ")
     assert [line.split()[1] for line in lines[len(whole):]] == ["1500", "2000"]
     assert all(line.endswith("\n") for line in lines)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is process ``pid`` and that still run (Linux's /proc; a zombie does not run)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, parent = stat.read_text().rsplit(")", 1)[1].split()[:2]
+        except (OSError, IndexError, ValueError):  # ended meanwhile
+            continue
+        if int(parent) == pid and state != "Z":
+            children.append(int(stat.parent.name))
+    return children
+
+
+def _runs(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waits only for its parent to reap it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc as on Linux")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sigterm_stops_training_as_ctrl_c_does_and_the_same_command_resumes(tmp_path, jobs):
+    """`kill` (SIGTERM, as a scheduler or a service manager stops a job) ended `takeiteasy train` at once and
+    without a word.  It stops as Ctrl-C does now: the worker processes stopped, the files whole, one line saying
+    how to resume, and the shell's status for it, 128 + 15."""
+    import re
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "run"
+    sizes = (["--games", "12000", "--eval-every", "1000", "--checkpoint-every", "1000"] if jobs == 1 else
+             ["--games", "24000", "--jobs", "2", "--sync", "1500", "--eval-every", "3000", "--checkpoint-every", "3000"])
+    command = [sys.executable, "-m", "takeiteasy", "train", "--out", str(out), "--eval-games", "20", "--quiet", *sizes]
+    with open(tmp_path / "out", "w") as stdout, open(tmp_path / "err", "w") as stderr:  # not pipes: workers hold them
+        run = subprocess.Popen(command, stdout=stdout, stderr=stderr, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 300
+            while not (out / "checkpoint.npz").exists() and run.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert run.poll() is None, "it ended before a checkpoint: " + (tmp_path / "err").read_text()
+            workers = _children(run.pid)  # with two jobs, their processes (and multiprocessing's resource tracker)
+            assert len(workers) >= (2 if jobs > 1 else 0)
+            run.send_signal(signal.SIGTERM)
+            assert run.wait(timeout=300) == 143, (tmp_path / "err").read_text()
+        finally:
+            if run.poll() is None:
+                run.kill()
+    said = (tmp_path / "err").read_text()
+    stopped = re.fullmatch(r"takeiteasy train: stopped by SIGTERM at game (\d+); resume with the same command "
+                           r"\(from the checkpoint at game (\d+)\)\n", said)
+    assert stopped, said
+    resumed_from = int(stopped[2])
+    assert resumed_from > 0 and (tmp_path / "out").read_text() == ""
+    for _ in range(1000):  # they end with it (a bound, not a timing)
+        if not any(_runs(pid) for pid in workers):
+            break
+        time.sleep(0.01)
+    assert not any(_runs(pid) for pid in workers)
+    assert not (out / "weights.npz").exists()
+
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    games = int(sizes[1])
+    assert again.returncode == 0 and f"finished at game {games}" in again.stdout, again.stderr
+    log = (out / "train.log").read_text()
+    assert f"resume at game {resumed_from}: " in log
+    every = int(sizes[sizes.index("--eval-every") + 1])
+    assert [int(line.split()[1]) for line in log.splitlines() if line.startswith("games ")] == \
+        list(range(every, games + 1, every))  # each evaluation once, as in a run that was not stopped
+    assert ValueFunction.load(out / "weights.npz").info["trained_games"] == games
+
+
+def test_a_stopped_run_says_where_it_resumes_and_not_to_give_fresh_again(tmp_path, monkeypatch, capsys):
+    """Ctrl-C said only "interrupted"; and "resume with the same command" after a run started with --fresh would
+    have thrown away the checkpoint it meant."""
+    args = ["train", "--out", str(tmp_path / "run"), "--games", "1500", "--eval-games", "20", "--eval-every", "500",
+            "--checkpoint-every", "500", "--quiet", "--fresh"]
+    assert main(args + ["--stop-after", "500"]) == 0
+    assert capsys.readouterr().out.endswith("; resume with the same command without --fresh\n")
+    plot = Trainer.plot
+
+    def ctrl_c_at_1000(self):
+        plot(self)
+        if self.games_done == 1000:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Trainer, "plot", ctrl_c_at_1000)
+    assert main(args) == 130  # --fresh: from game 0 again, a checkpoint at 500, stopped before the one at 1000
+    assert capsys.readouterr().err == ("\ntakeiteasy train: stopped by Ctrl-C at game 1000; resume with the same "
+                                       "command without --fresh (from the checkpoint at game 500)\n")
+    monkeypatch.setattr(Trainer, "plot", plot)
+    assert main(args[:-1]) == 0 and "finished at game 1500" in capsys.readouterr().out
+    assert "resume at game 500" in (tmp_path / "run" / "train.log").read_text()
 
 
 def test_weights_are_written_whole_or_not_at_all_and_a_finished_run_mends_them(tmp_path, monkeypatch, capsys):

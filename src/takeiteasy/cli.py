@@ -3,16 +3,20 @@
 Each command module has ``register(subparsers)``, which adds its parser and
 sets ``run=function(args) -> int``.  Input the engine refuses
 (:class:`~takeiteasy.core.errors.InputError`) becomes one line on standard
-error and exit status 2, never a traceback.
+error and exit status 2, never a traceback.  Ctrl-C ends a command with exit
+status 130; SIGTERM, in a command that takes it as Ctrl-C (:func:`sigterm_stops`,
+``train``), with 143.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import functools
 import importlib
 import os
+import signal
 import sys
 import threading
 
@@ -72,14 +76,15 @@ def main(argv: list[str] | None = None) -> int:
         sys.unraisablehook = functools.partial(_ctrl_c_kept, unraisable)
     try:
         return _main(argv)
-    except KeyboardInterrupt:  # Ctrl-C: while the commands load, or while one runs
-        return _interrupted()
+    except KeyboardInterrupt as stop:  # Ctrl-C: while the commands load, or while one runs
+        return _interrupted(stop)
     except Exception as exc:
         # Ctrl-C that lands while numba calls back into Python (a compiled kernel's dispatch) comes out as a
         # SystemError "returned a result with an exception set", the KeyboardInterrupt as its cause
-        if not _caused_by_ctrl_c(exc):
+        behind = interruption(exc)
+        if behind is None:
             raise
-        return _interrupted()
+        return _interrupted(behind)
     finally:
         if keeps_ctrl_c:
             sys.unraisablehook = unraisable
@@ -111,21 +116,53 @@ def _interrupt_now(frame, event: str, arg) -> None:
     raise KeyboardInterrupt
 
 
-def _interrupted() -> int:
-    print("\ntakeiteasy: interrupted", file=sys.stderr)  # the shell's convention for SIGINT: 128 + 2
-    return 130
+def _interrupted(stop: KeyboardInterrupt) -> int:
+    # Ctrl-C's on a line of its own, after the ^C the terminal shows
+    print("takeiteasy: terminated" if isinstance(stop, Terminated) else "\ntakeiteasy: interrupted", file=sys.stderr)
+    return exit_status(stop)
 
 
-def _caused_by_ctrl_c(exc: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is among the causes (or the exceptions being handled) behind ``exc``."""
+def exit_status(stop: KeyboardInterrupt) -> int:
+    """The shell's convention for a command a signal stopped: 128 + the signal's number (SIGINT 2, SIGTERM 15)."""
+    return 143 if isinstance(stop, Terminated) else 130
+
+
+def interruption(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt among the causes (or the exceptions being handled) behind ``exc``, or None."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
         if isinstance(cause, KeyboardInterrupt):
-            return True
+            return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
-    return False
+    return None
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a scheduler or service manager stopping the command) where :func:`sigterm_stops`: a
+    KeyboardInterrupt, so that it stops whatever Ctrl-C stops cleanly (worker processes, files written whole or
+    not at all) the same way."""
+
+
+@contextlib.contextmanager
+def sigterm_stops():
+    """SIGTERM raises :class:`Terminated` meanwhile, once (a second one while stopping is dropped, as a second
+    Ctrl-C is while the workers stop); by default it ends the process at once and without a word, mid-write.
+    Only on the main thread, which alone runs signal handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -253,6 +253,7 @@ class Trainer:
         self.value.weights[:] = np.float32(config.init / self.spec.num_features)
         self.rng = np.array([config.seed & ((1 << 64) - 1)], dtype=np.uint64)
         self.games_done = 0
+        self.checkpointed: int | None = None  # the games in the checkpoint on disk (a stopped run goes on from there)
         self.history: list[tuple[int, float, float, float]] = []  # games, train mean, eval mean, seconds
         # the training games since the last evaluation: (points, games), kept in the checkpoint so that a run
         # stopped between two evaluations logs the same train mean as one that was not
@@ -270,6 +271,7 @@ class Trainer:
             config=np.array(json.dumps(asdict(self.config))),
             history=np.array(self.history, dtype=np.float64).reshape(-1, 4),
             since_evaluation=np.array(self.since_evaluation, dtype=np.float64)))
+        self.checkpointed = self.games_done
 
     def load_checkpoint(self) -> bool:
         """Continue from the directory's checkpoint; False when there is none."""
@@ -307,7 +309,7 @@ class Trainer:
                              "use --fresh to start over") from None
         self.value.weights[:] = weights
         self.rng[:] = rng
-        self.games_done = games_done
+        self.games_done = self.checkpointed = games_done
         self.history = history
         self.since_evaluation = (float(points), int(games))
         return True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from ..core.errors import InputError
 from ..core.files import require_folder
@@ -62,8 +63,8 @@ def register(sub) -> None:
                         help="run the --jobs workers as Ray tasks: 'local', 'auto' or HOST:6379 (the [ray] extra)")
     parser.add_argument("--stop-after", type=integer, default=None,
                         help="stop after this many more games (resume later; with --jobs, at the end of the round "
-                             "of --sync games that reaches it).  Ctrl-C stops too, but the games since the last "
-                             "checkpoint are played again on resuming")
+                             "of --sync games that reaches it).  Ctrl-C or SIGTERM (kill) stops too, but the games "
+                             "since the last checkpoint are played again on resuming")
     parser.add_argument("--fresh", action="store_true", help="ignore an existing checkpoint and start over")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
@@ -111,9 +112,12 @@ def run(args) -> int:
         from ..cluster import connect
 
         connect(args.ray)
+    from ..cli import sigterm_stops
+
     config = config_from(args)
     try:
-        return train(Trainer(config, args.out), args)
+        with sigterm_stops():  # as Ctrl-C: the files whole, the workers stopped, a line on how to resume
+            return train(Trainer(config, args.out), args)
     except OSError as exc:  # the run directory: missing permission, a file in the way, a full disk
         raise InputError(f"--out {args.out}: cannot write the run there ({exc.strerror or exc})") from None
 
@@ -141,17 +145,42 @@ def train(trainer, args) -> int:
         if not _loads(trainer.out / "weights.npz"):  # missing, or cut short (by a stop, before they were written whole)
             trainer.export(trainer.out / "weights.npz")
         return 0
+    from ..cli import interruption
     from ..cluster import Workers
 
-    with Workers(config.jobs, args.ray) as workers:
-        _run(trainer, args, workers)
+    try:
+        with Workers(config.jobs, args.ray) as workers:
+            _run(trainer, args, workers)
+    except BaseException as exc:
+        stop = interruption(exc)  # Ctrl-C or SIGTERM, also as the cause of an error from a compiled kernel
+        if stop is None:
+            raise
+        return _stopped(trainer, stop, args)
     last = trainer.history[-1] if trainer.history else None
     done = trainer.games_done >= config.games
     print(f"{'finished' if done else 'stopped'} at game {trainer.games_done}"
           + (f"; evaluation mean {last[2]:.2f}" + (f" (at game {int(last[0])})" if last[0] != trainer.games_done else "")
              if last else "")
-          + (f"; weights in {trainer.out / 'weights.npz'}" if done else "; resume with the same command"))
+          + (f"; weights in {trainer.out / 'weights.npz'}" if done else f"; resume with {_again(args)}"))
     return 0
+
+
+def _again(args) -> str:
+    """The command that goes on with a stopped run: this one, less a --fresh that would throw the run away."""
+    return "the same command without --fresh" if args.fresh else "the same command"
+
+
+def _stopped(trainer, stop: KeyboardInterrupt, args) -> int:
+    """Ctrl-C or SIGTERM while training: one line saying where a rerun goes on from; the signal's exit status."""
+    from ..cli import Terminated, exit_status
+
+    signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
+    resume = (f"start it again with {_again(args)} (no checkpoint yet)" if trainer.checkpointed is None else
+              f"resume with {_again(args)} (from the checkpoint at game {trainer.checkpointed})")
+    newline = "" if isinstance(stop, Terminated) else "\n"  # Ctrl-C's on a line of its own, after the ^C shown
+    print(f"{newline}takeiteasy train: stopped by {signal_name} at game {trainer.games_done}; {resume}",
+          file=sys.stderr)
+    return exit_status(stop)
 
 
 def _loads(path) -> bool:

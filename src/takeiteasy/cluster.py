@@ -242,13 +242,17 @@ class Workers:
             return WorkerError("a worker process stopped before it answered (killed, or out of memory?  From a "
                                "script, start workers under `if __name__ == \"__main__\":`)")
 
-        try:
-            with _without_ctrl_c():  # processes start as work is handed out
-                futures = collections.deque(self._pool.submit(function, *arguments) for arguments in argument_tuples)
-        except BrokenProcessPool:  # one died while waiting for work
-            raise broken() from None
+        # the handler that drops a second Ctrl-C goes in before the first can arrive: a Ctrl-C held back while the
+        # work is handed out reaches this thread as the mask is lifted, and a second one while the first was
+        # stopping the workers (with the default handler back) left them running and the exit waiting for them
         previous = _interrupt_once()
         try:
+            try:
+                with _without_ctrl_c():  # processes start as work is handed out
+                    futures = collections.deque(self._pool.submit(function, *arguments)
+                                                for arguments in argument_tuples)
+            except BrokenProcessPool:  # one died while waiting for work
+                raise broken() from None
             while futures:
                 try:
                     result = futures.popleft().result()

@@ -182,6 +182,17 @@ def test_c_name_finds_the_player_as_a_table_counts_names(capsys, monkeypatch):
     assert re.search(r"│ \u0218tefan +│ +150 │ +150 │", out)
 
 
+def test_c_name_is_read_at_any_white_space_after_the_c(capsys, monkeypatch):
+    """'c NAME' was split at a space only: 'c<TAB>bob' was no command ("press Enter to score the round, or type c
+    NAME"), though a board's tokens are read at any white space."""
+    answers = [""] * 19 + ["100", "120", "c\tbob", "150", "correct \t ann", "130", ""]
+    status, out, _ = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "ann,bob")
+    assert status == 0
+    assert "press Enter to score the round" not in out
+    assert out.count("bob: board or score >") == 2 and out.count("ann: board or score >") == 2
+    assert re.search(r"│ ann +│ +130 │ +130 │", out) and re.search(r"│ bob +│ +150 │ +150 │", out)
+
+
 def test_c_name_refuses_a_name_that_is_more_than_one_players(capsys):
     """A table never seats two names that read as one (check_table), so 'c NAME' cannot be ambiguous there;
     were it given such names, it asks for the name as shown rather than correct the first one."""

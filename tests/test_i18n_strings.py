@@ -1,7 +1,7 @@
 """The web page's dictionaries (src/takeiteasy/server/static/i18n.js), read without a browser: every language has
 English's keys with the same {placeholders}, every id the page asks for exists, and the English words the page
-translates from (the server's wildcard names, the engine's placement guidance, preset and AI descriptions) are
-still the words the server sends."""
+translates from (the server's wildcard names, the engine's placement guidance, preset and AI descriptions, the
+refusals of a name) are still the words the server sends."""
 
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from takeiteasy.ai import AGENTS, STRENGTH
+from takeiteasy.core.errors import InputError
+from takeiteasy.core.game import clean_name
 from takeiteasy.core.notation import call_words, parse_tile
 from takeiteasy.core.presets import presets
 from takeiteasy.core.rules import Options, Ruleset
@@ -40,6 +43,11 @@ def forms(value) -> list[str]:
 
 def placeholders(value) -> set[str]:
     return {name for text in forms(value) for name in PLACEHOLDER.findall(text)}
+
+
+def filled(template: str, params: dict) -> str:
+    """The page's t(): each {name} replaced by its param."""
+    return PLACEHOLDER.sub(lambda m: str(params[m.group(1)]), template)
 
 
 def test_the_page_offers_english_dutch_french_and_romanian():
@@ -142,3 +150,47 @@ def test_romanian_ai_ul_is_never_broken_at_its_hyphen():
     shown = {key: text for key, text in STRINGS["ro"].items() if isinstance(text, str) and not key.endswith("_title")}
     assert [key for key, text in shown.items() if "AI-" in text] == []
     assert sum("AI\u2011ul" in text for text in shown.values()) >= 3
+
+
+# the refusals of core.game.clean_name the page words (name_taken is the room's own)
+NAME_REFUSALS = {key for key in EN if key.startswith("srv.name_") and key != "srv.name_taken"}
+# white space, a control character Python counts as white space, one that does not print, an emoji's joiner, blank
+# letters, an accent, letters, an emoji, and what repr() escapes
+NAME_PIECES = st.sampled_from([" ", "\t", "\n", "\x07", "\x1c", "\u200b", "\u200d", "\u3164", "\u2800", "\u0301",
+                               "a", "S\u0326", "\U0001F3B2", "'", '"', "\\"])
+
+
+def refusal(name: str, where: str = "") -> InputError | None:
+    try:
+        clean_name(name, where)
+    except InputError as exc:
+        return exc
+    return None
+
+
+def worded(refused) -> str:
+    """The page's English words for a refusal of a name (core.game.NameRefused): its key's, filled with its params."""
+    key = f"srv.{getattr(refused, 'key', None)}"
+    assert key in NAME_REFUSALS, f"no key the page words: {refused}"
+    return filled(EN[key], refused.params)
+
+
+def test_each_refusal_of_a_name_has_a_key_the_page_words_as_clean_name_does():
+    """clean_name's refusals (an empty name, a blank one, one too long, a control character, a character that does
+    not print, nothing visible) each carry a key and params: the page's English words for the key, filled with the
+    params, are clean_name's text without its ``where``."""
+    seen = set()
+    for name in ("", " \t ", "x" * 1200, "a\x07", "a\u200bb", "\u3164", "\u0301\u0301"):
+        refused = refusal(name, "player 2: ")
+        assert refused is not None, name
+        assert str(refused) == "player 2: " + worded(refused)
+        seen.add(f"srv.{refused.key}")
+    assert seen == NAME_REFUSALS
+
+
+@settings(deadline=None)  # a pause of the shared machine is no failure
+@given(st.lists(NAME_PIECES | st.characters(), max_size=30).map("".join))
+def test_every_name_clean_name_refuses_is_worded_by_the_page(name):
+    refused = refusal(name)
+    if refused is not None:
+        assert worded(refused) == str(refused)

@@ -255,6 +255,27 @@ def test_a_refusal_a_player_meets_is_worded_in_the_pages_language(server, browse
     assert not errors
 
 
+def test_a_name_refused_by_the_server_is_refused_in_the_pages_language(server, browser):
+    """The page leaves a name's check to the server (core.game.clean_name), whose refusals of a name came in English
+    but for one too long: a name of a Hangul filler, which JS's trim() keeps and which prints as nothing, is refused
+    in Dutch; an empty name for a person added in a caller room's lobby, in Romanian."""
+    errors: list[str] = []
+    page = open_in(browser, server, errors, "nl-NL", name="\u3164")
+    page.click("#solo")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast") == ("de naam '\u3164' toont niets (alleen accenten of blanco tekens); elke speler "
+                                           "heeft een zichtbare naam nodig")
+    assert page.is_visible("#home") and page.evaluate("S.session") is None
+    host = open_in(browser, server, errors, "ro-RO", name="Gazda")
+    host.click("#create-caller")
+    host.wait_for_selector("#lobby:not([hidden])")
+    host.click("#lobby-add-p")  # the field left empty
+    host.wait_for_selector("#toast:not([hidden])")
+    assert host.text_content("#toast") == "numele '' este gol; fiecare juc\u0103tor are nevoie de un nume"
+    assert host.evaluate("S.state.players.length") == 1
+    assert not errors
+
+
 # one line: the distinct tops of the rectangles of an element's text (a word broken at a soft hyphen makes two)
 LINES = """e => { const r = document.createRange(); r.selectNodeContents(e);
   return new Set([...r.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top))).size; }"""

@@ -1,12 +1,11 @@
 """The refusals a player meets in the web app's normal use (a wrong room code, a full or started room, a name
-taken or too long, the rate limits) carry a key and its params besides the English text, so that the page words them in the
-player's language (docs/WEB.md, "Languages").  The page's English template for each key, filled with the params,
-must be exactly the server's text: a message changed on the server shows up here, to be changed in every language.
+taken or refused by core.game.clean_name, the rate limits) carry a key and its params besides the English text, so
+that the page words them in the player's language (docs/WEB.md, "Languages").  The page's English template for each
+key, filled with the params, must be exactly the server's text: a message changed on the server shows up here, to be
+changed in every language.
 """
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
@@ -16,14 +15,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 from takeiteasy.server import MemoryStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Limit, RateLimits  # noqa: E402
 from takeiteasy.server.rooms import MAX_PLAYERS  # noqa: E402
-from test_i18n_strings import EN  # noqa: E402
+from test_i18n_strings import EN, filled  # noqa: E402
 
 TEMPLATES = {key.removeprefix("srv."): text for key, text in EN.items() if key.startswith("srv.")}
-
-
-def filled(template: str, params: dict) -> str:
-    """The page's t(): each {name} replaced by its param."""
-    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), template)
 
 
 def keyed(response, status: int) -> str:
@@ -50,6 +44,9 @@ def test_the_refusals_the_page_translates_carry_their_key_and_params():
         code = friends["code"]
         seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": "ANN"}), 409))  # names match loosely
         seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": "Ann  " + "x" * 21}), 400))  # 25 cleaned
+        # every other refusal of clean_name: empty, blank, a control character, one that does not print, none visible
+        for name in ("", " \t ", "a\x07", "a\u200bb", "\u3164", "\u0301\u0301"):
+            seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": name}), 400))
         for k in range(1, MAX_PLAYERS):
             assert client.post(f"/api/rooms/{code}/join", json={"name": f"p{k}"}).status_code == 201
         seen.add(keyed(client.post(f"/api/rooms/{code}/join", json={"name": "late"}), 409))

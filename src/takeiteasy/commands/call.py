@@ -246,11 +246,11 @@ def _enter_results(table: Sitting, tiles: list[int]) -> tuple[list[int], dict]:
         entries.append(_read_entry(table, tiles, name, best, may_take_back=not entries))
     while True:
         answer = table.ask("Enter: score the round ('c NAME' correct an entry, 'l' list, 'q' quit) > ")
-        word, _, rest = answer.partition(" ")
         if answer == "":
             break
+        word, *rest = answer.split(maxsplit=1)  # at any white space ('c<TAB>bob'), as a board's tokens are read
         if word.lower() in ("c", "correct"):
-            player = _player_named(console, names, rest.strip())
+            player = _player_named(console, names, "".join(rest))
             if player is not None:
                 entries[player] = _read_entry(table, tiles, names[player], best, may_take_back=False)
         elif answer.lower() in ("l", "list"):

@@ -127,13 +127,16 @@ def unprintable(name: str) -> int | None:
     return next((i for i, ch in enumerate(name) if not ch.isprintable() and not _joins_emoji(name, i)), None)
 
 
-def _unprintable_kind(name: str) -> str | None:
-    """What kind of character of ``name`` does not print (:func:`unprintable`), in words for a refusal, or None."""
+def _unprintable_kind(name: str) -> tuple[str, str, dict[str, str]] | None:
+    """What kind of character of ``name`` does not print (:func:`unprintable`), or None: its key (as
+    :class:`NameRefused` has it), its words for a refusal, and the params of those words."""
     where = unprintable(name)
     if where is None:
         return None
-    return "a control character" if unicodedata.category(name[where]) == "Cc" else \
-        f"a character that does not print ({name[where]!r})"
+    if unicodedata.category(name[where]) == "Cc":
+        return "name_control", "a control character", {}
+    char = repr(name[where])
+    return "name_unprintable", f"a character that does not print ({char})", {"char": char}
 
 
 def check_names(names, first: int = 0) -> list[str]:
@@ -150,7 +153,7 @@ def check_names(names, first: int = 0) -> list[str]:
             raise InputError(f"player {n}: name {name!r} is {'blank' if name else 'empty'}; each player needs a name")
         kind = _unprintable_kind(name)
         if kind is not None:
-            raise InputError(f"player {n}: name {name!r} has {kind}")
+            raise InputError(f"player {n}: name {name!r} has {kind[1]}")
         if name in names[:n - first]:  # two alike: whose turn, board and score would it be?
             raise InputError(f"player {n}: name {name!r} is player {names.index(name) + first}'s too; each player "
                              "needs a name of their own")
@@ -191,19 +194,22 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", "".join(kept).translate(LOOK_ALIKES)).casefold()
 
 
-class NameTooLong(InputError):
-    """:func:`clean_name`'s refusal of a name of more than :data:`MAX_NAME` characters, with the name as the refusal
-    quotes it and its length: the one refusal of a name a web page leaves to the server, and words in its
-    player's language."""
+class NameRefused(InputError):
+    """:func:`clean_name`'s refusal of a name, with a ``key`` saying why and its ``params``, the parts of the text
+    as it quotes them, so that a web page can word the refusal in its player's language (the web server passes both
+    on; docs/WEB.md lists the keys).  The keys: ``name_empty`` and ``name_blank`` (``name``), ``name_long``
+    (``name``, ``count``, ``most``), ``name_control`` (``name``), ``name_unprintable`` (``name``, ``char``) and
+    ``name_invisible`` (``name``).  The params fill the text without the ``where`` it starts with."""
 
-    def __init__(self, text: str, name: str, length: int) -> None:
+    def __init__(self, text: str, key: str, **params) -> None:
         super().__init__(text)
-        self.name, self.length = name, length
+        self.key, self.params = key, params
 
 
 def clean_name(name: str, where: str = "") -> str:
-    """``name`` as every table seats it (the web server's rooms, ``play`` and ``call``), or :class:`InputError`
-    saying why a table refuses it, its message starting with ``where`` (``"player 2: "``).
+    """``name`` as every table seats it (the web server's rooms, ``play`` and ``call``), or :class:`NameRefused` (an
+    :class:`InputError`; a plain one for a name that is not text) saying why a table refuses it, its message starting
+    with ``where`` (``"player 2: "``).
 
     Every run of white space (tabs and line breaks too: ``str.split``'s) is one space, none is kept at either
     end, and accents are composed (NFC: a "Ș" typed as an S and a combining comma below is the one character it
@@ -214,16 +220,20 @@ def clean_name(name: str, where: str = "") -> str:
         raise InputError(f"{where}name: expected text, not {shown(name)}")
     cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned:
-        raise InputError(f"{where}name {quoted(name)} is {'blank' if name else 'empty'}; each player needs a name")
+        why = "blank" if name else "empty"
+        raise NameRefused(f"{where}name {quoted(name)} is {why}; each player needs a name", f"name_{why}",
+                          name=quoted(name))
+    shown_name = quoted(cleaned)
     if len(cleaned) > MAX_NAME:
-        raise NameTooLong(f"{where}name {quoted(cleaned)} has {len(cleaned):,} characters; at most {MAX_NAME}",
-                          quoted(cleaned), len(cleaned))
+        raise NameRefused(f"{where}name {shown_name} has {len(cleaned):,} characters; at most {MAX_NAME}",
+                          "name_long", name=shown_name, count=f"{len(cleaned):,}", most=MAX_NAME)
     kind = _unprintable_kind(cleaned)
     if kind is not None:
-        raise InputError(f"{where}name {quoted(cleaned)} has {kind}")
+        key, words, params = kind
+        raise NameRefused(f"{where}name {shown_name} has {words}", key, name=shown_name, **params)
     if not any(unicodedata.category(ch)[0] in "LNSP" and ch not in BLANK_LETTERS for ch in cleaned):
-        raise InputError(f"{where}name {quoted(cleaned)} has nothing visible (only accents or blank letters); "
-                         "each player needs a name that shows")
+        raise NameRefused(f"{where}name {shown_name} has nothing visible (only accents or blank letters); "
+                          "each player needs a name that shows", "name_invisible", name=shown_name)
     return cleaned
 
 

@@ -54,7 +54,7 @@ from typing import TypeVar
 from ..ai import AGENTS, Agent, make_agent
 from ..core.deal import MASK64, SplitMix64, deal as seeded_deal, game_seed
 from ..core.errors import InputError
-from ..core.game import (MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, NameTooLong, View, clean_name, group_sizes,
+from ..core.game import (MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, NameRefused, View, clean_name, group_sizes,
                          name_key, same_name)
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, parse_board, parse_tile
@@ -139,9 +139,9 @@ def seat_name(name: str) -> str:
     seat the same names), refused as a :class:`RoomError`."""
     try:
         return clean_name(name)
-    except NameTooLong as exc:  # the page no longer cuts a name itself (it cannot clean one as the server does)
-        raise RoomError(str(exc), "name_long", name=exc.name, count=f"{exc.length:,}", most=MAX_NAME) from None
-    except InputError as exc:
+    except NameRefused as exc:  # the page leaves the check to the server (it cannot clean a name as the server does)
+        raise RoomError(str(exc), exc.key, **exc.params) from None
+    except InputError as exc:  # not text: the API's models let none through
         raise RoomError(str(exc)) from None
 
 

@@ -583,23 +583,29 @@ def _evaluations(out) -> list[str]:
             if line.startswith("games ")]
 
 
+def _plot_then_ctrl_c_at(games_done: int):
+    """``Trainer.plot`` followed by a Ctrl-C when the run has played ``games_done`` games: a stop just after that
+    evaluation was logged."""
+    plot = Trainer.plot
+
+    def plot_then_ctrl_c(self):
+        plot(self)
+        if self.games_done == games_done:
+            raise KeyboardInterrupt
+
+    return plot_then_ctrl_c
+
+
 def test_a_stop_between_an_evaluation_and_the_next_checkpoint_logs_that_evaluation_once(tmp_path, monkeypatch):
     """Ctrl-C (or a kill) after an evaluation was logged and before the checkpoint that follows it: the resumed run
     plays those games again and logged their evaluation a second time ("games 1500" twice in train.log)."""
     args = ["--games", "2000", "--eval-games", "30", "--eval-every", "500", "--checkpoint-every", "1000", "--quiet"]
     assert main(["train", "--out", str(tmp_path / "whole")] + args) == 0
     out = tmp_path / "stopped"
-    plot = Trainer.plot
-
-    def ctrl_c_at_1500(self):
-        plot(self)
-        if self.games_done == 1500:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(Trainer, "plot", ctrl_c_at_1500)
-    assert main(["train", "--out", str(out)] + args) == 130
+    with monkeypatch.context() as patch:
+        patch.setattr(Trainer, "plot", _plot_then_ctrl_c_at(1500))
+        assert main(["train", "--out", str(out)] + args) == 130
     assert _evaluations(out)[-1].startswith("games 1500 ")  # logged, and the checkpoint is at 1000
-    monkeypatch.setattr(Trainer, "plot", plot)
     assert main(["train", "--out", str(out)] + args) == 0
     assert _evaluations(out) == _evaluations(tmp_path / "whole")
     assert (out / "train.log").read_text().count("start at game 0") == 1  # the sittings are still there
@@ -710,18 +716,11 @@ def test_a_stopped_run_says_where_it_resumes_and_not_to_give_fresh_again(tmp_pat
             "--checkpoint-every", "500", "--quiet", "--fresh"]
     assert main(args + ["--stop-after", "500"]) == 0
     assert capsys.readouterr().out.endswith("; resume with the same command without --fresh\n")
-    plot = Trainer.plot
-
-    def ctrl_c_at_1000(self):
-        plot(self)
-        if self.games_done == 1000:
-            raise KeyboardInterrupt
-
-    monkeypatch.setattr(Trainer, "plot", ctrl_c_at_1000)
-    assert main(args) == 130  # --fresh: from game 0 again, a checkpoint at 500, stopped before the one at 1000
+    with monkeypatch.context() as patch:
+        patch.setattr(Trainer, "plot", _plot_then_ctrl_c_at(1000))
+        assert main(args) == 130  # --fresh: from game 0 again, a checkpoint at 500, stopped before the one at 1000
     assert capsys.readouterr().err == ("\ntakeiteasy train: stopped by Ctrl-C at game 1000; resume with the same "
                                        "command without --fresh (from the checkpoint at game 500)\n")
-    monkeypatch.setattr(Trainer, "plot", plot)
     assert main(args[:-1]) == 0 and "finished at game 1500" in capsys.readouterr().out
     assert "resume at game 500" in (tmp_path / "run" / "train.log").read_text()
 

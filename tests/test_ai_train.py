@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import weakref
 from pathlib import Path
@@ -651,11 +652,13 @@ def _runs(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc as on Linux")
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_sigterm_stops_training_as_ctrl_c_does_and_the_same_command_resumes(tmp_path, jobs):
+@pytest.mark.parametrize("jobs, to_the_group", [(1, False), (2, False), (2, True)])
+def test_sigterm_stops_training_as_ctrl_c_does_and_the_same_command_resumes(tmp_path, jobs, to_the_group):
     """`kill` (SIGTERM, as a scheduler or a service manager stops a job) ended `takeiteasy train` at once and
     without a word.  It stops as Ctrl-C does now: the worker processes stopped, the files whole, one line saying
-    how to resume, and the shell's status for it, 128 + 15."""
+    how to resume, and the shell's status for it, 128 + 15.  Sent to the whole process group (`kill -- -PGID`, a
+    batch scheduler, systemd's control group), it reached the workers too, which died of it: the parent then
+    failed with "a worker process stopped" (status 1) or "stopped by SIGTERM", as the race went."""
     import re
     import signal
     import subprocess
@@ -674,7 +677,10 @@ def test_sigterm_stops_training_as_ctrl_c_does_and_the_same_command_resumes(tmp_
             assert run.poll() is None, "it ended before a checkpoint: " + (tmp_path / "err").read_text()
             workers = _children(run.pid)  # with two jobs, their processes (and multiprocessing's resource tracker)
             assert len(workers) >= (2 if jobs > 1 else 0)
-            run.send_signal(signal.SIGTERM)
+            if to_the_group:  # its own group, from start_new_session
+                os.killpg(run.pid, signal.SIGTERM)
+            else:
+                run.send_signal(signal.SIGTERM)
             assert run.wait(timeout=300) == 143, (tmp_path / "err").read_text()
         finally:
             if run.poll() is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -285,6 +286,55 @@ def test_worker_processes_end_with_a_parent_that_is_killed(signal_name, made_on_
         for pid in pids:
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+GROUP_SIGTERM_SCRIPT = """
+import os, signal, sys
+sys.path.insert(0, {tests!r})
+from test_cluster import _ready
+from takeiteasy.cluster import Workers
+with Workers(2) as workers:
+    first = workers.map(_ready, [(), ()])  # both processes up, waiting for work
+    signal.signal(signal.SIGTERM, lambda signum, frame: print("parent", flush=True))  # as `train` takes it
+    os.killpg(0, signal.SIGTERM)  # kill -- -PGID: every process of the group gets it
+    print("same workers" if set(workers.map(_ready, [(), ()])) <= set(first) else "new workers", flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="signal masks as on POSIX")
+def test_a_sigterm_to_the_whole_process_group_is_the_parents_alone():
+    """`kill -- -PGID`, a batch scheduler or systemd (every process of the service) send SIGTERM to the workers
+    too: they died of it at once, and `train`, which stops cleanly on SIGTERM, could find its pool broken and fail
+    with "a worker process stopped".  They leave it to the parent now, as they do Ctrl-C."""
+    import subprocess
+
+    tests = os.path.dirname(os.path.abspath(__file__))
+    done = subprocess.run([sys.executable, "-c", GROUP_SIGTERM_SCRIPT.format(tests=tests)], capture_output=True,
+                          text=True, timeout=120, start_new_session=True)  # a process group of its own
+    assert done.stdout.split() == ["parent", "same", "workers"], done.stderr
+    assert done.returncode == 0 and "Traceback" not in _without_cpython_exit_race(done.stderr), done.stderr
+
+
+def _die_or_work(die: bool, started, seconds: float):
+    """One worker dies (as the out-of-memory killer would end it) once the other is at work for ``seconds``."""
+    if not die:
+        open(started, "w").close()
+        time.sleep(seconds)
+        return
+    while not os.path.exists(started):
+        time.sleep(0.01)
+    os._exit(3)
+
+
+def test_a_worker_that_dies_stops_the_others_at_once(tmp_path):
+    """The pool ends the other workers of a broken pool with SIGTERM, which they no longer see: the error waited
+    for the others' work to end."""
+    from takeiteasy.cluster import WorkerError, Workers
+
+    start = time.monotonic()
+    with Workers(2) as workers, pytest.raises(WorkerError, match="worker process stopped"):
+        workers.map(_die_or_work, [(True, str(tmp_path / "started"), 240), (False, str(tmp_path / "started"), 240)])
+    assert time.monotonic() - start < 120
 
 
 def test_workers_started_from_a_thread_that_ends_keep_working():

@@ -125,15 +125,21 @@ def ray_imap(function: Callable, argument_tuples: Sequence[tuple], address: str)
         del result
 
 
+#: what stops a whole process group: the terminal's Ctrl-C, and SIGTERM from `kill -- -PGID`, a batch scheduler or
+#: a service manager (systemd signals every process of the service)
+_GROUP_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 @contextlib.contextmanager
-def _without_ctrl_c():
-    """Ctrl-C held back from this thread meanwhile: the worker processes started now inherit it blocked and never
-    see it (the terminal sends it to every process of the group), so a Ctrl-C is the parent's alone, which stops
-    them.  A Ctrl-C that comes meanwhile is not lost: it reaches the parent when this ends."""
+def _without_group_stops():
+    """Ctrl-C and SIGTERM held back from this thread meanwhile: the worker processes started now inherit them
+    blocked and never see them, so a stop sent to the whole group is the parent's alone, which stops them (with
+    SIGKILL: :meth:`Workers.close`).  Workers that died of it themselves left the parent a broken pool, an error
+    instead of its clean stop.  A signal that comes meanwhile is not lost: it reaches the parent when this ends."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_STOPS)
     try:
         yield
     finally:
@@ -202,8 +208,8 @@ class Workers:
     with ``ray`` (an address; Ray keeps its own workers), or this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
 
     A Ctrl-C (or any error) while the work runs stops the local processes at once, without a word from them: they
-    never see Ctrl-C themselves, and leaving the ``with`` block on an error ends them rather than waiting for
-    work whose results nobody will read.
+    never see Ctrl-C or SIGTERM themselves, even sent to the whole process group, and leaving the ``with`` block on
+    an error ends them rather than waiting for work whose results nobody will read.
     """
 
     def __init__(self, jobs: int, ray: str | None = None):
@@ -237,7 +243,7 @@ class Workers:
         from concurrent.futures.process import BrokenProcessPool
 
         def broken():
-            self.close()
+            self.close(stop=True)  # the others too: the pool's own terminate() no longer ends them
             # a script without the guard: each spawned worker runs the script again and dies starting its own
             return WorkerError("a worker process stopped before it answered (killed, or out of memory?  From a "
                                "script, start workers under `if __name__ == \"__main__\":`)")
@@ -248,7 +254,7 @@ class Workers:
         previous = _interrupt_once()
         try:
             try:
-                with _without_ctrl_c():  # processes start as work is handed out
+                with _without_group_stops():  # processes start as work is handed out
                     futures = collections.deque(self._pool.submit(function, *arguments)
                                                 for arguments in argument_tuples)
             except BrokenProcessPool:  # one died while waiting for work
@@ -277,7 +283,7 @@ class Workers:
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 with contextlib.suppress(Exception):
-                    process.terminate()
+                    process.kill()  # SIGTERM is blocked in them (_without_group_stops)
         pool.shutdown(cancel_futures=True)
 
     def __enter__(self) -> "Workers":

@@ -315,6 +315,11 @@ def test_a_sigterm_to_the_whole_process_group_is_the_parents_alone():
     assert done.returncode == 0 and "Traceback" not in _without_cpython_exit_race(done.stderr), done.stderr
 
 
+def _ready_after(seconds: float):
+    time.sleep(seconds)
+    return os.getpid()
+
+
 def _die_or_work(die: bool, started, seconds: float):
     """One worker dies (as the out-of-memory killer would end it) once the other is at work for ``seconds``."""
     if not die:
@@ -331,8 +336,11 @@ def test_a_worker_that_dies_stops_the_others_at_once(tmp_path):
     for the others' work to end."""
     from takeiteasy.cluster import WorkerError, Workers
 
-    start = time.monotonic()
     with Workers(2) as workers, pytest.raises(WorkerError, match="worker process stopped"):
+        # both processes up first, as between training's rounds: the pool watches for deaths only among the
+        # processes it knew when it last woke, so one started with the work could die unnoticed until a result came
+        workers.map(_ready_after, [(0.5,), (0.5,)])
+        start = time.monotonic()
         workers.map(_die_or_work, [(True, str(tmp_path / "started"), 240), (False, str(tmp_path / "started"), 240)])
     assert time.monotonic() - start < 120
 

@@ -430,6 +430,21 @@ def test_clean_name_collapses_spaces_and_composes_accents(typed, seated):
     assert check_table([typed, "ann"]) == [seated, "ann"]
 
 
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "a\x07b", "\u3164"])
+def test_a_refused_name_survives_pickling_with_its_key_and_params(name):
+    """A refusal raised in a worker process reaches the parent pickled; it must arrive with the key and params a
+    web page words it by, not fail to unpickle (the default rebuilds an exception from its message alone)."""
+    import pickle
+
+    from takeiteasy.core.game import NameRefused, clean_name
+
+    with pytest.raises(NameRefused) as refused:
+        clean_name(name, "player 2: ")
+    copy = pickle.loads(pickle.dumps(refused.value))
+    assert type(copy) is NameRefused
+    assert (str(copy), copy.key, copy.params) == (str(refused.value), refused.value.key, refused.value.params)
+
+
 @given(TYPED_NAMES, TYPED_NAMES)
 def test_same_name_is_the_name_a_table_would_refuse_beside_the_seated_one(typed, other):
     """``same_name`` (a room's seat to remove by name, ``call``'s 'c NAME') finds a player exactly when

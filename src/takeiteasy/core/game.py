@@ -205,6 +205,13 @@ class NameRefused(InputError):
         super().__init__(text)
         self.key, self.params = key, params
 
+    def __reduce__(self):  # the default rebuilds from args alone, which lack the key (a worker's refusal must pickle)
+        return _name_refused, (str(self), self.key, self.params)
+
+
+def _name_refused(text: str, key: str, params: dict) -> NameRefused:
+    return NameRefused(text, key, **params)
+
 
 def clean_name(name: str, where: str = "") -> str:
     """``name`` as every table seats it (the web server's rooms, ``play`` and ``call``), or :class:`NameRefused` (an

@@ -310,6 +310,6 @@ def test_ctrl_c_exits_with_130_and_still_shows_the_standings(capsys, monkeypatch
     monkeypatch.setattr(sys, "stdin", Interrupting("\n".join([""] * 19 + ["120", "80", "", ""]) + "\n"))
     status = main(["call", "--seed", "5", "--players", "ann,bob", "--rounds", "2"])
     out, err = capsys.readouterr()
-    assert status == 130 and err == "\ntakeiteasy: interrupted\n"
+    assert status == 130 and err == "\ntakeiteasy call: stopped by Ctrl-C\n"
     standings = out[out.rindex("Standings so far (1 round scored):"):]
     assert re.search(r"│ ann +│ +120 │", standings) and re.search(r"│ bob +│ +80 │", standings)

@@ -465,7 +465,7 @@ def test_ctrl_c_inside_a_compiled_kernel_is_a_quiet_exit(capsys, monkeypatch):
             raise SystemError("CPUDispatcher(<function search>) returned a result with an exception set") from exc
 
     monkeypatch.setattr(tiles, "run", interrupted_in_a_kernel)
-    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\ntakeiteasy: interrupted\n"
+    assert main(["tiles"]) == 130 and capsys.readouterr().err == "\ntakeiteasy tiles: stopped by Ctrl-C\n"
 
     def broken(args):  # any other error is still a bug to see
         raise SystemError("not an interrupt")
@@ -505,8 +505,35 @@ def test_ctrl_c_that_a_callback_swallowed_still_ends_the_command(capsys, monkeyp
 
     monkeypatch.setattr(tiles, "run", interrupted_in_a_callback)
     assert main(["tiles"]) == 130
-    assert capsys.readouterr() == ("", "\ntakeiteasy: interrupted\n")
+    assert capsys.readouterr() == ("", "\ntakeiteasy tiles: stopped by Ctrl-C\n")
     assert lost == [ValueError] and sys.unraisablehook is hook and sys.getprofile() is None
+
+
+def test_sigterm_that_a_callback_swallowed_still_ends_the_command_as_sigterm(capsys, monkeypatch):
+    """SIGTERM lands in such a callback as often as Ctrl-C (the first compile of the kernels): it came out again as
+    a plain KeyboardInterrupt, and the command said "stopped by Ctrl-C" and ended with 130 instead of 143."""
+    import ctypes
+
+    import takeiteasy.commands.tiles as tiles
+    from takeiteasy.cli import Terminated
+
+    @ctypes.CFUNCTYPE(None)
+    def callback():
+        raise Terminated  # as sigterm_stops' handler raises it in whatever Python code runs
+
+    def next_step():
+        pass
+
+    def terminated_in_a_callback(args):
+        callback()
+        next_step()
+        print("went on")
+        return 0
+
+    monkeypatch.setattr(tiles, "run", terminated_in_a_callback)
+    assert main(["tiles"]) == 143
+    assert capsys.readouterr() == ("", "takeiteasy tiles: stopped by SIGTERM\n")
+    assert sys.getprofile() is None
 
 
 def test_main_in_threads_at_once_leaves_the_unraisable_hook_as_it_was(monkeypatch):

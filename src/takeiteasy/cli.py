@@ -4,8 +4,9 @@ Each command module has ``register(subparsers)``, which adds its parser and
 sets ``run=function(args) -> int``.  Input the engine refuses
 (:class:`~takeiteasy.core.errors.InputError`) becomes one line on standard
 error and exit status 2, never a traceback.  Ctrl-C ends a command with exit
-status 130; SIGTERM, in a command that takes it as Ctrl-C (:func:`sigterm_stops`,
-``train``), with 143.
+status 130, and SIGTERM, which every command takes as Ctrl-C (:func:`sigterm_stops`),
+with 143: its worker processes stopped, no file cut short, and one line saying what
+was stopped and where (``args.stopped_at``, which a command may set: :func:`stopped`).
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     if keeps_ctrl_c:
         sys.unraisablehook = functools.partial(_ctrl_c_kept, unraisable)
     try:
-        return _main(argv)
-    except KeyboardInterrupt as stop:  # Ctrl-C: while the commands load, or while one runs
+        with sigterm_stops():  # a `kill`, a scheduler or a service manager stops every command as Ctrl-C does
+            return _main(argv)
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM while the commands load (_main says which one it stopped)
         return _interrupted(stop)
     except Exception as exc:
         # Ctrl-C that lands while numba calls back into Python (a compiled kernel's dispatch) comes out as a
@@ -103,7 +105,12 @@ def _ctrl_c_kept(unraisable_hook, unraisable) -> None:
             threading.main_thread():  # another thread's: no Ctrl-C (nor this call of main) is behind it
         unraisable_hook(unraisable)
         return
+    _swallowed[0] = unraisable.exc_type  # SIGTERM's Terminated stays one: its line and exit status are its own
     sys.setprofile(_interrupt_now)
+
+
+#: the kind of interrupt a callback swallowed last (KeyboardInterrupt or Terminated), for _interrupt_now to raise
+_swallowed: list[type[KeyboardInterrupt]] = [KeyboardInterrupt]
 
 
 def _interrupt_now(frame, event: str, arg) -> None:
@@ -113,13 +120,30 @@ def _interrupt_now(frame, event: str, arg) -> None:
     if event != "return" or frame.f_code is _ctrl_c_kept.__code__:
         return
     sys.setprofile(None)
-    raise KeyboardInterrupt
+    raise _swallowed[0]
 
 
-def _interrupted(stop: KeyboardInterrupt) -> int:
-    # Ctrl-C's on a line of its own, after the ^C the terminal shows
-    print("takeiteasy: terminated" if isinstance(stop, Terminated) else "\ntakeiteasy: interrupted", file=sys.stderr)
+def _interrupted(stop: KeyboardInterrupt, command: str | None = None) -> int:
+    """The line of a stop outside a command's run: ``command`` (named on the command line) did not start."""
+    who, where = (f"takeiteasy {command}", "before it started") if command else ("takeiteasy", "")
+    print(stop_line(who, stop, where), file=sys.stderr)
     return exit_status(stop)
+
+
+def stopped(args, stop: KeyboardInterrupt) -> int:
+    """A command that Ctrl-C or SIGTERM stopped: one line on standard error saying which command and, if it set
+    ``args.stopped_at`` (a function giving words such as "after 37 of 1000 games"), where; the signal's exit
+    status.  Called once the stop has passed through the command, its workers stopped and its files closed."""
+    where = getattr(args, "stopped_at", None)
+    print(stop_line(f"takeiteasy {args.command}", stop, where() if where else ""), file=sys.stderr)
+    return exit_status(stop)
+
+
+def stop_line(who: str, stop: KeyboardInterrupt, where: str = "") -> str:
+    """'takeiteasy bench: stopped by SIGTERM after 37 of 1000 games'.  Ctrl-C's on a line of its own, after the
+    ^C the terminal shows."""
+    newline, signal_name = ("", "SIGTERM") if isinstance(stop, Terminated) else ("\n", "Ctrl-C")
+    return f"{newline}{who}: stopped by {signal_name}" + (f" {where}" if where else "")
 
 
 def exit_status(stop: KeyboardInterrupt) -> int:
@@ -140,9 +164,9 @@ def interruption(exc: BaseException) -> KeyboardInterrupt | None:
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, a scheduler or service manager stopping the command) where :func:`sigterm_stops`: a
-    KeyboardInterrupt, so that it stops whatever Ctrl-C stops cleanly (worker processes, files written whole or
-    not at all) the same way."""
+    """SIGTERM (``kill``, a scheduler or service manager stopping the command) where :func:`sigterm_stops` (in
+    :func:`main`: every command): a KeyboardInterrupt, so that it stops whatever Ctrl-C stops cleanly (worker
+    processes, files written whole or not at all) the same way."""
 
 
 @contextlib.contextmanager
@@ -166,16 +190,33 @@ def sigterm_stops():
 
 
 def _main(argv: list[str] | None) -> int:
-    from .cluster import WorkerError
-    from .core.errors import InputError
-
-    parser = build_parser()
+    try:
+        parser = build_parser()  # the commands load (numpy, rich...): a second or two
+    except BaseException as exc:
+        stop = interruption(exc)
+        if stop is None:
+            raise
+        words = sys.argv[1:] if argv is None else argv
+        return _interrupted(stop, words[0] if words and words[0] in (*COMMANDS, "analyze") else None)
     args, extra = parser.parse_known_args(argv)
     if extra:
         # argparse would blame the top-level parser ("takeiteasy: error:"); name the subcommand instead.
         parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "run", None):  # no command: a usage error like any other, on stderr
         parser.error(f"a command is required ({', '.join(c for c in COMMANDS if c in parser.commands)})")
+    try:
+        return _run(args)
+    except BaseException as exc:
+        stop = interruption(exc)  # Ctrl-C or SIGTERM, also as the cause of an error from a compiled kernel
+        if stop is None:
+            raise
+        return stopped(args, stop)
+
+
+def _run(args) -> int:
+    from .cluster import WorkerError
+    from .core.errors import InputError
+
     try:
         return args.run(args) or 0
     except InputError as exc:

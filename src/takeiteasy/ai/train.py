@@ -23,7 +23,6 @@ the game number).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 import zipfile
@@ -34,6 +33,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..core.errors import InputError
+from ..core.files import write_whole
 from ..core.kernels import PLACE_FREE, STAMEN_FREE, legal_mask
 from ..core.layouts import layout as get_layout
 from ..core.rules import Options, Ruleset
@@ -266,7 +266,7 @@ class Trainer:
 
     def save_checkpoint(self) -> None:
         self.out.mkdir(parents=True, exist_ok=True)
-        self._write_then_rename(self.checkpoint_path, lambda tmp: np.savez(
+        write_whole(self.checkpoint_path, lambda tmp: np.savez(
             tmp, weights=self.value.weights, rng=self.rng, games_done=np.int64(self.games_done),
             config=np.array(json.dumps(asdict(self.config))),
             history=np.array(self.history, dtype=np.float64).reshape(-1, 4),
@@ -327,7 +327,7 @@ class Trainer:
         whole = lines[:-1] if lines and not lines[-1].endswith(b"\n") else lines
         kept = [line for line in whole if not self._evaluated_after(line, self.games_done)]
         if len(kept) != len(lines):
-            self._write_then_rename(path, lambda tmp: tmp.write_bytes(b"".join(kept)))
+            write_whole(path, lambda tmp: tmp.write_bytes(b"".join(kept)))
 
     @staticmethod
     def _evaluated_after(line: bytes, games: int) -> bool:
@@ -335,19 +335,6 @@ class Trainer:
         words = line.split()
         return len(words) > 2 and words[0] == b"games" and words[1].isdigit() and words[2] == b"train_mean" and \
             int(words[1]) > games
-
-    @staticmethod
-    def _write_then_rename(path: Path, write) -> None:
-        """``write(tmp)`` a file beside ``path``, then put it in ``path``'s place: a stop (Ctrl-C, a kill, a full
-        disk) while writing leaves the earlier file whole, never one cut short."""
-        tmp = path.with_name(path.stem + ".tmp" + path.suffix)
-        try:
-            write(tmp)
-            tmp.replace(path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
-            raise
 
     def log(self, text: str) -> None:
         """Append a line to ``train.log``: one write, flushed at once, so a stop leaves at most that line cut short
@@ -440,7 +427,7 @@ class Trainer:
     def export(self, path: Path) -> None:
         self.value.info = {"trained_games": self.games_done, "config": asdict(self.config),
                            "eval_mean": self.history[-1][2] if self.history else None}
-        self._write_then_rename(path, self.value.save)  # a weights file is whole or not there
+        write_whole(path, self.value.save)  # a weights file is whole or not there
 
     def plot(self) -> None:
         if not self.history:
@@ -464,6 +451,6 @@ class Trainer:
         ax.legend(loc="lower right")
         fig.tight_layout()
         try:
-            self._write_then_rename(self.out / "curve.png", lambda tmp: fig.savefig(tmp, dpi=100, format="png"))
+            write_whole(self.out / "curve.png", lambda tmp: fig.savefig(tmp, dpi=100, format="png"))
         finally:
             plt.close(fig)

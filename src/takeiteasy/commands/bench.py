@@ -26,12 +26,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from ..core.deal import deal, game_seed
 from ..core.errors import InputError
-from ..core.files import read_text, require_folder
+from ..core.files import read_text, require_folder, write_whole
 from ..core.game import Game
 from ..core.notation import parse_tiles, plural
 from ..core.rules import Options, Ruleset
@@ -47,6 +48,8 @@ T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.
        2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
        2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
 WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
+BATCH = 1 << 20  # games per call of the compiled batch loop: a stop (Ctrl-C, SIGTERM) waits for one call, under a
+# second, not for the whole series (a minute for 10**8 games), as signals reach Python only between calls
 
 
 class _AgentNames:
@@ -181,6 +184,37 @@ class Series:
         return out
 
 
+class Progress:
+    """How far a bench went, for the line that ends one Ctrl-C or SIGTERM stopped (``args.stopped_at``)."""
+
+    def __init__(self) -> None:
+        self.games = 0  # in each series, once known
+        self.played: list[list] = []  # each series begun: [its agent, in words; the games whose scores are in]
+        self.writing: str | None = None  # the file being written
+        self.written: list[str] = []
+
+    def series(self, agent: str) -> Callable[[int], None]:
+        """A series begins: the ``progress`` of :func:`play_series`."""
+        entry: list = [agent, 0]
+        self.played.append(entry)
+
+        def update(games: int) -> None:
+            entry[1] = games
+        return update
+
+    def where(self) -> str:
+        if not self.played:
+            return "before the first game"
+        *before, (agent, done) = self.played
+        if done < self.games:
+            whole = "".join(f"all {self.games} games of {earlier} and " for earlier, _ in before)
+            return f"after {whole}{done} of {self.games} games of {agent}"
+        said = f"after all {self.games} games" + (" of both agents" if before else "")
+        if self.writing is not None:  # written whole or not at all: an earlier file of that name is still there
+            said += f", while writing {self.writing} (left as it was)"
+        return said + (f"; {' and '.join(self.written)} written" if self.written else "")
+
+
 class TimedAgent:
     """Wraps an agent and records the time of each decision of the ``timed`` kinds (by default the moves:
     ``choose``, ``choose_move``).  Time spent in the ``added`` hooks (announcing the next tile, with no
@@ -230,8 +264,9 @@ def reseed(agent, seed: int) -> None:
 
 
 def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], deals: list[list[int]] | None,
-                weights: str | None = None):
-    """Play games ``indices`` (worker entry point); returns (scores, per-move seconds, play seconds)."""
+                weights: str | None = None, progress: Callable[[int], None] | None = None):
+    """Play games ``indices`` (worker entry point); returns (scores, per-move seconds, play seconds).
+    ``progress(games played)`` after each game (in this process only)."""
     from ..ai import make_agent
 
     rules = Ruleset.from_options(Options.from_json(options))
@@ -250,38 +285,55 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
                                                                   index=index)
             game = Game(rules, [agent_name], deal=tiles)
         scores.append(game.play([timed])[0])
+        if progress is not None:
+            progress(position + 1)
     return scores, timed.times, time.perf_counter() - start
 
 
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
                 deals: list[list[int]] | None = None, batch: bool = True, weights: str | None = None,
-                ray: str | None = None) -> Series:
+                ray: str | None = None, progress: Callable[[int], None] | None = None) -> Series:
     """Play games 0..games-1 of series ``seed`` (``deal(seed, index=i)``, or the given deals) with an agent (and
     its ``weights`` file, if given), in ``jobs`` local processes or, with ``ray`` (an address), in ``jobs`` Ray
     tasks.  ``random`` with ``batch`` runs the compiled loop of :mod:`takeiteasy.fast`, which draws its own
-    games from (seed, index) with another generator: ``batch=False`` plays the series' deals."""
+    games from (seed, index) with another generator: ``batch=False`` plays the series' deals.
+    ``progress(games)`` is told how many games' scores are in as they come: each game played here, each job's
+    share as it ends."""
     from .. import fast
+
+    def played(games_in: int) -> None:
+        if progress is not None:
+            progress(games_in)
 
     # the compiled loop plays millions of games a second here, so it stays here with --ray too (a Ray run played
     # the generic path instead: other random choices, other scores than the same command without --ray)
     if agent_name == "random" and batch and fast.supports(rules):
         if deals is None:
             fast.random_scores(rules, seed, 2, threads=jobs)  # compile or load from cache before timing
-            start = time.perf_counter()
-            scores = fast.random_scores(rules, seed, games, threads=jobs)
         else:
             fast.random_scores_on_deals(rules, deals[:1], seed)
-            start = time.perf_counter()
-            scores = fast.random_scores_on_deals(rules, deals, seed)
+        start, parts = time.perf_counter(), []
+        for first in range(0, games, BATCH):  # a series split anywhere gives the same scores (fast.simulate)
+            count = min(BATCH, games - first)
+            parts.append(fast.random_scores(rules, seed, count, start=first, threads=jobs) if deals is None else
+                         fast.random_scores_on_deals(rules, deals[first:first + count], seed, start=first))
+            played(first + count)
         seconds = time.perf_counter() - start
-        return Series(agent_name, scores, seconds, path="batch", moves=games * rules.tiles_per_round)
+        return Series(agent_name, np.concatenate(parts), seconds, path="batch", moves=games * rules.tiles_per_round)
 
-    from ..cluster import chunks, spread
+    from ..cluster import Workers, chunks
 
     options = rules.options.to_json()
     work = [(options, agent_name, seed, list(chunk), None if deals is None else deals[chunk[0]:chunk[-1] + 1],
              weights) for chunk in chunks(range(games), 1 if ray is None and jobs <= 1 else jobs)]
-    results = spread(_play_chunk, work, ray)
+    if ray is None and len(work) == 1:  # in this process, which counts every game
+        results = [_play_chunk(*work[0], progress=played)]
+    else:
+        results = []
+        with Workers(len(work), ray) as workers:  # the processes stopped with the series, however it ends
+            for result in workers.imap(_play_chunk, work):
+                results.append(result)
+                played(sum(len(part) for part, _, _ in results))
     scores = np.asarray([s for part, _, _ in results for s in part], dtype=np.int64)
     times = [t for _, part, _ in results for t in part]
     seconds = max(spent for _, _, spent in results)  # the chunks play side by side
@@ -379,8 +431,10 @@ def write_plot(path: str, series: list[Series]) -> str:
     axes.legend()
     figure.tight_layout()
     try:
-        figure.savefig(path, format=fmt)
-    except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: a tool the format needs is missing
+        write_whole(path, lambda tmp: figure.savefig(tmp, format=fmt))  # a stop while writing leaves no piece
+    except OSError as exc:  # its words, not the name of the file written beside it
+        raise InputError(f"plot {path}: cannot write it ({exc.strerror or exc})") from None
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: a tool the format needs is missing
         raise InputError(f"plot {path}: cannot write it ({exc})") from None
     finally:
         plt.close(figure)
@@ -395,8 +449,9 @@ def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, dea
     header = ["game", "deal", *(f"score_{s.agent}" if len(played) > 1 else "score" for s in played)]
     if len(played) > 1 and played[0].agent == played[1].agent:
         header[2:] = ["score_a", "score_b"]
-    try:
-        with open(path, "w", newline="", encoding="utf-8") as out:
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "w", newline="", encoding="utf-8") as out:
             writer = csv.writer(out)
             writer.writerow(header)
             for index in range(len(played[0].scores)):
@@ -407,6 +462,9 @@ def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, dea
                                                                         index=index)
                     tiles = " ".join(TOKENS[t] for t in dealt)
                 writer.writerow([index, tiles, *(int(s.scores[index]) for s in played)])
+
+    try:
+        write_whole(path, write)  # a stop while writing leaves no piece of a file
     except OSError as exc:
         raise InputError(f"--scores {path}: cannot write it ({exc.strerror})") from None
 
@@ -433,6 +491,8 @@ def _line(report: dict, label: str | None = None) -> str:
 
 
 def run(args) -> int:
+    progress = Progress()
+    args.stopped_at = progress.where  # the line a stop (Ctrl-C, SIGTERM) ends the command with says how far it got
     rules = rules_from_args(args)  # refuses a --symbols map no rule in play looks at, as every command does
     options = rules.options
     if options.rounds != 1 or options.match != "total":  # would be echoed in the report and change nothing
@@ -493,13 +553,14 @@ def run(args) -> int:
         deals = [deal(args.seed, rules.tile_set, rules.tiles_per_round, index=i) for i in range(games)]
 
     context = {"seed": args.seed, "jobs": jobs, "ray": args.ray, "deals": args.deals, "options": options.to_json()}
+    progress.games = games
     first = play_series(rules, args.agent, args.seed, games, jobs, deals, batch=not args.no_batch,
-                        weights=args.weights, ray=args.ray)
+                        weights=args.weights, ray=args.ray, progress=progress.series(f"agent {args.agent}"))
     report = first.report() | context | {"weights": args.weights}
     played = [first]
     if args.vs is not None:
         second = play_series(rules, args.vs, args.seed, games, jobs, deals, batch=not args.no_batch,
-                             weights=args.vs_weights, ray=args.ray)
+                             weights=args.vs_weights, ray=args.ray, progress=progress.series(f"--vs {args.vs}"))
         played.append(second)
         difference = first.scores.astype(np.float64) - second.scores
         gap = summarise(difference)
@@ -511,10 +572,16 @@ def run(args) -> int:
             "a": report, "b": second.report() | context | {"weights": args.vs_weights},
         }
     if args.scores is not None:  # first: the scores are the part a failing plot must not lose
+        progress.writing = args.scores
         write_scores(args.scores, played, rules, args.seed, deals)
+        progress.written.append(args.scores)
+        progress.writing = None
         report["scores"] = args.scores
     if args.plot is not None:
+        progress.writing = plot_path(args.plot)[0]
         report["plot"] = write_plot(args.plot, played)
+        progress.written.append(report["plot"])
+        progress.writing = None
     if args.json:
         print(json.dumps(report))
         return 0

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..core.deal import fresh_seed
 from ..core.errors import InputError
+from ..core.files import write_whole
 from ..core.game import MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, check_players, check_table
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
@@ -148,7 +149,8 @@ def _check_writable(path: str) -> None:
 
 def _write_game(path: Path, game: Game) -> None:
     try:
-        path.write_text(json.dumps(game.to_json(), indent=1) + "\n")
+        text = json.dumps(game.to_json(), indent=1) + "\n"
+        write_whole(path, lambda tmp: tmp.write_text(text))  # a stop while writing leaves no piece of a game
     except OSError as exc:
         raise InputError(f"--save {path}: cannot write it ({exc.strerror})") from None
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import Callable
 
 from ..core.deal import deal
 from ..core.errors import InputError
@@ -210,10 +211,11 @@ def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
 MAX_DRAWS = 10**7  # every score is kept in memory
 
 
-def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[int]] | None):
+def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[int]] | None,
+                 progress: Callable[[int], None] | None = None):
     """Best scores of draws ``indices`` of series ``seed`` (or of ``deals``) for a lone player, round bonus
-    included as bench's games count it; worker entry point.
-    Returns (scores, seconds spent solving, compilation and loading excluded)."""
+    included as bench's games count it; worker entry point.  ``progress(draws solved)`` after each draw (in this
+    process only).  Returns (scores, seconds spent solving, compilation and loading excluded)."""
     rules = Ruleset.from_options(Options.from_json(options))
     solve_round_alone(rules, deal(seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))  # compile or load first
     start, scores = time.perf_counter(), []
@@ -221,12 +223,17 @@ def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[
         tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
                                                                index=index)
         scores.append(solve_round_alone(rules, tiles).score)
+        if progress is not None:
+            progress(position + 1)
     return scores, time.perf_counter() - start
 
 
 def _many(args, rules: Ruleset) -> int:
-    from ..cluster import chunks, cluster_cpus, spread
+    from ..cluster import Workers, chunks, cluster_cpus
     from .bench import interval, read_deals, summarise
+
+    solved = [0, 0]  # draws solved, of how many (once known): what a stop (Ctrl-C, SIGTERM) says
+    args.stopped_at = lambda: f"after {solved[0]} of {solved[1]} draws" if solved[1] else "before the first draw"
 
     if args.tiles is not None or args.fixed is not None or args.source or args.max or args.all:
         raise InputError("--random and --deals solve whole draws: do not give --tiles, --fixed, '-', --max or --all")
@@ -248,8 +255,20 @@ def _many(args, rules: Ruleset) -> int:
     options = rules.options.to_json()
     work = [(options, args.seed, list(part), None if deals is None else deals[part[0]:part[-1] + 1])
             for part in chunks(range(count), jobs)]
+    solved[1] = count
     start = time.perf_counter()
-    results = spread(_solve_chunk, work, args.ray)
+
+    def progress(done: int) -> None:
+        solved[0] = done
+
+    if args.ray is None and len(work) == 1:  # in this process, which counts every draw
+        results = [_solve_chunk(*work[0], progress=progress)]
+    else:
+        results = []
+        with Workers(len(work), args.ray) as workers:  # the processes stopped with the command, however it ends
+            for result in workers.imap(_solve_chunk, work):  # each job's share as it ends
+                results.append(result)
+                progress(sum(len(part) for part, _ in results))
     scores = [s for part, _ in results for s in part]
     report = summarise(scores) | {
         "seed": None if deals is not None else args.seed, "deals": args.deals, "jobs": jobs, "ray": args.ray,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from ..core.errors import InputError
 from ..core.files import require_folder
@@ -71,6 +70,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    # a stop while the kernels load, Ray is reached or the checkpoint is read: the same command starts it again
+    args.stopped_at = lambda: "before training started; start it again with the same command"
     from ..ai.train import Trainer
 
     if not args.out:
@@ -112,12 +113,9 @@ def run(args) -> int:
         from ..cluster import connect
 
         connect(args.ray)
-    from ..cli import sigterm_stops
-
     config = config_from(args)
     try:
-        with sigterm_stops():  # as Ctrl-C: the files whole, the workers stopped, a line on how to resume
-            return train(Trainer(config, args.out), args)
+        return train(Trainer(config, args.out), args)
     except OSError as exc:  # the run directory: missing permission, a file in the way, a full disk
         raise InputError(f"--out {args.out}: cannot write the run there ({exc.strerror or exc})") from None
 
@@ -138,6 +136,7 @@ def train(trainer, args) -> int:
     if args.fresh and trainer.checkpoint_path.exists():
         trainer.checkpoint_path.unlink()
     resumed = trainer.load_checkpoint()
+    args.stopped_at = lambda: _where(trainer, args)  # Ctrl-C, SIGTERM: the files whole, the workers stopped (cli)
     trainer.trim_log()  # evaluations past the checkpoint (a stop before it) come again
     trainer.log(f"{'resume' if resumed else 'start'} at game {trainer.games_done}: {config}")
     if trainer.games_done >= config.games:
@@ -145,17 +144,10 @@ def train(trainer, args) -> int:
         if not _loads(trainer.out / "weights.npz"):  # missing, or cut short (by a stop, before they were written whole)
             trainer.export(trainer.out / "weights.npz")
         return 0
-    from ..cli import interruption
     from ..cluster import Workers
 
-    try:
-        with Workers(config.jobs, args.ray) as workers:
-            _run(trainer, args, workers)
-    except BaseException as exc:
-        stop = interruption(exc)  # Ctrl-C or SIGTERM, also as the cause of an error from a compiled kernel
-        if stop is None:
-            raise
-        return _stopped(trainer, stop, args)
+    with Workers(config.jobs, args.ray) as workers:
+        _run(trainer, args, workers)
     last = trainer.history[-1] if trainer.history else None
     done = trainer.games_done >= config.games
     print(f"{'finished' if done else 'stopped'} at game {trainer.games_done}"
@@ -170,17 +162,15 @@ def _again(args) -> str:
     return "the same command without --fresh" if args.fresh else "the same command"
 
 
-def _stopped(trainer, stop: KeyboardInterrupt, args) -> int:
-    """Ctrl-C or SIGTERM while training: one line saying where a rerun goes on from; the signal's exit status."""
-    from ..cli import Terminated, exit_status
-
-    signal_name = "SIGTERM" if isinstance(stop, Terminated) else "Ctrl-C"
-    resume = (f"start it again with {_again(args)} (no checkpoint yet)" if trainer.checkpointed is None else
-              f"resume with {_again(args)} (from the checkpoint at game {trainer.checkpointed})")
-    newline = "" if isinstance(stop, Terminated) else "\n"  # Ctrl-C's on a line of its own, after the ^C shown
-    print(f"{newline}takeiteasy train: stopped by {signal_name} at game {trainer.games_done}; {resume}",
-          file=sys.stderr)
-    return exit_status(stop)
+def _where(trainer, args) -> str:
+    """Where Ctrl-C or SIGTERM stopped the run once its checkpoint was read, and how to go on: the end of the line
+    that says so (:func:`takeiteasy.cli.stopped`)."""
+    games = trainer.games_done
+    if games >= trainer.config.games and trainer.checkpointed == games:  # trained: only the weights may be missing
+        return f"at game {games} of {games}, trained; the same command writes {trainer.out / 'weights.npz'} if missing"
+    if trainer.checkpointed is None:
+        return f"at game {games}; start it again with {_again(args)} (no checkpoint yet)"
+    return f"at game {games}; resume with {_again(args)} (from the checkpoint at game {trainer.checkpointed})"
 
 
 def _loads(path) -> bool:

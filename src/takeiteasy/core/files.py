@@ -7,10 +7,12 @@ machine's memory; such a file is refused as an ``OSError`` whose ``strerror`` sa
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 from pathlib import Path
+from typing import Callable
 
 from .errors import InputError
 
@@ -41,6 +43,37 @@ def read_stream(stream, limit: int | None = None) -> str:
         raise OSError(errno.EFBIG, f"more than {limit:,} characters, too large for this kind of input")
     return text
 
+
+def write_whole(path: str | Path, write: Callable[[Path], object]) -> None:
+    """``write(tmp)`` a file beside ``path``, then put it in ``path``'s place: a stop (Ctrl-C, SIGTERM, a full
+    disk) while writing leaves the file there before, or none, never one cut short.  ``tmp`` ends with ``path``'s
+    extension (numpy adds ``.npz`` to a name without it).
+
+    Written in place, as a plain write would: a ``path`` that is not a regular file (``/dev/stdout``, a pipe: no
+    file to replace), and one in a folder where no file may be made beside it.  A file there that may not be
+    written is refused as it would be then (``PermissionError``), not replaced."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        write(Path(path))
+        return
+    target = Path(os.path.realpath(path))  # through a link: the file it names is replaced, the link stays
+    old = target.stat() if target.exists() else None
+    if old is not None and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    tmp = target.with_name(f".{target.stem}.partial{target.suffix}")  # hidden, and not a name of the user's
+    try:
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666))
+    except PermissionError:
+        write(Path(path))
+        return
+    try:
+        if old is not None:  # the file keeps who may read it
+            os.chmod(tmp, stat.S_IMODE(old.st_mode))
+        write(tmp)
+        tmp.replace(target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def require_folder(path: str | Path, where: str) -> None:

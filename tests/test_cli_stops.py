@@ -186,6 +186,31 @@ def test_solve_random_stops_cleanly_and_says_how_many_draws_were_solved(tmp_path
     assert out == ("ready\n" if jobs == 1 else "")
 
 
+#: prints "ready" as the command first waits for Ray's results (the games handed out)
+WAITING_FOR_RAY = """
+import ray
+get = ray.get
+def waiting(*args, **kwargs):
+    if not getattr(waiting, "said", False):
+        waiting.said = True
+        print("ready", flush=True)
+    return get(*args, **kwargs)
+ray.get = waiting
+"""
+
+
+def test_bench_over_ray_stops_on_sigterm_as_without_it(tmp_path):
+    """ray.init put a SIGTERM handler of its own in place of the command's: `bench --ray local` printed
+    "*** SIGTERM received ***" and ended with status 1.  With the command's handler back, ray.get turned the
+    SIGTERM's exception into a plain KeyboardInterrupt, which said Ctrl-C and 130.  Now it is SIGTERM's stop."""
+    pytest.importorskip("ray")
+    argv = ["bench", "--agent", "fast", "--games", "100000", "--seed", "1", "--ray", "local", "--jobs", "2"]
+    done, out, err = _stop(tmp_path, argv, signal.SIGTERM, WAITING_FOR_RAY)
+    stopped = re.search(_said(signal.SIGTERM, "bench", r"after (\d+) of 100000 games of agent fast") + r"\Z", err)
+    assert done == 143 and stopped, err
+    assert out == "ready\n"  # no report
+
+
 @pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_serve_shuts_down_as_uvicorn_does_then_closes_its_database(tmp_path, signum, status):
     """uvicorn takes SIGTERM and Ctrl-C itself while it serves (a graceful shutdown), then raises the signal

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         with sigterm_stops():  # a `kill`, a scheduler or a service manager stops every command as Ctrl-C does
             return _main(argv)
     except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM while the commands load (_main says which one it stopped)
-        return _interrupted(stop)
+        return _interrupted(interruption(stop) or stop)
     except Exception as exc:
         # Ctrl-C that lands while numba calls back into Python (a compiled kernel's dispatch) comes out as a
         # SystemError "returned a result with an exception set", the KeyboardInterrupt as its cause
@@ -152,11 +152,16 @@ def exit_status(stop: KeyboardInterrupt) -> int:
 
 
 def interruption(exc: BaseException) -> KeyboardInterrupt | None:
-    """The KeyboardInterrupt among the causes (or the exceptions being handled) behind ``exc``, or None."""
+    """The KeyboardInterrupt among the causes (or the exceptions being handled) behind ``exc``, or None; a
+    :class:`Terminated` if SIGTERM came meanwhile (:func:`sigterm_stops`), whatever became of its exception."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
         if isinstance(cause, KeyboardInterrupt):
+            if _sigterm_came[0] and not isinstance(cause, Terminated):
+                # Ray's ray.get turns an exception raised by a signal handler during its wait into a plain
+                # KeyboardInterrupt: the stop is still SIGTERM's, with its line and exit status
+                return Terminated()
             return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
@@ -167,6 +172,10 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM (``kill``, a scheduler or service manager stopping the command) where :func:`sigterm_stops` (in
     :func:`main`: every command): a KeyboardInterrupt, so that it stops whatever Ctrl-C stops cleanly (worker
     processes, files written whole or not at all) the same way."""
+
+
+#: whether SIGTERM came while :func:`sigterm_stops` held it (for :func:`interruption`)
+_sigterm_came = [False]
 
 
 @contextlib.contextmanager
@@ -180,8 +189,10 @@ def sigterm_stops():
 
     def terminate(signum, frame):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        _sigterm_came[0] = True
         raise Terminated
 
+    _sigterm_came[0] = False
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         yield

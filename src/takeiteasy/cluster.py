@@ -85,6 +85,10 @@ def connect(address: str):
     if address != "local":
         _probe(address)
     settings = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # ray.init puts a SIGTERM handler of its own in place (it exits 1 with "*** SIGTERM received ***"); the
+    # command's (cli.sigterm_stops) goes back, so that SIGTERM stops a --ray run as Ctrl-C does
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    sigterm_handler = signal.getsignal(signal.SIGTERM) if on_main_thread else None
     try:
         # "local" starts a Ray of its own even where RAY_ADDRESS names a cluster (ray.init() alone would join it)
         ray.init(address=address, **settings)
@@ -92,6 +96,9 @@ def connect(address: str):
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"--ray {address}: cannot reach a Ray cluster ({first_line}; a cluster that asks for a "
                          "token needs RAY_AUTH_MODE=token and its token, as Ray documents)") from None
+    finally:
+        if sigterm_handler is not None:
+            signal.signal(signal.SIGTERM, sigterm_handler)
     return ray
 
 

@@ -4,6 +4,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from email.parser import Parser
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,16 @@ def test_the_wheel_holds_the_package_with_its_data_and_nothing_else(wheel):
     assert weights <= 20_000_000  # issue 6: the weights ship inside the package, 20 MB at most
     assert sum(wheel.getinfo(n).file_size for n in package) - weights < 2_000_000  # no stray bulk besides
 
+
+def test_the_wheel_says_what_it_needs_and_what_it_is(wheel):
+    [metadata_name] = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+    metadata = Parser().parsestr(wheel.read(metadata_name).decode())
+    assert metadata["Name"] == "takeiteasy" and metadata["Requires-Python"] == ">=3.11"
+    assert metadata["License-Expression"] == "MIT"
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    assert set(metadata.get_all("Provides-Extra")) == {"rl", "ray", "postgres", "dev"}
+    classifiers = metadata.get_all("Classifier") or []
+    assert {"Typing :: Typed", "Topic :: Games/Entertainment :: Board Games",
+            "Programming Language :: Python :: 3.11"} <= set(classifiers)
+    [entry_points] = [n for n in wheel.namelist() if n.endswith(".dist-info/entry_points.txt")]
+    assert "takeiteasy = takeiteasy.cli:main" in wheel.read(entry_points).decode()

@@ -1325,3 +1325,67 @@ def test_serve_loads_the_hint_search_while_it_waits_for_its_first_visitor(monkey
         if thread.name == "warm-up":
             thread.join(30)
     assert asked == [("standard", [-1] * 19, 0)]
+
+
+def _stderr_on_a_terminal(argv, env):
+    """Run ``python -m takeiteasy ARGV`` with its standard error on a pseudo-terminal; (status, what it showed)."""
+    import os
+    import pty
+
+    main_fd, child_fd = pty.openpty()
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "takeiteasy", *argv], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=child_fd, env=env)
+    finally:
+        os.close(child_fd)
+    shown = b""
+    try:
+        while chunk := os.read(main_fd, 4096):  # EIO once the child has gone (Linux), after what it wrote
+            shown += chunk
+    except OSError:
+        pass
+    finally:
+        os.close(main_fd)
+    return process.wait(timeout=300), shown.decode()
+
+
+def test_the_first_compile_is_announced_once_on_a_terminal(tmp_path):
+    """A new user's first ``takeiteasy hint`` sat silent for about 40 s while the best agent's kernels compiled.
+    On a terminal the first compile of a run now says so, once; the next run loads them and says nothing."""
+    import os
+
+    from takeiteasy._jit import COMPILED
+
+    if not COMPILED:
+        pytest.skip("kernels are interpreted (NUMBA_DISABLE_JIT=1)")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "fresh-cache")}
+    status, shown = _stderr_on_a_terminal(["score", EXAMPLE_178], env)
+    assert status == 0
+    assert shown.count("compiling the game engine for its first use") == 1 and shown.count("\n") == 1, shown
+    assert _stderr_on_a_terminal(["score", EXAMPLE_178], env) == (0, "")
+
+
+def test_the_compile_notice_is_for_terminals_only():
+    import io
+
+    import numba
+
+    from takeiteasy._jit import COMPILED
+    from takeiteasy.cli import first_compile_notice
+
+    if not COMPILED:
+        pytest.skip("kernels are interpreted (NUMBA_DISABLE_JIT=1)")
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, lines in ((io.StringIO(), 0), (Terminal(), 1)):
+        with first_compile_notice(stream):
+            assert numba.njit(lambda x: x + 1)(1) == 2  # two compiles, not cached: one line at most
+            assert numba.njit(lambda x: x * 2)(2) == 4
+        assert stream.getvalue().count("compiling the game engine") == lines
+    terminal = Terminal()
+    with first_compile_notice(terminal):
+        pass
+    assert numba.njit(lambda x: x - 1)(1) == 0 and terminal.getvalue() == ""  # the listener went with the command

@@ -93,3 +93,43 @@ def test_every_compiled_kernel_releases_the_gil():
                         if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__})
     assert len(kernels) >= 20
     assert [name for name, dispatcher in kernels.items() if not dispatcher.targetoptions.get("nogil")] == []
+
+
+def test_a_cache_folder_elsewhere_keeps_the_stamp_and_nothing_is_written_into_the_package(tmp_path):
+    """With ``NUMBA_CACHE_DIR`` set, the digest of the sources goes in that folder: an installed package may be
+    read-only, and a file written into it stays behind after ``pip uninstall``."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "search.py").write_text("B = 2\n")
+    cache = tmp_path / "cache" / "not-made-yet"
+    assert drop_stale_caches(package, cache_dir=str(cache))
+    assert sorted(p.name for p in package.rglob("*")) == ["search.py"]
+    assert len(list(cache.glob("numba-sources-*.sha256"))) == 1
+    assert not drop_stale_caches(package, cache_dir=str(cache))  # the stamp there is read back
+
+
+def add_one(x):
+    return x + 1
+
+
+def test_kernels_compile_without_a_cache_where_numba_has_no_folder_for_one(monkeypatch, capsys):
+    """A read-only install run by a user with no writable home (a service account) and no ``NUMBA_CACHE_DIR``:
+    numba found nowhere to cache and raised at import ("no locator available"), a traceback for every command.
+    The kernels are then compiled uncached, and one line says how to keep them."""
+    import pytest
+    from numba.core.caching import FunctionCache
+
+    from takeiteasy import _jit
+
+    if not _jit.COMPILED:
+        pytest.skip("kernels are interpreted (NUMBA_DISABLE_JIT=1)")
+    # numba's own list of places to try (its in-tree folder, NUMBA_CACHE_DIR, the user's cache), emptied
+    monkeypatch.setattr(FunctionCache._impl_class, "_locator_classes", [])
+    monkeypatch.setattr(_jit._numba.config, "CACHE_LOCATOR_CLASSES", "", raising=False)
+    monkeypatch.setattr(_jit, "CACHED", True, raising=False)
+    compiled = _jit.kernel(add_one)
+    assert compiled(41) == 42 and compiled.targetoptions.get("nogil")
+    assert not _jit.CACHED
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "compiled again on every run" in err and "NUMBA_CACHE_DIR" in err
+    assert _jit.kernel(add_one)(1) == 2 and capsys.readouterr().err == ""  # said once

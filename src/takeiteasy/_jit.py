@@ -10,6 +10,10 @@ the kernels it calls from other modules, so after an edit to (say) the
 feature code a cached search kernel could silently run the old features.
 :func:`drop_stale_caches` therefore clears the package's numba cache files
 whenever any source file of the package has changed since they were written.
+
+Where numba finds no folder it may write its cache to (a read-only install
+with no writable home or ``NUMBA_CACHE_DIR``), the kernels are compiled
+without a cache, on every run, and one line on standard error says so.
 """
 
 from __future__ import annotations
@@ -38,12 +42,19 @@ def drop_stale_caches(root: Path = PACKAGE_ROOT, cache_dir: str | None = None) -
     The files are looked for in ``root``'s ``__pycache__`` folders and, when
     numba is told to cache elsewhere (``NUMBA_CACHE_DIR``), in the folders
     numba names there after each source folder.  Returns True when files were
-    dropped.  A read-only install is left alone (its files are replaced as a
-    whole on upgrade, which numba notices).
+    dropped.  The digest of the sources last seen is kept in that cache folder
+    when there is one, else in ``root``'s ``__pycache__``.  A read-only install
+    is left alone (its files are replaced as a whole on upgrade, which numba
+    notices).
     """
-    # one stamp per cache location: a cache elsewhere, last used before an edit, is as stale as any
-    where = f"-{hashlib.sha1(os.path.abspath(cache_dir).encode()).hexdigest()[:12]}" if cache_dir else ""
-    stamp = root / "__pycache__" / STAMP_NAME.replace(".sha256", f"{where}.sha256")
+    # One stamp per cache location: a cache elsewhere, last used before an edit, is as stale as any.  A cache
+    # elsewhere keeps its stamp itself, one per source tree it serves: nothing is written into the package
+    # (an installed one may be read-only, and pip uninstall leaves behind what it did not install).
+    if cache_dir:
+        tree = hashlib.sha1(os.path.abspath(root).encode()).hexdigest()[:12]
+        stamp = Path(cache_dir) / STAMP_NAME.replace(".sha256", f"-{tree}.sha256")
+    else:
+        stamp = root / "__pycache__" / STAMP_NAME
     try:
         digest = source_digest(root)
         if stamp.is_file() and stamp.read_text() == digest:
@@ -56,7 +67,7 @@ def drop_stale_caches(root: Path = PACKAGE_ROOT, cache_dir: str | None = None) -
                 cached += [*mirror.glob("*.nbi"), *mirror.glob("*.nbc")]
         for path in cached:
             path.unlink(missing_ok=True)
-        stamp.parent.mkdir(exist_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest)
         return True
     except OSError:
@@ -70,6 +81,9 @@ except ImportError:  # pragma: no cover - exercised only where numba is absent
 
 #: True when kernels are compiled to machine code.
 COMPILED = _numba is not None and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+
+#: False once numba found no folder to cache compiled kernels in (see :func:`kernel`).
+CACHED = True
 
 if COMPILED:
     drop_stale_caches(cache_dir=_numba.config.CACHE_DIR or None)  # type: ignore[attr-defined]  # set at run time
@@ -88,7 +102,20 @@ def kernel(function=None, **options):
         return lambda f: kernel(f, **options)
     if _numba is None:  # pragma: no cover
         return function
-    return _numba.njit(cache=True, nogil=True, **options)(function)
+    global CACHED
+    if CACHED:
+        try:
+            return _numba.njit(cache=True, nogil=True, **options)(function)
+        except RuntimeError as exc:
+            # numba looks for a writable folder when the kernel is decorated: the package's own __pycache__,
+            # NUMBA_CACHE_DIR, the user's cache folder.  A read-only install run by a user with no writable home
+            # (a service account) has none, and numba raised at import, which ended every command.
+            if "no locator available" not in str(exc):
+                raise
+            CACHED = False
+            print("takeiteasy: no writable folder for numba's cache of compiled kernels, so they are compiled again "
+                  "on every run; set NUMBA_CACHE_DIR to a writable folder to keep them.", file=sys.stderr)
+    return _numba.njit(nogil=True, **options)(function)
 
 
 prange: type  # numba's parallel range, a class as range is

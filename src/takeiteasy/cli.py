@@ -229,7 +229,8 @@ def _run(args) -> int:
     from .core.errors import InputError
 
     try:
-        return args.run(args) or 0
+        with first_compile_notice():
+            return args.run(args) or 0
     except InputError as exc:
         print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
@@ -245,6 +246,40 @@ def _run(args) -> int:
         _discard_stdout()
         print(f"takeiteasy {args.command}: error: cannot write the output ({exc.strerror})", file=sys.stderr)
         return 1
+
+
+@contextlib.contextmanager
+def first_compile_notice(stream=None):
+    """Meanwhile, the first time numba compiles a kernel (it found none in its cache), say so once on ``stream``
+    (standard error) if that is a terminal.  The first use of a command compiles what it needs: a few seconds for
+    ``score``, up to about a minute for the best agent's search on a busy 2-core machine, with nothing on the
+    screen to tell a new user that the command is not stuck.  Pipes and files get nothing."""
+    from . import _jit
+
+    stream = stream or sys.stderr
+    if not (_jit.COMPILED and stream.isatty()):
+        yield
+        return
+    from numba.core import event
+
+    pid = os.getpid()  # worker processes forked meanwhile inherit the listener: the parent alone speaks
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev) -> None:
+            # without a cache (_jit.kernel's fallback) a line at import already said that kernels compile each run
+            if self.said or os.getpid() != pid or not _jit.CACHED:
+                return
+            self.said = True
+            print("takeiteasy: compiling the game engine for its first use; this happens once, later runs load it "
+                  "from the cache ...", file=stream, flush=True)
+
+        def on_end(self, ev) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
 
 
 #: errors of a write that cannot go on (the disk, quota or file size is full; the device failed)

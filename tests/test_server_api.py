@@ -1262,13 +1262,15 @@ def test_a_draw_asked_for_comes_after_a_server_restart(tmp_path, monkeypatch):
 
     monkeypatch.setattr(rooms.AITurn, "think", think)
     path = tmp_path / "rooms.db"
-    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+    # the next server (another name) waits for the first one's AI lease to run out: 2 s, not the default 30 s
+    lease = 2.0
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED, ai_lease_seconds=lease)) as client:
         code, token, st = awaiting_an_ai_announcement(client)
         r = post(client, code, "draw", token=token)
         assert r.status_code == 200, r.text
         assert not r.json()["state"]["awaiting_draw"] and len(r.json()["state"]["drawn"]) == 1
     stop_thinking["on"] = False
-    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED, ai_lease_seconds=lease)) as client:
         st = after_ais(client, code, token)
         assert not st["awaiting_draw"] and len(st["drawn"]) == 2 and st["me"]["phase"] == "place"
 

@@ -669,8 +669,8 @@ def test_sigterm_stops_training_as_ctrl_c_does_and_the_same_command_resumes(tmp_
     import time
 
     out = tmp_path / "run"
-    # stopped at the first checkpoint, so the run only has to outlast it by far (5 checkpoints) and the resumed run
-    # plays the rest: a longer run checks nothing more
+    # stopped at the first checkpoint, so the run only has to outlast it by far (4 or 5 checkpoints more), and the
+    # resumed run plays the rest: a longer run checks nothing more
     sizes = (["--games", "6000", "--eval-every", "1000", "--checkpoint-every", "1000"] if jobs == 1 else
              ["--games", "15000", "--jobs", "2", "--sync", "1500", "--eval-every", "3000", "--checkpoint-every", "3000"])
     command = [sys.executable, "-m", "takeiteasy", "train", "--out", str(out), "--eval-games", "20", "--quiet", *sizes]

@@ -36,6 +36,26 @@ def test_random_agent_batch_report(capsys):
     assert 8 < report["mean"] < 14
 
 
+def test_the_batch_simulator_plays_the_same_games_in_batches_of_any_size(monkeypatch):
+    """bench plays the compiled loop in batches, so that a stop waits for one batch only: split anywhere, the
+    series (seeded or on given deals) must be the games of one whole call."""
+    from takeiteasy import fast
+    from takeiteasy.commands import bench as bench_command
+    from takeiteasy.core import Options, Ruleset
+
+    rules = Ruleset.from_options(Options())
+    deals = [deal(5, index=i) for i in range(40)]
+    whole = fast.random_scores(rules, 9, 40)
+    whole_on_deals = fast.random_scores_on_deals(rules, deals, 9)
+    told: list[int] = []
+    monkeypatch.setattr(bench_command, "BATCH", 7)
+    series = bench_command.play_series(rules, "random", 9, 40, progress=told.append)
+    assert series.path == "batch" and list(series.scores) == list(whole)
+    assert told == [7, 14, 21, 28, 35, 40]
+    on_deals = bench_command.play_series(rules, "random", 9, 40, deals=deals)
+    assert list(on_deals.scores) == list(whole_on_deals)
+
+
 def test_generic_path_and_jobs_give_the_same_games(capsys):
     one = bench(capsys, "--agent", "greedy", "--games", "12", "--seed", "2")
     two = bench(capsys, "--agent", "greedy", "--games", "12", "--seed", "2", "--jobs", "2")

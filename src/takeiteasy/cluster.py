@@ -300,12 +300,24 @@ class Workers:
         self.close(stop=kind is not None)
 
 
-def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None) -> list[Any]:
+def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None,
+           progress: Callable[[int], None] | None = None, count: Callable[[Any], int] = len) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else one
     local process (``spawn``) per tuple (no more than the CPUs) or, with ``ray`` (an address), one Ray task per
-    tuple; in order."""
-    with Workers(len(argument_tuples), ray) as workers:
-        return workers.map(function, argument_tuples)
+    tuple; in order.
+
+    With ``progress``, it is told how many items are done (``count(result)`` of each result): a tuple run in this
+    process passes it on to ``function(..., progress=progress)``, which tells each item; workers' results count
+    as each ends."""
+    if progress is not None and ray is None and len(argument_tuples) == 1:
+        return [function(*argument_tuples[0], progress=progress)]
+    results: list[Any] = []
+    with Workers(len(argument_tuples), ray) as workers:  # the processes stopped with the work, however it ends
+        for result in workers.imap(function, argument_tuples):
+            results.append(result)
+            if progress is not None:
+                progress(sum(count(done) for done in results))
+    return results
 
 
 def chunks(indices: Sequence[int], parts: int) -> list[Sequence[int]]:

@@ -321,19 +321,12 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
         seconds = time.perf_counter() - start
         return Series(agent_name, np.concatenate(parts), seconds, path="batch", moves=games * rules.tiles_per_round)
 
-    from ..cluster import Workers, chunks
+    from ..cluster import chunks, spread
 
     options = rules.options.to_json()
     work = [(options, agent_name, seed, list(chunk), None if deals is None else deals[chunk[0]:chunk[-1] + 1],
              weights) for chunk in chunks(range(games), 1 if ray is None and jobs <= 1 else jobs)]
-    if ray is None and len(work) == 1:  # in this process, which counts every game
-        results = [_play_chunk(*work[0], progress=played)]
-    else:
-        results = []
-        with Workers(len(work), ray) as workers:  # the processes stopped with the series, however it ends
-            for result in workers.imap(_play_chunk, work):
-                results.append(result)
-                played(sum(len(part) for part, _, _ in results))
+    results = spread(_play_chunk, work, ray, progress=played, count=lambda result: len(result[0]))
     scores = np.asarray([s for part, _, _ in results for s in part], dtype=np.int64)
     times = [t for _, part, _ in results for t in part]
     seconds = max(spent for _, _, spent in results)  # the chunks play side by side

@@ -229,7 +229,7 @@ def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[
 
 
 def _many(args, rules: Ruleset) -> int:
-    from ..cluster import Workers, chunks, cluster_cpus
+    from ..cluster import chunks, cluster_cpus, spread
     from .bench import interval, read_deals, summarise
 
     solved = [0, 0]  # draws solved, of how many (once known): what a stop (Ctrl-C, SIGTERM) says
@@ -261,14 +261,7 @@ def _many(args, rules: Ruleset) -> int:
     def progress(done: int) -> None:
         solved[0] = done
 
-    if args.ray is None and len(work) == 1:  # in this process, which counts every draw
-        results = [_solve_chunk(*work[0], progress=progress)]
-    else:
-        results = []
-        with Workers(len(work), args.ray) as workers:  # the processes stopped with the command, however it ends
-            for result in workers.imap(_solve_chunk, work):  # each job's share as it ends
-                results.append(result)
-                progress(sum(len(part) for part, _ in results))
+    results = spread(_solve_chunk, work, args.ray, progress=progress, count=lambda result: len(result[0]))
     scores = [s for part, _ in results for s in part]
     report = summarise(scores) | {
         "seed": None if deals is not None else args.seed, "deals": args.deals, "jobs": jobs, "ray": args.ray,

@@ -92,6 +92,20 @@ def test_training_jobs_over_ray_give_the_local_weights(tmp_path, local_ray):
     assert np.array_equal(here.value.weights, over_ray.value.weights)
 
 
+def test_pieces_cover_every_item_once_in_order_a_few_at_a_time():
+    """What spread's workers are handed: up to PIECES_PER_JOB runs a job, of MIN_PIECE items or more unless a
+    job would then have none, one run for one job here (which tells each item itself)."""
+    from takeiteasy.cluster import MIN_PIECE, PIECES_PER_JOB, pieces
+
+    assert pieces(10, 1) == [range(10)]
+    for count, jobs in ((1, 2), (5, 2), (40, 2), (10**6, 3), (7, 4096)):
+        runs = pieces(count, jobs, ray="a cluster")  # over Ray the jobs count as given, not this machine's CPUs
+        assert [item for run in runs for item in run] == list(range(count))
+        assert min(jobs, count) <= len(runs) <= jobs * PIECES_PER_JOB
+        assert all(len(run) >= min(MIN_PIECE, -(-count // jobs)) for run in runs[:-1])
+    assert len(pieces(10**6, 2, ray="a cluster")) == 2 * PIECES_PER_JOB
+
+
 def _stop_this_process(status):
     os._exit(status)  # as the out-of-memory killer would
 

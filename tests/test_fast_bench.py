@@ -64,6 +64,48 @@ def test_generic_path_and_jobs_give_the_same_games(capsys):
     assert (one["mean"], one["min"], one["max"]) == (two["mean"], two["min"], two["max"])
 
 
+def test_jobs_write_the_very_scores_file_of_one_process(capsys, tmp_path):
+    """Game i's deal and randomness come from (seed, i) alone: --jobs 2, which hands the games out in pieces to
+    workers that keep their agent from one piece to the next, plays the very games of one process."""
+    one, two = tmp_path / "one.csv", tmp_path / "two.csv"
+    args = ["--agent", "fast", "--vs", "greedy", "--games", "30", "--seed", "5"]
+    bench(capsys, *args, "--scores", str(one))
+    assert bench(capsys, *args, "--jobs", "2", "--scores", str(two))["jobs"] == 2
+    assert two.read_text() == one.read_text()
+
+
+def test_progress_under_jobs_comes_as_the_workers_play_not_once_a_share():
+    """`bench --jobs J` told its progress (and a stop its count) only as a job's whole share came back: "0 of 10000
+    games" for two hours of `best` on two jobs.  The games go out in pieces now, each counted as it comes back."""
+    from takeiteasy.commands.bench import play_series
+    from takeiteasy.core import Options, Ruleset
+
+    told: list[int] = []
+    series = play_series(Ruleset.from_options(Options()), "greedy", 3, 40, jobs=2, progress=told.append)
+    assert len(series.scores) == 40 and told[-1] == 40
+    assert told == sorted(set(told)) and len([games for games in told if games < 40]) >= 3, told
+
+
+def test_a_worker_makes_and_warms_up_its_agent_once_a_series(monkeypatch):
+    """A worker plays many pieces of a series: making the agent (loading its weights) and its untimed warm-up game
+    come once, not with every piece; another series (another agent, other weights) gets its own."""
+    from takeiteasy import ai
+    from takeiteasy.commands import bench as bench_command
+    from takeiteasy.core import Options
+
+    made = []
+    make = ai.make_agent
+    monkeypatch.setattr(ai, "make_agent", lambda *args: made.append(args) or make(*args))
+    monkeypatch.setattr(bench_command, "_series_agent", [None, None])
+    options = Options().to_json()
+    first = bench_command._play_chunk(options, "greedy", 3, range(0, 4), None, None, "one")
+    second = bench_command._play_chunk(options, "greedy", 3, range(4, 8), None, None, "one")
+    assert len(made) == 1
+    bench_command._play_chunk(options, "greedy", 3, range(4), None, None, "two")
+    whole = bench_command._play_chunk(options, "greedy", 3, range(8), None)  # no series: made here, not kept
+    assert len(made) == 3 and first[0] + second[0] == whole[0]
+
+
 def test_variant_rules_take_the_generic_path(capsys):
     """Rulebook 000, Adjacent Placement and Sunrays and Moonbeams, through bench's rule options."""
     report = bench(capsys, "--agent", "random", "--games", "5", "--placement", "adjacent", "--scoring", "sunrays")

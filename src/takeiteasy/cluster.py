@@ -113,13 +113,29 @@ def ray_map(function: Callable, argument_tuples: Sequence[tuple], address: str) 
     return list(ray_imap(function, argument_tuples, address))
 
 
-def ray_imap(function: Callable, argument_tuples: Sequence[tuple], address: str) -> Iterator[Any]:
-    """:func:`ray_map`'s results one by one, in order: one Ray task each, all started at once, each result taken
-    from the cluster when it is asked for."""
+def ray_imap(function: Callable, argument_tuples: Sequence[tuple], address: str,
+             at_once: int | None = None) -> Iterator[Any]:
+    """:func:`ray_map`'s results one by one, in order: one Ray task each, at most ``at_once`` of them running
+    (default: all), the next started as any ends, each result taken from the cluster when it is asked for."""
     ray = connect(address)
     task = ray.remote(num_cpus=1)(function)
-    refs = [task.remote(*arguments) for arguments in argument_tuples]
-    for k in range(len(refs)):
+    # a window, not all at once: more pieces of work than jobs (spread) would otherwise run on every CPU of the
+    # cluster, whatever --jobs said
+    limit = len(argument_tuples) if at_once is None else max(1, at_once)
+    refs: list = []
+    running: set = set()
+
+    def start_more() -> None:
+        while len(refs) < len(argument_tuples) and len(running) < limit:
+            refs.append(task.remote(*argument_tuples[len(refs)]))
+            running.add(refs[-1])
+
+    start_more()
+    for k in range(len(argument_tuples)):
+        while refs[k] in running:  # wait for it, starting the next tasks as others end
+            ended, _ = ray.wait(list(running), num_returns=1)
+            running.difference_update(ended)
+            start_more()
         ref, refs[k] = refs[k], None
         try:
             result = ray.get(ref)
@@ -211,8 +227,9 @@ class Workers:
     """Worker processes kept between rounds of work (training merges its workers' weights every few thousand
     games; starting processes and loading the compiled kernels each round would cost more than the round).
 
-    ``jobs`` local processes (``spawn``; no more than the CPUs, which then take the work in turns), or Ray tasks
-    with ``ray`` (an address; Ray keeps its own workers), or this very process for one job.  :meth:`map` gives ``[function(*arguments) ...]`` back in order.
+    ``jobs`` local processes (``spawn``; no more than the CPUs, which then take the work in turns), or ``jobs`` Ray
+    tasks at a time with ``ray`` (an address; Ray keeps its own workers), or this very process for one job.
+    :meth:`map` gives ``[function(*arguments) ...]`` back in order.
 
     A Ctrl-C (or any error) while the work runs stops the local processes at once, without a word from them: they
     never see Ctrl-C or SIGTERM themselves, even sent to the whole process group, and leaving the ``with`` block on
@@ -241,7 +258,7 @@ class Workers:
         """:meth:`map`'s results one by one, in order, each as soon as it is in: all the work is handed out at
         once, and a caller that keeps only what it needs holds one result at a time, not all of them."""
         if self.ray is not None:
-            yield from ray_imap(function, argument_tuples, self.ray)
+            yield from ray_imap(function, argument_tuples, self.ray, at_once=self.jobs)
             return
         if self._pool is None:
             for arguments in argument_tuples:
@@ -301,27 +318,42 @@ class Workers:
 
 
 def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None,
-           progress: Callable[[int], None] | None = None, count: Callable[[Any], int] = len) -> list[Any]:
-    """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else one
-    local process (``spawn``) per tuple (no more than the CPUs) or, with ``ray`` (an address), one Ray task per
-    tuple; in order.
+           progress: Callable[[int], None] | None = None, count: Callable[[Any], int] = len,
+           jobs: int | None = None) -> list[Any]:
+    """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else in
+    ``jobs`` (default: one per tuple) local processes (``spawn``; no more than the CPUs) or, with ``ray`` (an
+    address), ``jobs`` Ray tasks at a time, one task per tuple; in order.
 
     With ``progress``, it is told how many items are done (``count(result)`` of each result): a tuple run in this
     process passes it on to ``function(..., progress=progress)``, which tells each item; workers' results count
-    as each ends."""
+    as each comes back (in order), so work cut into :func:`pieces` is told piece by piece."""
     if progress is not None and ray is None and len(argument_tuples) == 1:
         return [function(*argument_tuples[0], progress=progress)]
     results: list[Any] = []
-    with Workers(len(argument_tuples), ray) as workers:  # the processes stopped with the work, however it ends
+    done = 0
+    # the processes stopped with the work, however it ends
+    with Workers(jobs or len(argument_tuples), ray) as workers:
         for result in workers.imap(function, argument_tuples):
             results.append(result)
             if progress is not None:
-                progress(sum(count(done) for done in results))
+                done += count(result)
+                progress(done)
     return results
 
 
-def chunks(indices: Sequence[int], parts: int) -> list[Sequence[int]]:
-    """``indices`` cut into at most ``parts`` runs of nearly equal length, in order."""
-    size = max(1, -(-len(indices) // max(1, parts)))
-    return [indices[k:k + size] for k in range(0, len(indices), size)]
+#: how many pieces :func:`pieces` cuts each worker's share into: progress (and what a stop says was done) moves
+#: as each piece comes back, where a whole share came back only at its end (hours of `best` games); a worker keeps
+#: what it set up between pieces, so more pieces cost only handing them out
+PIECES_PER_JOB = 100
+MIN_PIECE = 4  # items: a piece of fewer costs more to hand out than to do, for the fastest agents
 
+
+def pieces(count: int, jobs: int, ray: str | None = None) -> list[range]:
+    """Items 0..count-1 cut into runs for :func:`spread` over ``jobs``, in order: one run in this process (which
+    tells each item's end itself), else up to :data:`PIECES_PER_JOB` runs per worker, of :data:`MIN_PIECE` items
+    or more, and at least one run per worker."""
+    if ray is None and jobs <= 1:
+        return [range(count)]
+    workers = jobs if ray is not None else min(jobs, local_cpus())
+    size = max(1, min(-(-count // workers), max(MIN_PIECE, -(-count // (workers * PIECES_PER_JOB)))))
+    return [range(first, min(first + size, count)) for first in range(0, count, size)]

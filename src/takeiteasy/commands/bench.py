@@ -26,7 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -89,8 +89,8 @@ def register(sub) -> None:
                         help=f"processes (threads for the batch random simulator), 1 to {MAX_JOBS}; default 1")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="play the games as Ray tasks: 'local' starts Ray on this machine, 'auto' or "
-                             "HOST:6379 joins a cluster (needs the [ray] extra); --jobs then counts tasks "
-                             "(default: the cluster's CPUs)")
+                             "HOST:6379 joins a cluster (needs the [ray] extra); --jobs then counts "
+                             "the tasks at work at once (default: the cluster's CPUs)")
     parser.add_argument("--deals", metavar="FILE", help="play these deals: one line per game, the tile tokens in "
                                                         "draw order (blank lines are skipped, and text after a # "
                                                         "is a comment)")
@@ -263,19 +263,35 @@ def reseed(agent, seed: int) -> None:
         agent.rng.seed(seed)
 
 
-def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], deals: list[list[int]] | None,
-                weights: str | None = None, progress: Callable[[int], None] | None = None):
-    """Play games ``indices`` (worker entry point); returns (scores, per-move seconds, play seconds).
-    ``progress(games played)`` after each game (in this process only)."""
+#: what this worker process plays its pieces of a series with: [the series' key, its agent, made and warmed up]
+_series_agent: list = [None, None]
+
+
+def _ready_agent(rules: Ruleset, agent_name: str, seed: int, weights: str | None, series: str | None):
+    """The agent for a piece of ``series``, made (its weights loaded) and warmed up on the first piece this process
+    plays of it, then kept for its next pieces (``series`` None: not kept)."""
+    if series is not None and _series_agent[0] == series:
+        return _series_agent[1]
     from ..ai import make_agent
 
-    rules = Ruleset.from_options(Options.from_json(options))
-    timed = TimedAgent(make_agent(agent_name, rules, seed, weights))
+    agent = make_agent(agent_name, rules, seed, weights)
     # One untimed game first: compiling or loading kernels is not the agent's thinking time.
     warmup = deal(seed ^ WARMUP_SALT, rules.tile_set, rules.tiles_per_round)
-    Game(rules, [agent_name], deal=warmup).play([timed.agent])
+    Game(rules, [agent_name], deal=warmup).play([agent])
+    if series is not None:
+        _series_agent[:] = [series, agent]
+    return agent
+
+
+def _play_chunk(options: dict, agent_name: str, seed: int, indices: Sequence[int], deals: list[list[int]] | None,
+                weights: str | None = None, series: str | None = None, progress: Callable[[int], None] | None = None):
+    """Play games ``indices`` (worker entry point), a piece of ``series`` (see :func:`_ready_agent`); returns
+    (scores, per-move seconds, (wall-clock start, seconds) of the play).  ``progress(games played)`` after each
+    game (in this process only)."""
+    rules = Ruleset.from_options(Options.from_json(options))
+    timed = TimedAgent(_ready_agent(rules, agent_name, seed, weights, series))
     scores = []
-    start = time.perf_counter()
+    began, start = time.time(), time.perf_counter()
     for position, index in enumerate(indices):
         reseed(timed.agent, game_seed(seed, index))
         if not rules.options.caller:  # the agent announces every tile; the game's seed serves agents with no hook
@@ -287,7 +303,23 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: list[int], d
         scores.append(game.play([timed])[0])
         if progress is not None:
             progress(position + 1)
-    return scores, timed.times, time.perf_counter() - start
+    return scores, timed.times, (began, time.perf_counter() - start)
+
+
+def busy_seconds(spans: Iterable[tuple[float, float]]) -> float:
+    """How long at least one of the (start, seconds) spans was running: the wall time of a play phase spread over
+    pieces, whether they ran side by side, one after another, or in workers that started at different times.
+
+    >>> busy_seconds([(0, 4), (1, 2), (6, 1)])
+    5.0
+    """
+    total, reach = 0.0, -math.inf
+    for start, seconds in sorted(spans):
+        end = start + seconds
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
 
 
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
@@ -297,8 +329,8 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
     its ``weights`` file, if given), in ``jobs`` local processes or, with ``ray`` (an address), in ``jobs`` Ray
     tasks.  ``random`` with ``batch`` runs the compiled loop of :mod:`takeiteasy.fast`, which draws its own
     games from (seed, index) with another generator: ``batch=False`` plays the series' deals.
-    ``progress(games)`` is told how many games' scores are in as they come: each game played here, each job's
-    share as it ends."""
+    ``progress(games)`` is told how many games' scores are in as they come: each game played here, each piece of a
+    job's share as it comes back (:func:`takeiteasy.cluster.pieces`)."""
     from .. import fast
 
     def played(games_in: int) -> None:
@@ -321,15 +353,19 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
         seconds = time.perf_counter() - start
         return Series(agent_name, np.concatenate(parts), seconds, path="batch", moves=games * rules.tiles_per_round)
 
-    from ..cluster import chunks, spread
+    import uuid
+
+    from ..cluster import pieces, spread
 
     options = rules.options.to_json()
-    work = [(options, agent_name, seed, list(chunk), None if deals is None else deals[chunk[0]:chunk[-1] + 1],
-             weights) for chunk in chunks(range(games), 1 if ray is None and jobs <= 1 else jobs)]
-    results = spread(_play_chunk, work, ray, progress=played, count=lambda result: len(result[0]))
+    runs = pieces(games, jobs, ray)
+    series = uuid.uuid4().hex if len(runs) > 1 else None  # the workers' key to the agent they made for it
+    work = [(options, agent_name, seed, piece, None if deals is None else deals[piece.start:piece.stop], weights,
+             series) for piece in runs]
+    results = spread(_play_chunk, work, ray, progress=played, count=lambda result: len(result[0]), jobs=jobs)
     scores = np.asarray([s for part, _, _ in results for s in part], dtype=np.int64)
     times = [t for _, part, _ in results for t in part]
-    seconds = max(spent for _, _, spent in results)  # the chunks play side by side
+    seconds = busy_seconds(span for _, _, span in results)  # pieces play side by side and one after another
     return Series(agent_name, scores, seconds, times)
 
 

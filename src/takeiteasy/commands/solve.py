@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..core.deal import deal
 from ..core.errors import InputError
@@ -51,7 +51,8 @@ def register(sub) -> None:
     many.add_argument("--jobs", type=integer, default=None, metavar="J",
                       help=f"processes, 1 to {MAX_JOBS} (default: 1)")
     many.add_argument("--ray", metavar="ADDRESS", help="solve the draws as Ray tasks ('local', 'auto' or HOST:6379; "
-                                                        "needs the [ray] extra); --jobs then counts tasks")
+                                                        "needs the [ray] extra); --jobs then counts the tasks at work "
+                                                        "at once")
     add_rules_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -211,7 +212,7 @@ def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
 MAX_DRAWS = 10**7  # every score is kept in memory
 
 
-def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[int]] | None,
+def _solve_chunk(options: dict, seed: int, indices: Sequence[int], deals: list[list[int]] | None,
                  progress: Callable[[int], None] | None = None):
     """Best scores of draws ``indices`` of series ``seed`` (or of ``deals``) for a lone player, round bonus
     included as bench's games count it; worker entry point.  ``progress(draws solved)`` after each draw (in this
@@ -229,7 +230,7 @@ def _solve_chunk(options: dict, seed: int, indices: list[int], deals: list[list[
 
 
 def _many(args, rules: Ruleset) -> int:
-    from ..cluster import chunks, cluster_cpus, spread
+    from ..cluster import cluster_cpus, pieces, spread
     from .bench import interval, read_deals, summarise
 
     solved = [0, 0]  # draws solved, of how many (once known): what a stop (Ctrl-C, SIGTERM) says
@@ -253,15 +254,16 @@ def _many(args, rules: Ruleset) -> int:
         raise InputError(f"--random {count}: expected 1..{MAX_DRAWS:,} draws")
     jobs = args.jobs or (cluster_cpus(args.ray) if args.ray is not None else 1)
     options = rules.options.to_json()
-    work = [(options, args.seed, list(part), None if deals is None else deals[part[0]:part[-1] + 1])
-            for part in chunks(range(count), jobs)]
+    work = [(options, args.seed, part, None if deals is None else deals[part.start:part.stop])
+            for part in pieces(count, jobs, args.ray)]
     solved[1] = count
     start = time.perf_counter()
 
     def progress(done: int) -> None:
         solved[0] = done
 
-    results = spread(_solve_chunk, work, args.ray, progress=progress, count=lambda result: len(result[0]))
+    results = spread(_solve_chunk, work, args.ray, progress=progress, count=lambda result: len(result[0]),
+                     jobs=jobs)
     scores = [s for part, _ in results for s in part]
     report = summarise(scores) | {
         "seed": None if deals is not None else args.seed, "deals": args.deals, "jobs": jobs, "ray": args.ray,

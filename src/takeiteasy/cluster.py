@@ -319,14 +319,16 @@ class Workers:
 
 def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None = None,
            progress: Callable[[int], None] | None = None, count: Callable[[Any], int] = len,
-           jobs: int | None = None) -> list[Any]:
+           jobs: int | None = None, each: Callable[[Any], None] | None = None) -> list[Any]:
     """``[function(*arguments) for arguments in argument_tuples]``: in this process for one tuple, else in
     ``jobs`` (default: one per tuple) local processes (``spawn``; no more than the CPUs) or, with ``ray`` (an
     address), ``jobs`` Ray tasks at a time, one task per tuple; in order.
 
     With ``progress``, it is told how many items are done (``count(result)`` of each result): a tuple run in this
     process passes it on to ``function(..., progress=progress)``, which tells each item; workers' results count
-    as each comes back (in order), so work cut into :func:`pieces` is told piece by piece."""
+    as each comes back (in order), so work cut into :func:`pieces` is told piece by piece.  ``each(result)`` is
+    told each worker's result as it comes back, in order, before ``progress`` counts it (not a tuple run in this
+    process, which ``function`` tells of its items itself)."""
     if progress is not None and ray is None and len(argument_tuples) == 1:
         return [function(*argument_tuples[0], progress=progress)]
     results: list[Any] = []
@@ -335,6 +337,8 @@ def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None
     with Workers(jobs or len(argument_tuples), ray) as workers:
         for result in workers.imap(function, argument_tuples):
             results.append(result)
+            if each is not None:
+                each(result)
             if progress is not None:
                 done += count(result)
                 progress(done)
@@ -348,12 +352,13 @@ PIECES_PER_JOB = 100
 MIN_PIECE = 4  # items: a piece of fewer costs more to hand out than to do, for the fastest agents
 
 
-def pieces(count: int, jobs: int, ray: str | None = None) -> list[range]:
-    """Items 0..count-1 cut into runs for :func:`spread` over ``jobs``, in order: one run in this process (which
-    tells each item's end itself), else up to :data:`PIECES_PER_JOB` runs per worker, of :data:`MIN_PIECE` items
-    or more, and at least one run per worker."""
+def pieces(count: int, jobs: int, ray: str | None = None, first: int = 0) -> list[range]:
+    """Items first..count-1 cut into runs for :func:`spread` over ``jobs``, in order: one run in this process
+    (which tells each item's end itself), else up to :data:`PIECES_PER_JOB` runs per worker, of :data:`MIN_PIECE`
+    items or more, and at least one run per worker (none when no item is left)."""
     if ray is None and jobs <= 1:
-        return [range(count)]
+        return [range(first, count)]
     workers = jobs if ray is not None else min(jobs, local_cpus())
-    size = max(1, min(-(-count // workers), max(MIN_PIECE, -(-count // (workers * PIECES_PER_JOB)))))
-    return [range(first, min(first + size, count)) for first in range(0, count, size)]
+    left = count - first
+    size = max(1, min(-(-left // workers), max(MIN_PIECE, -(-left // (workers * PIECES_PER_JOB)))))
+    return [range(start, min(start + size, count)) for start in range(first, count, size)]

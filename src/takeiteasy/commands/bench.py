@@ -18,6 +18,7 @@ The 95% intervals are Student's t intervals: mean ± t(n-1) x sd / sqrt(n)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -26,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable, Sequence, Union
 
 import numpy as np
 
@@ -48,6 +49,7 @@ T95 = (12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.
        2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963,
        2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272)
 WARMUP_SALT = 0x5EED  # the untimed warm-up game's deal is drawn from seed ^ this
+Scores = Union[Sequence[int], np.ndarray]  # a series' scores, as played or as read back
 BATCH = 1 << 20  # games per call of the compiled batch loop: a stop (Ctrl-C, SIGTERM) waits for one call, under a
 # second, not for the whole series (a minute for 10**8 games), as signals reach Python only between calls
 
@@ -101,6 +103,9 @@ def register(sub) -> None:
     parser.add_argument("--scores", metavar="FILE",
                         help="write every game's score to a CSV file (game, deal, score, and with --vs the other "
                              "agent's score), to pair them with another program's scores on the same deals")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep --scores FILE as the games end, and play only the games it lacks (a run that "
+                             "spans sittings; FILE.run.json beside it records the settings it must be resumed with)")
     parser.add_argument("--plot", metavar="FILE",
                         help="write a score histogram (PNG, SVG, PDF... by the extension; no extension: FILE.png)")
     parser.add_argument("--no-batch", action="store_true",
@@ -167,13 +172,15 @@ class Series:
     move_seconds: list[float] = field(default_factory=list)  # per choose() call (generic path only)
     path: str = "generic"
     moves: int = 0
+    resumed: int = 0  # the first scores, from a file (--resume): the times are the other games'
 
     def report(self) -> dict:
         out = summarise(self.scores)
+        played = len(self.scores) - self.resumed
         out["agent"] = self.agent
         out["path"] = self.path
-        out["seconds"] = self.seconds
-        out["games_per_second"] = len(self.scores) / self.seconds if self.seconds > 0 else None
+        out["seconds"] = self.seconds if played else None  # no game played: no time to speak of
+        out["games_per_second"] = played / self.seconds if played and self.seconds > 0 else None
         if self.move_seconds:
             times = np.asarray(self.move_seconds)
             out["ms_per_move"] = float(times.mean() * 1000)
@@ -192,6 +199,7 @@ class Progress:
         self.played: list[list] = []  # each series begun: [its agent, in words; the games whose scores are in]
         self.writing: str | None = None  # the file being written
         self.written: list[str] = []
+        self.kept: list = []  # --resume: [the scores file, how many games' rows it holds]
 
     def series(self, agent: str) -> Callable[[int], None]:
         """A series begins: the ``progress`` of :func:`play_series`."""
@@ -203,6 +211,12 @@ class Progress:
         return update
 
     def where(self) -> str:
+        said = self._played()
+        if self.kept and not (self.played and self.played[-1][1] >= self.games):
+            said += f"; {self.kept[0]} keeps {plural(self.kept[1], 'game')}, and the same command resumes from there"
+        return said
+
+    def _played(self) -> str:
         if not self.played:
             return "before the first game"
         *before, (agent, done) = self.played
@@ -284,10 +298,11 @@ def _ready_agent(rules: Ruleset, agent_name: str, seed: int, weights: str | None
 
 
 def _play_chunk(options: dict, agent_name: str, seed: int, indices: Sequence[int], deals: list[list[int]] | None,
-                weights: str | None = None, series: str | None = None, progress: Callable[[int], None] | None = None):
+                weights: str | None = None, series: str | None = None,
+                scored: Callable[[list[int]], None] | None = None, progress: Callable[[int], None] | None = None):
     """Play games ``indices`` (worker entry point), a piece of ``series`` (see :func:`_ready_agent`); returns
-    (scores, per-move seconds, (wall-clock start, seconds) of the play).  ``progress(games played)`` after each
-    game (in this process only)."""
+    (scores, per-move seconds, (wall-clock start, seconds) of the play).  ``scored([score])`` then
+    ``progress(games played)`` after each game (in this process only)."""
     rules = Ruleset.from_options(Options.from_json(options))
     timed = TimedAgent(_ready_agent(rules, agent_name, seed, weights, series))
     scores = []
@@ -301,6 +316,8 @@ def _play_chunk(options: dict, agent_name: str, seed: int, indices: Sequence[int
                                                                   index=index)
             game = Game(rules, [agent_name], deal=tiles)
         scores.append(game.play([timed])[0])
+        if scored is not None:
+            scored(scores[-1:])
         if progress is not None:
             progress(position + 1)
     return scores, timed.times, (began, time.perf_counter() - start)
@@ -322,51 +339,79 @@ def busy_seconds(spans: Iterable[tuple[float, float]]) -> float:
     return total
 
 
+def batched(rules: Ruleset, agent_name: str, batch: bool) -> bool:
+    """Whether :func:`play_series` plays the agent in the compiled batch simulator (other random choices, other
+    scores than the game loop's)."""
+    from .. import fast
+
+    return agent_name == "random" and batch and fast.supports(rules)
+
+
 def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: int = 1,
                 deals: list[list[int]] | None = None, batch: bool = True, weights: str | None = None,
-                ray: str | None = None, progress: Callable[[int], None] | None = None) -> Series:
+                ray: str | None = None, progress: Callable[[int], None] | None = None,
+                done: Sequence[int] = (), record: Callable[[Scores], None] | None = None) -> Series:
     """Play games 0..games-1 of series ``seed`` (``deal(seed, index=i)``, or the given deals) with an agent (and
     its ``weights`` file, if given), in ``jobs`` local processes or, with ``ray`` (an address), in ``jobs`` Ray
     tasks.  ``random`` with ``batch`` runs the compiled loop of :mod:`takeiteasy.fast`, which draws its own
     games from (seed, index) with another generator: ``batch=False`` plays the series' deals.
-    ``progress(games)`` is told how many games' scores are in as they come: each game played here, each piece of a
-    job's share as it comes back (:func:`takeiteasy.cluster.pieces`)."""
+    ``done`` are the scores of the first games, played before (``--resume``): only the games after them are played
+    and timed.  ``record(scores)`` is told the new scores as they come, in game order, then ``progress(games)``
+    how many games' scores are in (``done`` too): each game played here, each piece of a job's share as it comes
+    back (:func:`takeiteasy.cluster.pieces`)."""
     from .. import fast
+
+    first = len(done)
 
     def played(games_in: int) -> None:
         if progress is not None:
-            progress(games_in)
+            progress(first + games_in)
+
+    def scored(scores: Scores) -> None:
+        if record is not None:
+            record(scores)
+
+    def series_of(scores, seconds: float, **more) -> Series:
+        return Series(agent_name, np.concatenate([np.asarray(done, dtype=np.int64), np.asarray(scores, np.int64)]),
+                      seconds, resumed=first, **more)
 
     # the compiled loop plays millions of games a second here, so it stays here with --ray too (a Ray run played
     # the generic path instead: other random choices, other scores than the same command without --ray)
-    if agent_name == "random" and batch and fast.supports(rules):
+    if batched(rules, agent_name, batch):
+        if first >= games:
+            return series_of([], 0.0, path="batch")
         if deals is None:
             fast.random_scores(rules, seed, 2, threads=jobs)  # compile or load from cache before timing
         else:
             fast.random_scores_on_deals(rules, deals[:1], seed)
         start, parts = time.perf_counter(), []
-        for first in range(0, games, BATCH):  # a series split anywhere gives the same scores (fast.simulate)
-            count = min(BATCH, games - first)
-            parts.append(fast.random_scores(rules, seed, count, start=first, threads=jobs) if deals is None else
-                         fast.random_scores_on_deals(rules, deals[first:first + count], seed, start=first))
-            played(first + count)
+        for begin in range(first, games, BATCH):  # a series split anywhere gives the same scores (fast.simulate)
+            count = min(BATCH, games - begin)
+            parts.append(fast.random_scores(rules, seed, count, start=begin, threads=jobs) if deals is None else
+                         fast.random_scores_on_deals(rules, deals[begin:begin + count], seed, start=begin))
+            scored(parts[-1])
+            played(begin - first + count)
         seconds = time.perf_counter() - start
-        return Series(agent_name, np.concatenate(parts), seconds, path="batch", moves=games * rules.tiles_per_round)
+        return series_of(np.concatenate(parts), seconds, path="batch", moves=(games - first) * rules.tiles_per_round)
+    if first >= games:
+        return series_of([], 0.0)
 
     import uuid
 
     from ..cluster import pieces, spread
 
     options = rules.options.to_json()
-    runs = pieces(games, jobs, ray)
+    runs = pieces(games, jobs, ray, first)
     series = uuid.uuid4().hex if len(runs) > 1 else None  # the workers' key to the agent they made for it
+    here = ray is None and len(runs) == 1  # spread plays it in this process: each game's score is told as it ends
     work = [(options, agent_name, seed, piece, None if deals is None else deals[piece.start:piece.stop], weights,
-             series) for piece in runs]
-    results = spread(_play_chunk, work, ray, progress=played, count=lambda result: len(result[0]), jobs=jobs)
-    scores = np.asarray([s for part, _, _ in results for s in part], dtype=np.int64)
+             series, scored if here else None) for piece in runs]
+    results = spread(_play_chunk, work, ray, progress=played, count=lambda result: len(result[0]), jobs=jobs,
+                     each=None if here else lambda result: scored(result[0]))
+    scores = [s for part, _, _ in results for s in part]
     times = [t for _, part, _ in results for t in part]
     seconds = busy_seconds(span for _, _, span in results)  # pieces play side by side and one after another
-    return Series(agent_name, scores, seconds, times)
+    return series_of(scores, seconds, move_seconds=times)
 
 
 # --- input --------------------------------------------------------------------
@@ -470,6 +515,14 @@ def write_plot(path: str, series: list[Series]) -> str:
     return path
 
 
+def _tiles(index: int, rules: Ruleset, seed: int, deals) -> str:
+    """A scores row's deal: game ``index``'s tiles in draw order (empty with no caller: the agent announced them)."""
+    if not rules.options.caller:
+        return ""
+    dealt = deals[index] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round, index=index)
+    return " ".join(TOKENS[t] for t in dealt)
+
+
 def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, deals) -> None:
     """One CSV row per game: its index, its tiles in draw order (empty with no caller: the agent announced
     them), and each agent's score."""
@@ -484,18 +537,131 @@ def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, dea
             writer = csv.writer(out)
             writer.writerow(header)
             for index in range(len(played[0].scores)):
-                if not rules.options.caller:
-                    tiles = ""
-                else:
-                    dealt = deals[index] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
-                                                                        index=index)
-                    tiles = " ".join(TOKENS[t] for t in dealt)
-                writer.writerow([index, tiles, *(int(s.scores[index]) for s in played)])
+                writer.writerow([index, _tiles(index, rules, seed, deals), *(int(s.scores[index]) for s in played)])
 
     try:
         write_whole(path, write)  # a stop while writing leaves no piece of a file
     except OSError as exc:
         raise InputError(f"--scores {path}: cannot write it ({exc.strerror})") from None
+    with contextlib.suppress(OSError):  # a --resume record of an earlier run no longer describes the file
+        os.remove(path + RUN_SUFFIX)
+
+
+RUN_SUFFIX = ".run.json"  # beside a --resume scores file: the settings that decide its scores
+
+
+def run_settings(args, rules: Ruleset) -> dict:
+    """What decides a series' scores, beside the deals (checked row by row): a --resume file's run record."""
+    import hashlib
+
+    weights = None
+    if args.weights is not None:
+        with open(args.weights, "rb") as file:  # its content: the same path may hold other weights later
+            weights = hashlib.sha256(file.read()).hexdigest()
+    settings = {"agent": args.agent, "weights_sha256": weights, "seed": args.seed,
+                "path": "batch" if batched(rules, args.agent, not args.no_batch) else "generic",
+                **{f"options.{key}": value for key, value in rules.options.to_json().items()}}
+    return json.loads(json.dumps(settings))  # as it reads back (tuples as lists)
+
+
+class ScoresRecord:
+    """``--scores FILE --resume``: the file is written as the games end, a row each, so a stop or a crash leaves
+    every finished game's row; ``FILE.run.json`` beside it records the settings (:func:`run_settings`), and a
+    file is resumed only by a run with the same settings and deals."""
+
+    def __init__(self, path: str, settings: dict, rules: Ruleset, seed: int, deals, games: int):
+        self.path, self.settings, self.written = path, settings, 0
+        self.tiles = lambda index: _tiles(index, rules, seed, deals)
+        self.scores, self.cut = self._read(games)
+        self._out: IO[str] | None = None
+
+    def _refuse(self, why: str) -> InputError:
+        return InputError(f"--scores {self.path}: {why}")
+
+    def _read(self, games: int) -> tuple[list[int], int]:
+        """The scores of the games the file holds, and the length of its complete lines (a last line with no
+        end was cut short by a stop or a crash: its game is played again)."""
+        import csv
+        import io
+
+        if os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise self._refuse("not a regular file; --resume keeps the scores in one")
+        try:
+            data = Path(self.path).read_bytes() if os.path.exists(self.path) else b""
+        except OSError as exc:
+            raise self._refuse(f"cannot read it ({exc.strerror})") from None
+        if not data:
+            return [], 0  # a new run
+        sidecar = self.path + RUN_SUFFIX
+        try:
+            recorded = json.loads(read_text(sidecar))
+        except FileNotFoundError:
+            raise self._refuse(f"there is no {sidecar} beside it to say which run wrote it; --resume goes on only "
+                               "with a file it began (remove the file, or give another)") from None
+        except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+            raise InputError(f"{sidecar}: not the run record --resume wrote") from None
+        if not isinstance(recorded, dict):
+            raise InputError(f"{sidecar}: not the run record --resume wrote")
+        for key, value in self.settings.items():
+            if recorded.get(key) != value:
+                raise self._refuse(f"the scores of another run ({key} {json.dumps(recorded.get(key))} there, "
+                                   f"{json.dumps(value)} now, says {sidecar}); give its settings to resume it, "
+                                   "or another file")
+        cut = data.rfind(b"\n") + 1
+        try:
+            rows = list(csv.reader(io.StringIO(data[:cut].decode("utf-8"), newline="")))
+        except (UnicodeDecodeError, csv.Error) as exc:
+            raise self._refuse(f"not a scores file ({exc})") from None
+        if rows and rows[0] != ["game", "deal", "score"]:
+            raise self._refuse("not a scores file of bench (its first line is not game,deal,score)")
+        if len(rows) - 1 > games:
+            raise self._refuse(f"holds {plural(len(rows) - 1, 'game')}, more than the {games} of this run")
+        scores = []
+        for index, row in enumerate(rows[1:]):
+            where = f"line {index + 2}"
+            if len(row) != 3 or row[0] != str(index):
+                raise self._refuse(f"{where}: not game {index}'s row (the rows go game 0, 1, 2... with three fields)")
+            if row[1] != self.tiles(index):
+                raise self._refuse(f"{where}: game {index} was dealt {row[1]!r} there, not this run's deal "
+                                   "(another seed or --deals file?)")
+            if not (row[2].isascii() and row[2].isdigit()):
+                raise self._refuse(f"{where}: {row[2]!r} is not a score")
+            scores.append(int(row[2]))
+        return scores, cut
+
+    def __enter__(self) -> "ScoresRecord":
+        try:
+            if self.cut == 0:  # a new run, or one stopped before its first line was in
+                write_whole(self.path + RUN_SUFFIX, lambda tmp: Path(tmp).write_text(json.dumps(self.settings)))
+            if os.path.exists(self.path):
+                os.truncate(self.path, self.cut)  # drop a line cut short
+            self._out = open(self.path, "a", newline="", encoding="utf-8")
+        except OSError as exc:
+            raise self._refuse(f"cannot write it ({exc.strerror})") from None
+        if self.cut == 0:
+            self._write([["game", "deal", "score"]])
+        self.written = len(self.scores)
+        return self
+
+    def _write(self, rows: list[list]) -> None:
+        import csv
+
+        assert self._out is not None
+        try:
+            csv.writer(self._out).writerows(rows)
+            self._out.flush()  # each row in the file as its game ends, not when a buffer fills
+        except OSError as exc:
+            raise self._refuse(f"cannot write it ({exc.strerror})") from None
+
+    def add(self, scores: Scores) -> None:
+        """The next games' scores, in game order."""
+        first = self.written
+        self._write([[first + k, self.tiles(first + k), int(score)] for k, score in enumerate(scores)])
+        self.written += len(scores)
+
+    def __exit__(self, *exc) -> None:
+        if self._out is not None:
+            self._out.close()
 
 
 def interval(ci95: float, games: int, one: str = "game") -> str:
@@ -512,11 +678,12 @@ def _label(report: dict) -> str:
 def _line(report: dict, label: str | None = None) -> str:
     speed = report["games_per_second"]
     move = report["ms_per_move"]
+    pace = (f"{speed:,.{0 if speed >= 10 else 2}f} games/s, {move:.4f} ms/move" if speed is not None
+            and move is not None else "no speed: no game was left to play")
     return (f"{label or _label(report)}: {plural(report['games'], 'game')}, mean {report['mean']:.2f} "
             f"{interval(report['ci95'], report['games'])}, "
             f"median {report['median']:g}, min {report['min']}, max {report['max']}, "
-            f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, "
-            f"{speed:,.{0 if speed >= 10 else 2}f} games/s, {move:.4f} ms/move")
+            f"150+ {report['share_150']:.1%}, 200+ {report['share_200']:.1%}, {pace}")
 
 
 def run(args) -> int:
@@ -528,6 +695,11 @@ def run(args) -> int:
         raise InputError("a bench game is one round: --rounds and --match (or a preset that sets them, such as "
                          "best-of-3 or four-rounds) are for matches (takeiteasy play)")
     _check_agent(args.agent)
+    if args.resume and args.scores is None:
+        raise InputError("--resume needs --scores FILE: the file the scores are kept in as the games end, and "
+                         "resumed from")
+    if args.resume and args.vs is not None:
+        raise InputError("--resume: not with --vs; resume each agent's series in a scores file of its own")
     if args.plot is not None:
         _check_plot(args.plot)
     if args.scores is not None:
@@ -583,9 +755,23 @@ def run(args) -> int:
 
     context = {"seed": args.seed, "jobs": jobs, "ray": args.ray, "deals": args.deals, "options": options.to_json()}
     progress.games = games
-    first = play_series(rules, args.agent, args.seed, games, jobs, deals, batch=not args.no_batch,
-                        weights=args.weights, ray=args.ray, progress=progress.series(f"agent {args.agent}"))
+    record = None
+    if args.resume:
+        record = ScoresRecord(args.scores, run_settings(args, rules), rules, args.seed, deals, games)
+        progress.kept = [args.scores, len(record.scores)]
+
+    def kept(scores: Scores) -> None:
+        assert record is not None
+        record.add(scores)
+        progress.kept[1] = record.written
+
+    with record or contextlib.nullcontext():
+        first = play_series(rules, args.agent, args.seed, games, jobs, deals, batch=not args.no_batch,
+                            weights=args.weights, ray=args.ray, progress=progress.series(f"agent {args.agent}"),
+                            done=record.scores if record else (), record=kept if record else None)
     report = first.report() | context | {"weights": args.weights}
+    if record is not None:
+        report["resumed"] = first.resumed
     played = [first]
     if args.vs is not None:
         second = play_series(rules, args.vs, args.seed, games, jobs, deals, batch=not args.no_batch,
@@ -601,10 +787,11 @@ def run(args) -> int:
             "a": report, "b": second.report() | context | {"weights": args.vs_weights},
         }
     if args.scores is not None:  # first: the scores are the part a failing plot must not lose
-        progress.writing = args.scores
-        write_scores(args.scores, played, rules, args.seed, deals)
+        if record is None:  # --resume wrote them as the games ended
+            progress.writing = args.scores
+            write_scores(args.scores, played, rules, args.seed, deals)
+            progress.writing = None
         progress.written.append(args.scores)
-        progress.writing = None
         report["scores"] = args.scores
     if args.plot is not None:
         progress.writing = plot_path(args.plot)[0]
@@ -627,5 +814,7 @@ def run(args) -> int:
         print(_line(report))
     for key, what in (("plot", "score histogram"), ("scores", "scores")):
         if key in report:
-            print(f"{what} written to {report[key]}")
+            resumed = f" ({report['resumed']} of its {report['games']} games from before)" \
+                if key == "scores" and report.get("resumed") else ""
+            print(f"{what} written to {report[key]}{resumed}")
     return 0

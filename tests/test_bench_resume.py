@@ -38,24 +38,26 @@ def _refused(capsys, *argv: str) -> str:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc as on Linux")
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_a_stopped_run_resumed_ends_with_the_file_of_an_uninterrupted_one(tmp_path, capsys, jobs):
+@pytest.mark.parametrize("jobs, signum", [(1, signal.SIGTERM), (2, signal.SIGTERM), (1, signal.SIGKILL)])
+def test_a_stopped_run_resumed_ends_with_the_file_of_an_uninterrupted_one(tmp_path, capsys, jobs, signum):
     """--scores was written only at the end: a stop after hours of `best` games left nothing, and the series had to
-    be cut into --deals files by hand.  Now the rows are in the file as the games end, the stop says so, and the
-    same command plays the rest (a last line cut short by a crash is played again)."""
+    be cut into --deals files by hand.  Now the rows are in the file as the games end (a crash, SIGKILL, too), the
+    stop says so, and the same command plays the rest (a last line cut short by a crash is played again)."""
     whole, kept = tmp_path / "whole.csv", tmp_path / "kept.csv"
     settings = ["--agent", "greedy", "--games", str(GAMES), "--seed", "5", "--jobs", str(jobs)]
     argv = ["bench", *settings, "--scores", str(kept), "--resume"]
-    status, out, err = _stop(tmp_path, argv, signal.SIGTERM, STOPPED_AFTER_TWO)
-    assert status == 143, err
-    where = rf"after (\d+) of {GAMES} games of agent greedy; {re.escape(str(kept))} keeps (\d+) games, and the " \
-            "same command resumes from there"
-    stopped = re.fullmatch(_said(signal.SIGTERM, "bench", where), err)
-    assert stopped and stopped[1] == stopped[2], err
-    done = int(stopped[1])
-    assert 2 <= done < GAMES and out == "ready\n"
+    status, out, err = _stop(tmp_path, argv, signum, STOPPED_AFTER_TWO)
     rows = kept.read_bytes().split(b"\r\n")
-    assert rows[0] == b"game,deal,score" and len(rows) == done + 2 and rows[-1] == b""
+    done = len(rows) - 2
+    if signum == signal.SIGTERM:
+        assert status == 143, err
+        where = rf"after {done} of {GAMES} games of agent greedy; {re.escape(str(kept))} keeps {done} games, and " \
+                "the same command resumes from there"
+        assert re.fullmatch(_said(signal.SIGTERM, "bench", where), err), err
+    else:
+        assert (status, err) == (-signal.SIGKILL, "")
+    assert 2 <= done < GAMES and out == "ready\n"
+    assert rows[0] == b"game,deal,score" and rows[-1] == b""
     with open(kept, "ab") as file:
         file.write(f"{done},178 5".encode())  # the row a crash cut short
 

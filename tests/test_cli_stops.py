@@ -326,3 +326,25 @@ def test_a_file_written_whole_keeps_its_link_and_its_mode_and_a_device_is_writte
     assert sorted(os.listdir(tmp_path)) == ["link.csv", "real.csv"]
     write_whole(os.devnull, lambda path: path.write_text("nothing\n"))  # no file made in /dev
     assert not any(name.startswith(".null") for name in os.listdir(os.path.dirname(os.devnull)))
+
+
+#: at exit, after the command has returned, a second SIGTERM as GNU timeout sends one (to the command, then to its
+#: whole process group); "ready" once two games are in, as AFTER_TWO_DONE
+SECOND_SIGTERM_AT_EXIT = AFTER_TWO_DONE + """
+import atexit, os, signal, time
+def second_sigterm():
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(0.2)  # a signal with its default action ends the process here
+atexit.register(second_sigterm)
+"""
+
+
+def test_a_second_sigterm_as_the_command_exits_does_not_cut_its_exit_short(tmp_path):
+    """`timeout` sends SIGTERM to the command and then to its process group: the second one could land after the
+    command had put SIGTERM's default action back, and kill it mid-exit (status -15, not 143; Python's clean-up at
+    exit skipped, so its resource tracker warned of leaked semaphores after the stop line)."""
+    argv = ["bench", "--no-batch", "--games", "100000", "--jobs", "2"]
+    done, out, err = _stop(tmp_path, argv, signal.SIGTERM, SECOND_SIGTERM_AT_EXIT)
+    assert done == 143, err
+    assert re.fullmatch(_said(signal.SIGTERM, "bench", r"after \d+ of 100000 games of agent random"), err), err
+    assert out == "ready\n"

@@ -181,7 +181,8 @@ _sigterm_came = [False]
 @contextlib.contextmanager
 def sigterm_stops():
     """SIGTERM raises :class:`Terminated` meanwhile, once (a second one while stopping is dropped, as a second
-    Ctrl-C is while the workers stop); by default it ends the process at once and without a word, mid-write.
+    Ctrl-C is while the workers stop, and after the stop too where SIGTERM had its default action: the process is
+    exiting); by default it ends the process at once and without a word, mid-write.
     Only on the main thread, which alone runs signal handlers."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -197,7 +198,11 @@ def sigterm_stops():
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        # A process stopped by SIGTERM is on its way out.  A second one (GNU timeout signals the command, then its
+        # whole process group) killed it by the default action as it exited: status -15 instead of 143, and no
+        # clean-up at exit (Python's resource tracker then warned of leaked semaphores after the stop line).
+        if not (_sigterm_came[0] and previous == signal.SIG_DFL):
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _main(argv: list[str] | None) -> int:

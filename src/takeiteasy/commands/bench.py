@@ -199,7 +199,7 @@ class Progress:
         self.played: list[list] = []  # each series begun: [its agent, in words; the games whose scores are in]
         self.writing: str | None = None  # the file being written
         self.written: list[str] = []
-        self.kept: list = []  # --resume: [the scores file, how many games' rows it holds]
+        self.kept: ScoresRecord | None = None  # --resume: the scores file, which says how many games it holds
 
     def series(self, agent: str) -> Callable[[int], None]:
         """A series begins: the ``progress`` of :func:`play_series`."""
@@ -213,7 +213,8 @@ class Progress:
     def where(self) -> str:
         said = self._played()
         if self.kept and not (self.played and self.played[-1][1] >= self.games):
-            said += f"; {self.kept[0]} keeps {plural(self.kept[1], 'game')}, and the same command resumes from there"
+            said += (f"; {self.kept.path} keeps {plural(self.kept.written, 'game')}, and the same command resumes "
+                     "from there")
         return said
 
     def _played(self) -> str:
@@ -523,12 +524,16 @@ def _tiles(index: int, rules: Ruleset, seed: int, deals) -> str:
     return " ".join(TOKENS[t] for t in dealt)
 
 
+#: a scores file's first line with one agent (--resume reads and writes it too: its file must equal write_scores')
+SCORES_HEADER = ["game", "deal", "score"]
+
+
 def write_scores(path: str, played: list[Series], rules: Ruleset, seed: int, deals) -> None:
     """One CSV row per game: its index, its tiles in draw order (empty with no caller: the agent announced
     them), and each agent's score."""
     import csv
 
-    header = ["game", "deal", *(f"score_{s.agent}" if len(played) > 1 else "score" for s in played)]
+    header = list(SCORES_HEADER) if len(played) == 1 else ["game", "deal", *(f"score_{s.agent}" for s in played)]
     if len(played) > 1 and played[0].agent == played[1].agent:
         header[2:] = ["score_a", "score_b"]
 
@@ -570,9 +575,10 @@ class ScoresRecord:
     file is resumed only by a run with the same settings and deals."""
 
     def __init__(self, path: str, settings: dict, rules: Ruleset, seed: int, deals, games: int):
-        self.path, self.settings, self.written = path, settings, 0
+        self.path, self.settings = path, settings
         self.tiles = lambda index: _tiles(index, rules, seed, deals)
         self.scores, self.cut = self._read(games)
+        self.written = len(self.scores)  # the games whose rows the file holds
         self._out: IO[str] | None = None
 
     def _refuse(self, why: str) -> InputError:
@@ -612,7 +618,7 @@ class ScoresRecord:
             rows = list(csv.reader(io.StringIO(data[:cut].decode("utf-8"), newline="")))
         except (UnicodeDecodeError, csv.Error) as exc:
             raise self._refuse(f"not a scores file ({exc})") from None
-        if rows and rows[0] != ["game", "deal", "score"]:
+        if rows and rows[0] != SCORES_HEADER:
             raise self._refuse("not a scores file of bench (its first line is not game,deal,score)")
         if len(rows) - 1 > games:
             raise self._refuse(f"holds {plural(len(rows) - 1, 'game')}, more than the {games} of this run")
@@ -639,8 +645,7 @@ class ScoresRecord:
         except OSError as exc:
             raise self._refuse(f"cannot write it ({exc.strerror})") from None
         if self.cut == 0:
-            self._write([["game", "deal", "score"]])
-        self.written = len(self.scores)
+            self._write([SCORES_HEADER])
         return self
 
     def _write(self, rows: list[list]) -> None:
@@ -758,17 +763,12 @@ def run(args) -> int:
     record = None
     if args.resume:
         record = ScoresRecord(args.scores, run_settings(args, rules), rules, args.seed, deals, games)
-        progress.kept = [args.scores, len(record.scores)]
-
-    def kept(scores: Scores) -> None:
-        assert record is not None
-        record.add(scores)
-        progress.kept[1] = record.written
+        progress.kept = record
 
     with record or contextlib.nullcontext():
         first = play_series(rules, args.agent, args.seed, games, jobs, deals, batch=not args.no_batch,
                             weights=args.weights, ray=args.ray, progress=progress.series(f"agent {args.agent}"),
-                            done=record.scores if record else (), record=kept if record else None)
+                            done=record.scores if record else (), record=record.add if record else None)
     report = first.report() | context | {"weights": args.weights}
     if record is not None:
         report["resumed"] = first.resumed

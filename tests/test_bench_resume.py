@@ -134,3 +134,25 @@ def test_resume_needs_a_scores_file_and_one_agent(tmp_path, capsys):
     assert "--resume: not with --vs" in _refused(capsys, "--agent", "greedy", "--vs", "random", "--games", "3",
                                                  "--scores", str(tmp_path / "s.csv"), "--resume")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/fd names the synced file")
+def test_each_batch_of_rows_reaches_the_disk_before_more_games_are_counted(tmp_path, capsys, monkeypatch):
+    """The rows are flushed and synced (``os.fsync``) as their games come back, so what a run has counted survives
+    a machine that loses its power, not only a killed process: every sync finds the file holding each row written
+    so far, header included."""
+    import os
+
+    kept = tmp_path / "kept.csv"
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if os.path.realpath(f"/proc/self/fd/{fd}") == str(kept.resolve()):
+            synced.append(len(kept.read_text().splitlines()) - 1)  # the rows on file at that moment
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    _bench(capsys, "--agent", "greedy", "--games", "30", "--scores", str(kept), "--resume")
+    assert synced[0] == 0 and synced[-1] == 30  # the header alone, then every row
+    assert synced == sorted(synced) and len(synced) > 2

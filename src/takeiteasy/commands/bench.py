@@ -655,6 +655,7 @@ class ScoresRecord:
         try:
             csv.writer(self._out).writerows(rows)
             self._out.flush()  # each row in the file as its game ends, not when a buffer fills
+            os.fsync(self._out.fileno())  # and on the disk: a machine that loses its power keeps it too
         except OSError as exc:
             raise self._refuse(f"cannot write it ({exc.strerror})") from None
 

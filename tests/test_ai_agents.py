@@ -453,14 +453,19 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(wildcards=True, placement="sunmoon", draw=2), "wildcards+sunmoon"),
     (Options(wildcards=True, scoring="sunrays"), "sunrays+wildcards"),
     (Options(board="daffodil", wildcards=False), "free"),
+    (Options(draw=2), "draw2"),
+    (Options(draw=2, placement="adjacent"), "adjacent"),
+    (Options(draw=2, scoring="sunrays"), "sunrays"),
+    (Options(draw=3), "free"),
 ])
 def test_learned_agents_use_the_weights_trained_under_their_variant(options, trained_under):
     """Rulebook 000's placement variants and its Sunrays and Moonbeams scoring have weights of their own on
     both boards, and so have rulebook 003's stamen rules (daffodil variants 2 and 3) and its wildcards on the
-    standard board, each learned by self-play under that variant. A game of several variants takes the weights
-    that measured best in it (docs/BENCHMARKS.md): those trained under its variants together where shipped,
-    else under two of them (three variants: the scoring variant with the one that binds play most), else
-    scoring, wildcards, stamen, placement. Other games use the board's weights."""
+    standard board, each learned by self-play under that variant, as has the easier game (two tiles at a time,
+    rulebook 004) on the standard board. A game of several variants takes the weights that measured best in it
+    (docs/BENCHMARKS.md): those trained under its variants together where shipped, else under two of them (three
+    variants: the scoring variant with the one that binds play most), else scoring, wildcards, stamen,
+    placement, draw. Other games use the board's weights."""
     from takeiteasy.ai.value import shipped_for
 
     rules = Ruleset.from_options(options)
@@ -468,8 +473,9 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
     config = value.info["config"]
     # the settings of the training run; files from before a setting existed were trained without it
     trained = {"scoring": config.get("scoring", "standard"), "placement": config.get("placement", "free"),
-               "wildcards": config.get("wildcards") is True, "stamen": config.get("stamen", "free")}
-    expected = {"scoring": "standard", "placement": "free", "wildcards": False, "stamen": "free"}
+               "wildcards": config.get("wildcards") is True, "stamen": config.get("stamen", "free"),
+               "draw": config.get("draw", 1)}
+    expected = {"scoring": "standard", "placement": "free", "wildcards": False, "stamen": "free", "draw": 1}
     for variant in trained_under.split("+"):  # "a+b": weights trained under both
         if variant == "sunrays":
             expected["scoring"] = "sunrays"
@@ -477,6 +483,8 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
             expected["wildcards"] = True
         elif variant.startswith("stamen-"):
             expected["stamen"] = variant[len("stamen-"):]
+        elif variant == "draw2":
+            expected["draw"] = 2
         else:
             expected["placement"] = variant
     assert trained == expected

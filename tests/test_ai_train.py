@@ -462,7 +462,7 @@ def test_the_shipped_weights_fit_the_20_mb_the_package_allows_them():
     assert sum(len(f.read_bytes()) for f in files) <= 20_000_000
 
 
-def test_the_readme_records_the_command_that_trained_each_shipped_weights_file():
+def test_the_readme_records_the_command_that_trained_each_shipped_weights_file(monkeypatch):
     """Issue 6: the command that trained the shipped weights is in the README. Each ``takeiteasy train --out
     runs/NAME ...`` line there, parsed by the command itself, has the settings recorded in ``NAME.npz``, and
     every shipped file has its line."""
@@ -476,7 +476,9 @@ def test_the_readme_records_the_command_that_trained_each_shipped_weights_file()
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    monkeypatch.chdir(root)  # a --start file is named from the repository's root
     lines = [line for line in readme.splitlines() if line.startswith("takeiteasy train --out runs/")]
     named = {}
     for line in lines:
@@ -789,3 +791,158 @@ def test_a_checkpoint_that_is_no_regular_file_is_refused_before_training(tmp_pat
     assert capsys.readouterr().err == (f"takeiteasy train: error: checkpoint {out / 'checkpoint.npz'}: not a regular "
                                        "file (a folder or a device); move it away or use another --out\n")
     assert not (out / "train.log").exists()
+
+
+# --- the easier game (two tiles at a time) and starting from weights -----------------------------------------
+
+def _pair_game(trainer, game: int):
+    """One game of ``trainer`` (not learning) and its trace: the cells and tiles in the order they were placed."""
+    trace = np.zeros((trainer.per_round, 2), dtype=np.int64)
+    score = int(trainer.play(1, False, np.array([game + 11], dtype=np.uint64), game, trace)[0])
+    return score, list(trace[:, 0]), list(trace[:, 1])
+
+
+def test_rulebook_004_easier_game_training_places_each_drawn_pair_and_scores_as_the_engine():
+    """Rulebook 004, the easier game: two tiles are turned over at a time, the 19th alone. A ``draw=2`` training
+    game deals exactly the tiles of a one-at-a-time game (same stream), places each pair before the next, in
+    either order, and its score is the engine's score of its board."""
+    from takeiteasy.core.rules import Options, Ruleset
+
+    rules = Ruleset.from_options(Options(draw=2))
+    pairs = Trainer(TrainConfig(**{**SMALL, "draw": 2}), "unused")
+    single = Trainer(TrainConfig(**SMALL), "unused")
+    for trainer in (pairs, single):  # random weights: the tiles go all over the board
+        trainer.value.weights[:] = np.random.default_rng(3).normal(0, 5, trainer.value.weights.shape)
+    swapped = 0
+    for game in range(20):
+        score, cells, tiles = _pair_game(pairs, game)
+        _, _, dealt = _pair_game(single, game)
+        assert sorted(cells) == list(range(19))
+        for t in range(0, 18, 2):
+            assert {tiles[t], tiles[t + 1]} == {dealt[t], dealt[t + 1]}
+            swapped += tiles[t] != dealt[t]
+        assert tiles[18] == dealt[18]
+        board = np.full(19, -1, dtype=np.int64)
+        board[cells] = tiles
+        assert score == rules.score(board)
+    assert swapped == 0  # free placement: the order within a pair changes nothing, so the first drawn goes first
+
+
+def test_rulebook_004_easier_game_training_chooses_both_cells_together():
+    """With two tiles in hand the learner takes the pair of cells where both placements' points plus the value
+    after them are highest, not the first tile's best cell followed by the second's: checked against every pair
+    of cells, each scored by the one-tile evaluation."""
+    from takeiteasy.ai.features import all_line_codes, bag_counts, placement_value
+    from takeiteasy.ai.train import pair_totals
+    from takeiteasy.core.tiles import TILE_VALUES
+
+    trainer = Trainer(TrainConfig(**{**SMALL, "draw": 2}), "unused")
+    trainer.value.weights[:] = np.random.default_rng(8).normal(0, 5, trainer.value.weights.shape)
+    tables = trainer.tables
+    symbols = tables[-2]
+    rng = np.random.default_rng(4)
+    differs = 0
+    for _ in range(40):
+        board = np.full(19, -1, dtype=np.int64)
+        tiles = rng.permutation(27)
+        filled = int(rng.integers(0, 16))
+        board[rng.permutation(19)[:filled]] = tiles[:filled]
+        first, second = int(tiles[filled]), int(tiles[filled + 1])
+        in_bag = np.zeros(TILE_VALUES.shape[0], dtype=np.bool_)
+        in_bag[tiles[filled + 2:]] = True
+        codes = np.zeros(tables[1].shape[0], dtype=np.int64)
+        counts, fits = np.zeros((4, 4), dtype=np.int64), np.zeros((4, 4, 4), dtype=np.int64)
+        all_line_codes(board, tables[0], tables[1], tables[2], TILE_VALUES, codes)
+        bag_counts(in_bag, TILE_VALUES, counts, fits, symbols)
+        index = np.empty(trainer.spec.num_features, dtype=np.int64)
+        choice = np.zeros(3, dtype=np.int64)
+        best = pair_totals(board, first, second, -1, -1, trainer.placing, False, codes, counts, fits, filled,
+                           trainer.value.weights, *tables, index, choice)
+        totals, alone = {}, {}
+        for cell in np.flatnonzero(board < 0):
+            points, value = placement_value(board, cell, first, codes, counts, fits, filled, trainer.value.weights,
+                                            *tables, index)
+            alone[int(cell)] = points + value
+            after = board.copy()
+            after[cell] = first
+            after_codes = codes.copy()
+            all_line_codes(after, tables[0], tables[1], tables[2], TILE_VALUES, after_codes)
+            for other in np.flatnonzero(after < 0):
+                more, value = placement_value(after, other, second, after_codes, counts, fits, filled + 1,
+                                              trainer.value.weights, *tables, index)
+                totals[(int(cell), int(other))] = (points + more + value, points + more)
+        top = max(totals, key=lambda pair: totals[pair][0])
+        assert best == pytest.approx(totals[top][0], abs=1e-3)
+        assert (int(choice[0]), int(choice[1])) == top and choice[2] == totals[top][1]
+        differs += max(alone, key=alone.__getitem__) != top[0]
+    assert differs > 0  # the pair search is not the one-tile choice in disguise
+
+
+def test_rulebook_000_sunmoon_easier_training_keeps_the_rule_in_the_order_it_places_each_pair():
+    """Rulebook 000's sun/moon placement with two tiles at a time: each tile whose symbol repeats the one placed
+    just before it touches a placed tile, in the order the learner placed the pair, which it may swap."""
+    from takeiteasy.core.layouts import layout
+    from takeiteasy.core.tiles import SYMBOLS
+
+    neighbours = layout("standard").neighbours
+    trainer = Trainer(TrainConfig(**{**SMALL, "draw": 2, "placement": "sunmoon"}), "unused")
+    trainer.value.weights[:] = np.random.default_rng(5).normal(0, 5, trainer.value.weights.shape)
+    single = Trainer(TrainConfig(**SMALL), "unused")
+    swapped = loose = 0
+    for game in range(20):
+        _, cells, tiles = _pair_game(trainer, game)
+        _, _, dealt = _pair_game(single, game)
+        for t in range(1, 19):
+            alone = not any(n in cells[:t] for n in neighbours[cells[t]] if n >= 0)
+            assert not (alone and SYMBOLS[tiles[t]] == SYMBOLS[tiles[t - 1]]), (game, t)
+            loose += alone
+        swapped += sum(tiles[t] != dealt[t] for t in range(0, 18, 2))
+    assert loose > 0 and swapped > 0  # the freedom the rule leaves is used, and so is the choice of order
+
+
+def test_a_small_easier_game_training_run_learns_and_resumes_exactly(tmp_path):
+    config = TrainConfig(**{**SMALL, "games": 1200, "eval_every": 400, "checkpoint_every": 400, "eval_games": 100,
+                            "draw": 2})
+    whole = Trainer(config, tmp_path / "whole")
+    untrained = whole.evaluate(100)
+    whole.run()
+    assert whole.evaluate(100) > untrained + 20
+    part = Trainer(config, tmp_path / "part")
+    part.run(stop_after=400)
+    again = Trainer(config, tmp_path / "part")
+    assert again.load_checkpoint() and again.games_done == 400
+    again.run()
+    assert np.array_equal(whole.value.weights, again.value.weights)
+    assert ValueFunction.load(tmp_path / "whole" / "weights.npz").info["config"]["draw"] == 2
+
+
+def test_training_from_weights_begins_where_they_play_and_resumes_only_with_the_same_file(tmp_path, capsys):
+    """``--start WEIGHTS`` begins from a weights file instead of the optimistic start: a run from trained weights
+    plays at their level from its first game. The file's content is part of the settings (a checkpoint goes on
+    only from the same weights); a file of another board, or none, is refused in one line."""
+    base = ["train", "--games", "600", "--eval-games", "100", "--eval-every", "300", "--checkpoint-every", "300",
+            "--quiet"]
+    assert main(base + ["--out", str(tmp_path / "first")]) == 0
+    first = tmp_path / "first" / "weights.npz"
+    begun = Trainer(TrainConfig(**{**SMALL, "start": str(first)}), tmp_path / "unused")
+    fresh = Trainer(TrainConfig(**SMALL), tmp_path / "unused")
+    assert np.array_equal(begun.value.weights, ValueFunction.load(first).weights)
+    assert begun.evaluate(100) > fresh.evaluate(100) + 20
+    out = ["--out", str(tmp_path / "second"), "--start", str(first)]
+    assert main(base + out + ["--stop-after", "300"]) == 0
+    copy = tmp_path / "copy.npz"  # the same weights elsewhere: the same settings
+    copy.write_bytes(first.read_bytes())
+    assert main(base + ["--out", str(tmp_path / "second"), "--start", str(copy)]) == 0
+    capsys.readouterr()
+    assert main(base + ["--out", str(tmp_path / "third"), "--start", str(first), "--stop-after", "300"]) == 0
+    assert main(base + ["--out", str(tmp_path / "third"), "--start", str(tmp_path / "second" / "weights.npz")]) == 2
+    assert "other settings (start_sha256=" in capsys.readouterr().err
+    for start, reason in ((tmp_path / "missing.npz", "cannot read it"), (tmp_path, "not a regular file")):
+        assert main(base + ["--out", str(tmp_path / "fourth"), "--start", str(start)]) == 2
+        err = capsys.readouterr().err
+        assert reason in err and len(err.strip().splitlines()) == 1
+    assert main(base + ["--out", str(tmp_path / "fourth"), "--board", "daffodil", "--start", str(first)]) == 2
+    assert "weights for the standard board with standard scoring" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(base + ["--out", str(tmp_path / "fourth"), "--draw", "3"])
+    assert refused.value.code == 2

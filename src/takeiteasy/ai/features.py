@@ -495,17 +495,10 @@ def weighted_sum(weights, index, n):
 
 
 @kernel
-def placement_value(board, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len, line_dir, cell_lines,
-                    cross, triples, parallel, phase_bucket, offsets, symbols, per_tile, index):
-    """(points the placement completes, learned value of the position after it).
-
-    ``board`` is the board before the placement (restored on return), ``codes``
-    its line codes, ``counts`` the bag after the tile was drawn, ``filled`` the
-    filled cells before the placement.  The points include the bonus of a
-    line of one symbol (``per_tile[symbol]`` per tile) that it completes.
-    ``index`` receives the features.
-    """
-    saved = np.empty(3, dtype=np.int64)
+def place_tile(board, cell, tile, codes, saved, line_cells, line_len, line_dir, cell_lines, symbols, per_tile):
+    """Put ``tile`` on ``cell``: the codes of its lines are brought up to date (their old ones go to ``saved``,
+    for :func:`lift_tile`).  Returns the points the placement completes, with the bonus of a line of one
+    symbol (``per_tile[symbol]`` per tile)."""
     board[cell] = tile
     points = 0
     for d in range(3):
@@ -519,16 +512,37 @@ def placement_value(board, cell, tile, codes, counts, fits, filled, weights, lin
             symbol = kernels.line_symbol(board, line, line_cells, line_len, symbols)
             if symbol >= 0:
                 points += per_tile[symbol] * line_len[line]
-    n = feature_indices(codes, counts, fits, board, filled + 1, line_len, line_dir, cross, triples, parallel,
-                        phase_bucket, offsets, index, cell_lines, symbols)
-    value = weighted_sum(weights, index, n)
+    return points
+
+
+@kernel
+def lift_tile(board, cell, codes, saved, cell_lines):
+    """Undo :func:`place_tile`."""
     for d in range(3):
         line = cell_lines[cell, d]
         if line >= 0:
             codes[line] = saved[d]
     board[cell] = -1
-    return points, value
 
+
+@kernel
+def placement_value(board, cell, tile, codes, counts, fits, filled, weights, line_cells, line_len, line_dir, cell_lines,
+                    cross, triples, parallel, phase_bucket, offsets, symbols, per_tile, index):
+    """(points the placement completes, learned value of the position after it).
+
+    ``board`` is the board before the placement (restored on return), ``codes``
+    its line codes, ``counts`` the bag after the tile was drawn, ``filled`` the
+    filled cells before the placement.  The points include the bonus of a
+    line of one symbol (``per_tile[symbol]`` per tile) that it completes.
+    ``index`` receives the features.
+    """
+    saved = np.empty(3, dtype=np.int64)
+    points = place_tile(board, cell, tile, codes, saved, line_cells, line_len, line_dir, cell_lines, symbols, per_tile)
+    n = feature_indices(codes, counts, fits, board, filled + 1, line_len, line_dir, cross, triples, parallel,
+                        phase_bucket, offsets, index, cell_lines, symbols)
+    value = weighted_sum(weights, index, n)
+    lift_tile(board, cell, codes, saved, cell_lines)
+    return points, value
 
 
 @kernel

@@ -38,8 +38,8 @@ from ..core.kernels import PLACE_FREE, STAMEN_FREE, legal_mask
 from ..core.layouts import layout as get_layout
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TILE_VALUES
-from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, placement_value,
-                       weighted_sum)
+from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, lift_tile, place_tile,
+                       placement_value, weighted_sum)
 from .search import placing_of
 from .value import ValueFunction
 
@@ -72,15 +72,55 @@ def step_size(game, total_games, alpha, alpha_final, hold):
 
 
 @kernel
+def pair_totals(board, first, second, before_tile, before_cell, placing, constrained, codes, counts, fits, filled,
+                weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                symbol_of, per_tile, index, choice):
+    """Two tiles drawn together, ``first`` placed before ``second``: the best total of the points both complete
+    plus the learned value of the position after them.  ``choice`` receives (cell of ``first``, cell of
+    ``second``, points); ``before_tile`` and ``before_cell`` are the placement before the pair (placement rules
+    that follow the previous tile look at it)."""
+    num_cells = cell_lines.shape[0]
+    neighbours, stamen, symbols, placement, stamen_rule = placing
+    saved = np.empty(3, dtype=np.int64)
+    allowed = np.ones(num_cells, dtype=np.bool_)
+    allowed_after = np.ones(num_cells, dtype=np.bool_)
+    if constrained:
+        allowed[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, first, before_tile, before_cell,
+                                placement, stamen_rule)
+    best = -1e300
+    for cell in range(num_cells):
+        if board[cell] >= 0 or not allowed[cell]:
+            continue
+        points = place_tile(board, cell, first, codes, saved, line_cells, line_len, line_dir, cell_lines, symbol_of,
+                            per_tile)
+        if constrained:
+            allowed_after[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, second, first, cell,
+                                          placement, stamen_rule)
+        for other in range(num_cells):
+            if board[other] >= 0 or not allowed_after[other]:
+                continue
+            more, value = placement_value(board, other, second, codes, counts, fits, filled + 1, weights,
+                                          line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
+                                          phase_bucket, offsets, symbol_of, per_tile, index)
+            if points + more + value > best:
+                best = points + more + value
+                choice[0], choice[1], choice[2] = cell, other, points + more
+        lift_tile(board, cell, codes, saved, cell_lines)
+    return best
+
+
+@kernel
 def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final, hold, learn, tile_set, per_round,
-               placing, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-               symbol_of, per_tile, scores, trace):
+               draw, placing, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+               offsets, symbol_of, per_tile, scores, trace):
     """Play ``count`` games greedily with respect to the value; learn from them when ``learn``.
 
     Game ``first_game + g`` gets score ``scores[g]``; ``trace[t]`` ends as (cell, tile) of the last game's
     ``t``-th placement.  Tiles go where the game's rules allow (``placing``, from
     :func:`~takeiteasy.ai.search.placing_of`: the engine's own mask; a free game skips it); points, and so
-    scores, include the Sunrays and Moonbeams bonus when ``per_tile`` is not zero.
+    scores, include the Sunrays and Moonbeams bonus when ``per_tile`` is not zero.  With ``draw`` 2 the tiles
+    come two at a time (the last alone when the round is odd): both cells are chosen together, in the order
+    that scores best where the placement rule depends on it, and the value learns the positions between pairs.
     """
     num_cells = cell_lines.shape[0]
     num_features = feature_count(line_len, cross, triples, parallel, offsets)
@@ -92,6 +132,8 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
     order = tile_set.copy()
     index = np.empty(num_features, dtype=np.int64)
     previous = np.empty(num_features, dtype=np.int64)
+    choice = np.zeros(3, dtype=np.int64)
+    swapped = np.zeros(3, dtype=np.int64)
     neighbours, stamen, symbols, placement, stamen_rule = placing
     constrained = placement != PLACE_FREE or stamen_rule != STAMEN_FREE
     allowed = np.ones(num_cells, dtype=np.bool_)
@@ -108,32 +150,55 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
             in_bag[t] = True
         total = 0
         last_cell = -1
-        for t in range(per_round):
+        t = 0
+        while t < per_round:
             tile = order[t]
             in_bag[tile] = False
-            bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
-            if constrained:
-                allowed[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, tile,
-                                        order[t - 1] if t > 0 else -1, last_cell, placement, stamen_rule)
-            best, best_cell, best_points = -1e300, -1, 0
-            for cell in range(num_cells):
-                if board[cell] >= 0 or not allowed[cell]:
-                    continue
-                points, value = placement_value(board, cell, tile, codes, counts, fits, t, weights, line_cells,
-                                                line_len, line_dir, cell_lines, cross, triples, parallel,
-                                                phase_bucket, offsets, symbol_of, per_tile, index)
-                if points + value > best:
-                    best, best_cell, best_points = points + value, cell, points
+            before_tile = order[t - 1] if t > 0 else -1
+            if draw == 2 and t + 1 < per_round:
+                second = order[t + 1]
+                in_bag[second] = False
+                bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
+                best = pair_totals(board, tile, second, before_tile, last_cell, placing, constrained, codes, counts,
+                                   fits, t, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
+                                   parallel, phase_bucket, offsets, symbol_of, per_tile, index, choice)
+                placed = np.array([tile, second])
+                if constrained:  # the rule may favour one order: try the other one too
+                    other = pair_totals(board, second, tile, before_tile, last_cell, placing, constrained, codes,
+                                        counts, fits, t, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                                        triples, parallel, phase_bucket, offsets, symbol_of, per_tile, index, swapped)
+                    if other > best:
+                        best = other
+                        choice[:] = swapped
+                        placed = np.array([second, tile])
+                cells, best_points = choice[:2].copy(), choice[2]
+            else:
+                bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
+                if constrained:
+                    allowed[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, tile, before_tile,
+                                            last_cell, placement, stamen_rule)
+                best, best_cell, best_points = -1e300, -1, 0
+                for cell in range(num_cells):
+                    if board[cell] >= 0 or not allowed[cell]:
+                        continue
+                    points, value = placement_value(board, cell, tile, codes, counts, fits, t, weights, line_cells,
+                                                    line_len, line_dir, cell_lines, cross, triples, parallel,
+                                                    phase_bucket, offsets, symbol_of, per_tile, index)
+                    if points + value > best:
+                        best, best_cell, best_points = points + value, cell, points
+                cells, placed = np.array([best_cell]), np.array([tile])
             if learn and t > 0:
                 delta = np.float32(rate * (best - weighted_sum(weights, previous, num_features)))
                 for i in range(num_features):
                     weights[previous[i]] += delta
-            board[best_cell] = tile
-            last_cell = best_cell
-            trace[t, 0], trace[t, 1] = best_cell, tile
+            for k in range(cells.shape[0]):
+                board[cells[k]] = placed[k]
+                last_cell = cells[k]
+                trace[t + k, 0], trace[t + k, 1] = cells[k], placed[k]
+            t += cells.shape[0]
             total += best_points
             all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
-            feature_indices(codes, counts, fits, board, t + 1, line_len, line_dir, cross, triples, parallel,
+            feature_indices(codes, counts, fits, board, t, line_len, line_dir, cross, triples, parallel,
                             phase_bucket, offsets, previous, cell_lines, symbol_of)
         if learn:
             delta = np.float32(rate * (0.0 - weighted_sum(weights, previous, num_features)))
@@ -155,6 +220,9 @@ class TrainConfig:
     scoring: str = "standard"  # or "sunrays": bonus points in the rewards, and the symbol features
     wildcards: bool | None = None  # None: the board's own tile set (the daffodil board's has the wildcards)
     stamen: str = "free"  # daffodil variants 2 and 3: "first" or "last" (the holding area is not trained)
+    draw: int = 1  # tiles drawn at a time: 1, or 2 (the easier game)
+    start: str | None = None  # a weights file to begin from instead of the optimistic start (``init``)
+    start_sha256: str | None = None  # its content's digest: the weights depend on it, not on where it lies
     alpha: float = 0.2
     alpha_final: float = 0.01
     hold: float = 0.35
@@ -168,8 +236,8 @@ class TrainConfig:
     def key(self) -> dict:
         """The settings that decide the weights (resuming must not change them), each in one form for one game: a
         default given explicitly is the same setting as one left out."""
-        decisive = ("games", "seed", "board", "placement", "scoring", "wildcards", "stamen", "alpha", "alpha_final",
-                    "hold", "init", "jobs")
+        decisive = ("games", "seed", "board", "placement", "scoring", "wildcards", "stamen", "draw", "start_sha256",
+                    "alpha", "alpha_final", "hold", "init", "jobs")
         key = {k: v for k, v in asdict(self).items() if k in decisive}
         # None deals the board's own tile set, the same as --no-wildcards on the standard board and --wildcards on
         # the daffodil board (which has them): those are None here too
@@ -187,7 +255,7 @@ def tile_set_for(config: "TrainConfig") -> np.ndarray:
 def rules_for(config: "TrainConfig") -> Ruleset:
     """The ruleset of the run's training games."""
     return Ruleset.from_options(Options(board=config.board, placement=config.placement, scoring=config.scoring,
-                                        wildcards=config.wildcards, stamen=config.stamen))
+                                        wildcards=config.wildcards, stamen=config.stamen, draw=config.draw))
 
 
 def kernel_inputs(config: "TrainConfig") -> tuple[tuple, tuple]:
@@ -220,7 +288,7 @@ def play_share(config: dict, weights: np.ndarray, first_game: int, count: int) -
     for start in range(first_game, first_game + count, SHARE_CHUNK):  # one stream: chunking changes nothing
         scores = np.zeros(min(SHARE_CHUNK, first_game + count - start), dtype=np.int64)
         play_games(learned, rng, start, len(scores), c.games, c.alpha, c.alpha_final, c.hold, True, tile_set,
-                   per_round, placing, *tables, scores, np.zeros((per_round, 2), dtype=np.int64))
+                   per_round, c.draw, placing, *tables, scores, np.zeros((per_round, 2), dtype=np.int64))
         total += int(scores.sum())
     learned -= weights
     return learned, total / count
@@ -251,6 +319,13 @@ class Trainer:
         self.value = ValueFunction.zeros(config.board, config.scoring)
         # optimistic start: every position is first worth `init` points, so self-play tries what it has not seen
         self.value.weights[:] = np.float32(config.init / self.spec.num_features)
+        if config.start is not None:
+            begun = ValueFunction.load(config.start)
+            if (begun.spec.layout_name, begun.spec.scoring) != (config.board, config.scoring):
+                raise InputError(f"--start {config.start}: weights for the {begun.spec.layout_name} board with "
+                                 f"{begun.spec.scoring} scoring; this run trains for the {config.board} board with "
+                                 f"{config.scoring} scoring")
+            self.value.weights[:] = begun.weights
         self.rng = np.array([config.seed & ((1 << 64) - 1)], dtype=np.uint64)
         self.games_done = 0
         self.checkpointed: int | None = None  # the games in the checkpoint on disk (a stopped run goes on from there)
@@ -352,7 +427,7 @@ class Trainer:
         trace = np.zeros((self.per_round, 2), dtype=np.int64) if trace is None else trace
         c = self.config
         play_games(self.value.weights, rng, first_game, count, c.games, c.alpha, c.alpha_final, c.hold, learn,
-                   self.tile_set, self.per_round, self.placing, *self.tables, scores, trace)
+                   self.tile_set, self.per_round, c.draw, self.placing, *self.tables, scores, trace)
         return scores
 
     def evaluate(self, games: int | None = None) -> float:
@@ -446,7 +521,8 @@ class Trainer:
         ax.set_ylabel("mean score")
         placement = "" if self.config.placement == "free" else f", {self.config.placement} placement"
         scoring = "" if self.config.scoring == "standard" else f", {self.config.scoring} scoring"
-        ax.set_title(f"TD(0) self-play, {self.config.board} board{placement}{scoring}, seed {self.config.seed}")
+        draw = "" if self.config.draw == 1 else f", {self.config.draw} tiles at a time"
+        ax.set_title(f"TD(0) self-play, {self.config.board} board{placement}{scoring}{draw}, seed {self.config.seed}")
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right")
         fig.tight_layout()

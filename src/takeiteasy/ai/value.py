@@ -128,16 +128,17 @@ class ValueFunction:
 
 
 def rules_mismatch(value: "ValueFunction", rules) -> str | None:
-    """How the rules ``value`` was trained under differ from ``rules`` (placement, scoring, stamen), or None: such
-    weights still play, but judge positions by another game's rules."""
+    """How the rules ``value`` was trained under differ from ``rules`` (placement, scoring, stamen, draw), or
+    None: such weights still play, but judge positions by another game's rules."""
     # a setting the file does not record was the trainer's default then (the rule variants came later)
-    trained = {"placement": "free", "scoring": "standard", "stamen": "free"} | value.info.get("config", {})
-    names = ("placement", "scoring", "stamen")
+    trained = {"placement": "free", "scoring": "standard", "stamen": "free", "draw": 1} | value.info.get("config", {})
+    names = ("placement", "scoring", "stamen", "draw")
     differences = [f"{name} {trained[name]}" for name in names if trained[name] != getattr(rules.options, name)]
     if not differences:
         return None
+    shown = [name for name in names if name != "draw" or trained[name] != rules.options.draw]
     return f"trained for {', '.join(differences)}; this game is " + \
-        ", ".join(f"{name} {getattr(rules.options, name)}" for name in names)
+        ", ".join(f"{name} {getattr(rules.options, name)}" for name in shown)
 
 
 #: In a game of three variants with no file for all three, which pair's file: the scoring variant's (its bonus
@@ -153,18 +154,20 @@ def shipped_path(layout_name: str, variant: str = "free"):
 
 
 def shipped(layout_name: str, placement: str = "free", scoring: str = "standard",
-            wildcards: bool = False, stamen: str = "free") -> ValueFunction | None:
+            wildcards: bool = False, stamen: str = "free", draw: int = 1) -> ValueFunction | None:
     """The weights shipped for a layout under a game's variants: those trained under all of them together
     when there are some (``<layout>-stamen-last-adjacent.npz``: the variants' names in the order below), else
     under as many of them together as there are (of two such groups, the one that binds play most:
     ``GROUP_PREFERENCE``), else
     the first there are of those trained under its scoring variant (its bonuses are worth far more than the
     rest), with the wildcards (``wildcards``: the game deals them on a layout whose own tile set lacks them),
-    under its stamen rule (``stamen-first``, ``stamen-last``), under its placement variant; else the layout's
-    own; None when the layout has none.  Each file is loaded once.  (That order is measured: docs/BENCHMARKS.md,
-    "The wildcards on the standard board" and "The daffodil stamen rules".)"""
+    under its stamen rule (``stamen-first``, ``stamen-last``), under its placement variant, with two tiles drawn
+    at a time (``draw2``); else the layout's own; None when the layout has none.  Each file is loaded once.
+    (That order is measured: docs/BENCHMARKS.md, "The wildcards on the standard board" and "The daffodil stamen
+    rules".)"""
     stamen_variant = f"stamen-{stamen}" if stamen in ("first", "last") else "free"  # not the holding area
-    variants = [scoring, "wildcards" if wildcards else "free", stamen_variant, placement]
+    variants = [scoring, "wildcards" if wildcards else "free", stamen_variant, placement,
+                "draw2" if draw == 2 else "free"]
     named = [v for v in variants if v not in ("free", "standard")]
     # all of its variants together, then fewer of them together (the groups that bind play most first), then
     # one by one
@@ -184,7 +187,7 @@ def shipped_for(rules) -> ValueFunction | None:
     # option to find out refused a custom board of 28 to 31 cells, too many for the tiles without wildcards.)
     wildcards = len(rules.tile_set) > NUM_STANDARD and not rules.layout.stamen_cells
     return shipped(rules.layout.name, rules.options.placement, rules.scoring.name,
-                   wildcards=wildcards, stamen=rules.options.stamen)
+                   wildcards=wildcards, stamen=rules.options.stamen, draw=rules.options.draw)
 
 
 @cache

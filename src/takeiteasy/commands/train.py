@@ -42,6 +42,11 @@ def register(sub) -> None:
     parser.add_argument("--stamen", default="free", choices=("free", "first", "last"),
                         help="daffodil board: its stamen cells take the first tiles (variant 2) or the last "
                              "(variant 3) (default free)")
+    parser.add_argument("--draw", type=integer, default=1, choices=(1, 2),
+                        help="tiles drawn at a time (default 1; 2: the easier game, both placed together)")
+    parser.add_argument("--start", metavar="WEIGHTS",
+                        help="begin from these weights (a weights.npz of the same board and scoring) instead of "
+                             "the optimistic start of --init; part of the settings, by content")
     parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
     parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
     parser.add_argument("--hold", type=float, default=0.35,
@@ -122,10 +127,24 @@ def run(args) -> int:
 
 def config_from(args):
     """The run's settings from the command line (already checked)."""
+    from pathlib import Path
+
     from ..ai.train import TrainConfig
 
+    digest = None
+    if args.start is not None:
+        import hashlib
+
+        if Path(args.start).exists() and not Path(args.start).is_file():
+            raise InputError(f"--start {args.start}: not a regular file (takeiteasy train writes weights.npz)")
+        try:
+            with open(args.start, "rb") as f:
+                digest = hashlib.file_digest(f, "sha256").hexdigest()
+        except OSError as exc:
+            raise InputError(f"--start {args.start}: cannot read it ({exc.strerror or exc})") from None
     return TrainConfig(games=args.games, seed=args.seed, board=args.board, placement=args.placement,
-                       scoring=args.scoring, wildcards=args.wildcards, stamen=args.stamen, alpha=args.alpha,
+                       scoring=args.scoring, wildcards=args.wildcards, stamen=args.stamen, draw=args.draw,
+                       start=args.start, start_sha256=digest, alpha=args.alpha,
                        alpha_final=args.alpha_final, hold=args.hold, init=args.init, eval_games=args.eval_games,
                        eval_every=args.eval_every, checkpoint_every=args.checkpoint_every, jobs=args.jobs,
                        sync=args.sync)

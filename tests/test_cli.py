@@ -1365,6 +1365,28 @@ def test_the_first_compile_is_announced_once_on_a_terminal(tmp_path):
     assert _stderr_on_a_terminal(["score", EXAMPLE_178], env) == (0, "")
 
 
+@pytest.mark.parametrize("command", [
+    ["bench", "--agent", "fast", "--games", "8", "--jobs", "2"],
+    ["solve", "--random", "6", "--jobs", "2"],
+])
+def test_the_first_compile_under_jobs_is_announced_too(tmp_path, command):
+    """With ``--jobs`` the workers compiled the kernels themselves, where no notice is given: a first
+    ``bench --jobs 2`` sat at 0 games for half a minute without a word, ``solve --random 6 --jobs 2`` for nearly a
+    minute. The command now compiles them first, says so once, and its workers load them from the cache; a second
+    run says nothing. (``train`` compiles in the command anyway, for its evaluations.)"""
+    import os
+
+    from takeiteasy._jit import COMPILED
+
+    if not COMPILED:
+        pytest.skip("kernels are interpreted (NUMBA_DISABLE_JIT=1)")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "fresh-cache")}
+    status, shown = _stderr_on_a_terminal(command, env)
+    assert status == 0
+    assert shown.count("compiling the game engine for its first use") == 1 and shown.count("\n") == 1, shown
+    assert _stderr_on_a_terminal(command, env) == (0, "")
+
+
 def test_the_compile_notice_is_for_terminals_only():
     import io
 

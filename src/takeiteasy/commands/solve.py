@@ -212,13 +212,26 @@ def _stream(rules: Ruleset, fixed, all_boards: bool) -> int:
 MAX_DRAWS = 10**7  # every score is kept in memory
 
 
+#: the rules (as JSON) this process has solved its warm-up draw under
+_warmed: set[str] = set()
+
+
+def warm_up(rules: Ruleset, seed: int) -> None:
+    """Solve one untimed draw under ``rules``, once per process: compiling or loading the solver's kernels is not
+    solving time (a worker solves many pieces of a series, each of which used to pay for it)."""
+    key = json.dumps(rules.options.to_json(), sort_keys=True)
+    if key not in _warmed:
+        solve_round_alone(rules, deal(seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))
+        _warmed.add(key)
+
+
 def _solve_chunk(options: dict, seed: int, indices: Sequence[int], deals: list[list[int]] | None,
                  progress: Callable[[int], None] | None = None):
     """Best scores of draws ``indices`` of series ``seed`` (or of ``deals``) for a lone player, round bonus
     included as bench's games count it; worker entry point.  ``progress(draws solved)`` after each draw (in this
     process only).  Returns (scores, seconds spent solving, compilation and loading excluded)."""
     rules = Ruleset.from_options(Options.from_json(options))
-    solve_round_alone(rules, deal(seed ^ 0x5EED, rules.tile_set, rules.tiles_per_round))  # compile or load first
+    warm_up(rules, seed)
     start, scores = time.perf_counter(), []
     for position, index in enumerate(indices):
         tiles = deals[position] if deals is not None else deal(seed, rules.tile_set, rules.tiles_per_round,
@@ -257,6 +270,10 @@ def _many(args, rules: Ruleset) -> int:
     work = [(options, args.seed, part, None if deals is None else deals[part.start:part.stop])
             for part in pieces(count, jobs, args.ray)]
     solved[1] = count
+    if args.ray is None and len(work) > 1:
+        # compile (or load) here first: the local workers then load the kernels from the cache, and a first run's
+        # compile is announced on a terminal (cli.first_compile_notice) instead of hidden in each worker
+        warm_up(rules, args.seed)
     start = time.perf_counter()
 
     def progress(done: int) -> None:

@@ -132,8 +132,10 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
     order = tile_set.copy()
     index = np.empty(num_features, dtype=np.int64)
     previous = np.empty(num_features, dtype=np.int64)
-    choice = np.zeros(3, dtype=np.int64)
+    choice = np.zeros(3, dtype=np.int64)  # (cell of the first tile placed, of the second, points): a pair's move
     swapped = np.zeros(3, dtype=np.int64)
+    cells = np.zeros(2, dtype=np.int64)  # this move's cells and the tiles they get, in the order placed
+    placed = np.zeros(2, dtype=np.int64)
     neighbours, stamen, symbols, placement, stamen_rule = placing
     constrained = placement != PLACE_FREE or stamen_rule != STAMEN_FREE
     allowed = np.ones(num_cells, dtype=np.bool_)
@@ -162,7 +164,7 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
                 best = pair_totals(board, tile, second, before_tile, last_cell, placing, constrained, codes, counts,
                                    fits, t, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                                    parallel, phase_bucket, offsets, symbol_of, per_tile, index, choice)
-                placed = np.array([tile, second])
+                placed[0], placed[1] = tile, second
                 if constrained:  # the rule may favour one order: try the other one too
                     other = pair_totals(board, second, tile, before_tile, last_cell, placing, constrained, codes,
                                         counts, fits, t, weights, line_cells, line_len, line_dir, cell_lines, cross,
@@ -170,8 +172,8 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
                     if other > best:
                         best = other
                         choice[:] = swapped
-                        placed = np.array([second, tile])
-                cells, best_points = choice[:2].copy(), choice[2]
+                        placed[0], placed[1] = second, tile
+                cells[0], cells[1], best_points, moved = choice[0], choice[1], choice[2], 2
             else:
                 bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
                 if constrained:
@@ -186,16 +188,16 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
                                                     phase_bucket, offsets, symbol_of, per_tile, index)
                     if points + value > best:
                         best, best_cell, best_points = points + value, cell, points
-                cells, placed = np.array([best_cell]), np.array([tile])
+                cells[0], placed[0], moved = best_cell, tile, 1
             if learn and t > 0:
                 delta = np.float32(rate * (best - weighted_sum(weights, previous, num_features)))
                 for i in range(num_features):
                     weights[previous[i]] += delta
-            for k in range(cells.shape[0]):
+            for k in range(moved):
                 board[cells[k]] = placed[k]
                 last_cell = cells[k]
                 trace[t + k, 0], trace[t + k, 1] = cells[k], placed[k]
-            t += cells.shape[0]
+            t += moved
             total += best_points
             all_line_codes(board, line_cells, line_len, line_dir, TILE_VALUES, codes)
             feature_indices(codes, counts, fits, board, t, line_len, line_dir, cross, triples, parallel,

@@ -13,7 +13,8 @@ import pytest
 
 from takeiteasy.ai import BestAgent, DeepAgent, ExpectimaxAgent
 from takeiteasy.ai.agents import BEST_DEEP, BEST_WIDTH, BEST_WIDTH2, THIRD_WIDTH, bag_of
-from takeiteasy.ai.search import chance1, expectimax_cells, placing_of, third_draw, value_cells
+from takeiteasy.ai.search import (chance1, expectimax_cells, hand_pair_cells, pair_chance, placing_of, third_draw,
+                                  value_cells)
 from takeiteasy.core import Options, Ruleset
 from takeiteasy.core.deal import deal
 
@@ -109,7 +110,7 @@ def test_rulebook_000_the_search_puts_coming_tiles_only_where_the_placement_vari
 
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
     allowed = rules.legal_mask(board, tile)
-    expectimax_cells(board, tile, allowed, in_bag, BEST_WIDTH, 2, 3, 2, placing, WEIGHTS, *TABLES, now, future,
+    expectimax_cells(board, tile, allowed, in_bag, BEST_WIDTH, 2, 3, 2, 0, placing, WEIGHTS, *TABLES, now, future,
                      searched)
     assert searched.sum() == 2 and allowed[searched].all()
     for cell in np.flatnonzero(searched):
@@ -165,7 +166,8 @@ def test_one_draw_search_covers_the_most_promising_cells():
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
     value_cells(board, tile, board < 0, in_bag, WEIGHTS, *TABLES, now, future)
     promising = set(np.argsort(-np.where(np.isnan(now), -np.inf, now + future))[:BEST_WIDTH])
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, FREE, WEIGHTS, *TABLES, now, future, searched)
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, 0, FREE, WEIGHTS, *TABLES, now, future,
+                     searched)
     assert set(np.flatnonzero(searched)) == promising
     for cell in promising:
         after = board.copy()
@@ -176,10 +178,12 @@ def test_one_draw_search_covers_the_most_promising_cells():
 def test_two_draw_search_takes_the_best_one_draw_cells_only():
     board, tile, in_bag = position(11)
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, FREE, WEIGHTS, *TABLES, now, future, searched)
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, 0, FREE, WEIGHTS, *TABLES, now, future,
+                     searched)
     shallow = np.where(searched, now + future, -np.inf)
     top = set(np.argsort(-shallow)[:2])
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 2, 3, 2, FREE, WEIGHTS, *TABLES, now, future, searched)
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 2, 3, 2, 0, FREE, WEIGHTS, *TABLES, now, future,
+                     searched)
     assert set(np.flatnonzero(searched)) == top
     for cell in top:
         after = board.copy()
@@ -354,3 +358,108 @@ def test_rulebook_000_sunrays_the_search_counts_the_bonus_of_each_placement():
                                *plain.tables)
             assert searched == pytest.approx(np.mean(finals), abs=1e-9)
     assert bonus_seen > 0  # the positions did complete lines of one symbol
+
+
+# --- the easier game: tiles drawn two at a time (rulebook 001, optional rule; rulebook 004) -------------------
+
+def pair_future(board, in_bag, before=(-1, -1), rules=RULES):
+    """Expected points still to come when the next two tiles are drawn together: every pair of bag tiles
+    equally likely, placed (in either order, where the rules allow) on the two cells where the points of both
+    plus the learned value after them are highest."""
+    points_before = RULES.score(board)
+    tiles = np.flatnonzero(in_bag)
+    totals = []
+    for i, a in enumerate(tiles):
+        for b in tiles[i + 1:]:
+            bag = in_bag.copy()
+            bag[[a, b]] = False
+            best = -np.inf
+            for first, second in ((a, b), (b, a)):
+                for cell in np.flatnonzero(rules.legal_mask(board, first, *before)):
+                    after = board.copy()
+                    after[cell] = first
+                    now, future = np.empty(19), np.empty(19)
+                    value_cells(after, second, rules.legal_mask(after, second, first, cell), bag, WEIGHTS, *TABLES,
+                                now, future)
+                    best = max(best, float(np.nanmax(now + future)) - points_before)
+            totals.append(best)
+    return float(np.mean(totals))
+
+
+@pytest.mark.parametrize("filled", [12, 14])
+def test_rulebook_001_pair_chance_is_the_average_best_placement_of_the_next_pair(filled):
+    """Rulebook 001 (optional rule: two tiles at a time): the search's chance node draws the coming tiles in
+    pairs.  Tried on every pair of cells it is the plain average; tried on each tile's few best cells only, it
+    is never above it and close below it."""
+    board, tile, in_bag = position(filled)
+    board[np.flatnonzero(board < 0)[0]] = tile
+    expected = pair_future(board, in_bag)
+    full = pair_chance(board, filled + 1, in_bag, (-1, -1), FREE, 0, WEIGHTS, *TABLES)
+    assert full == pytest.approx(expected, abs=1e-6)
+    assert pair_chance(board, filled + 1, in_bag, (-1, -1), FREE, 19, WEIGHTS, *TABLES) == pytest.approx(expected,
+                                                                                                          abs=1e-6)
+    pruned = pair_chance(board, filled + 1, in_bag, (-1, -1), FREE, 2, WEIGHTS, *TABLES)
+    assert expected - 2 < pruned <= expected + 1e-9
+    assert abs(full - chance1(board, filled + 1, in_bag, (-1, -1), FREE, WEIGHTS, *TABLES)) > 1e-3
+
+
+def test_rulebook_001_pair_chance_draws_one_tile_when_one_cell_is_left():
+    """Rulebook 001: a round of 19 tiles drawn two at a time ends with one tile alone."""
+    board, tile, in_bag = position(17)
+    board[np.flatnonzero(board < 0)[0]] = tile
+    assert pair_chance(board, 18, in_bag, (-1, -1), FREE, 4, WEIGHTS, *TABLES) == pytest.approx(
+        chance1(board, 18, in_bag, (-1, -1), FREE, WEIGHTS, *TABLES), abs=1e-9)
+
+
+def test_rulebook_000_and_001_pairs_follow_the_placement_variant():
+    """Rulebook 000 (sun/moon adjacent placement) with rulebook 001's two tiles at a time: each tile of a
+    coming pair goes only where the rule allows it after the tile before it, in either order; the pruning
+    is skipped, since a tile's best cells on its own may not be allowed after its partner."""
+    rules = PLACED["sunmoon"]
+    board, tile, in_bag = position(9, seed=12)  # a position where the rule changes the value
+    cell = int(np.flatnonzero(rules.legal_mask(board, tile))[-1])
+    board[cell] = tile
+    expected = pair_future(board, in_bag, (tile, cell), rules)
+    found = pair_chance(board, 10, in_bag, (tile, cell), placing_of(rules), 2, WEIGHTS, *TABLES)
+    assert found == pytest.approx(expected, abs=1e-6)
+    assert abs(found - pair_chance(board, 10, in_bag, (tile, cell), FREE, 0, WEIGHTS, *TABLES)) > 1e-3
+
+
+def test_rulebook_001_a_hand_pair_is_judged_with_the_pairs_after_it():
+    """Rulebook 001: with two tiles in hand, each cell of the first is worth the board's points, the points
+    both tiles complete and the pairs' future after them, its partner on the pair of cells that looks best
+    before the search; with a width only the most promising pairs are searched."""
+    board, first, in_bag = position(12)
+    second = int(np.flatnonzero(in_bag)[3])
+    in_bag[second] = False
+    points_before = RULES.score(board)
+    expected = {}
+    for cell in np.flatnonzero(board < 0):
+        after = board.copy()
+        after[cell] = first
+        now, future = np.empty(19), np.empty(19)
+        value_cells(after, second, after < 0, in_bag, WEIGHTS, *TABLES, now, future)
+        other = int(np.nanargmax(now + future))
+        after[other] = second
+        expected[int(cell)] = now[other] + pair_future(after, in_bag, (second, other))
+    totals = np.empty(19)
+    hand_pair_cells(board, first, second, (-1, -1), in_bag, 0, 1, 0, FREE, WEIGHTS, *TABLES, totals)
+    assert {int(c): totals[c] for c in np.flatnonzero(~np.isnan(totals))} == pytest.approx(expected, abs=1e-6)
+    assert min(expected.values()) > points_before
+    hand_pair_cells(board, first, second, (-1, -1), in_bag, 3, 0, 0, FREE, WEIGHTS, *TABLES, totals)
+    searched = np.flatnonzero(~np.isnan(totals))
+    assert 1 <= len(searched) <= 3 and max(totals[searched]) <= max(expected.values()) + 1e-6
+
+
+def test_rulebook_001_the_searching_agents_draw_pairs_only_in_the_easier_game():
+    """The pair search is for rulebook 001's two tiles at a time: one tile at a time keeps the one-tile chance
+    node, and in the easier game a pair is drawn next only after the second tile of a pair."""
+    assert not ExpectimaxAgent(RULES).pairs
+    agent = BestAgent(Ruleset.from_options(Options(draw=2)))
+    board = np.full(19, -1, dtype=np.int64)
+    board[:3] = [0, 1, 2]
+    assert agent.pairs and agent.pair_next(board) > 0  # the fourth tile ends a pair
+    board[3] = 3
+    assert agent.pair_next(board) == 0  # the fifth starts one: its partner is known
+    board[4:18] = range(4, 18)
+    assert agent.pair_next(board) == 0  # the last tile: nothing comes after it

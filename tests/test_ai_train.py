@@ -856,7 +856,7 @@ def test_rulebook_004_easier_game_training_chooses_both_cells_together():
         bag_counts(in_bag, TILE_VALUES, counts, fits, symbols)
         index = np.empty(trainer.spec.num_features, dtype=np.int64)
         choice = np.zeros(3, dtype=np.int64)
-        best = pair_totals(board, first, second, -1, -1, trainer.placing, False, codes, counts, fits, filled,
+        best = pair_totals(board, first, second, -1, -1, trainer.placing, False, False, codes, counts, fits, filled,
                            trainer.value.weights, *tables, index, choice)
         totals, alone = {}, {}
         for cell in np.flatnonzero(board < 0):

@@ -28,7 +28,8 @@ from .basic import Agent
 from .features import NO_BONUS, WILD_INDEX, all_line_codes, bag_counts
 from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
-from .search import bag_from, best_cell, expectimax_cells, fast_choice, placing_of, third_draw, value_cells
+from .search import (bag_from, best_cell, expectimax_cells, fast_choice, hand_pair_cells, placing_of, third_draw,
+                     value_cells)
 from .value import ValueFunction, shipped_for
 
 #: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
@@ -53,6 +54,11 @@ HAND_WIDTH = 6
 #: tiles still in hand are judged as tiles still to come: a round drawn ten at a time would otherwise take years.
 HAND_LEAVES = 4 * 1_296
 SEARCH_HAND_LEAVES = 3 * 72
+#: The easier game (two tiles at a time), for the searching agents: the tiles still to come are drawn in pairs,
+#: each tile of a pair tried on its ``PAIR_WIDTH`` best cells; a hand of two searches its ``HAND_PAIRS`` most
+#: promising pairs of cells.
+PAIR_WIDTH = 4
+HAND_PAIRS = 8
 
 
 def bag_of(remaining) -> np.ndarray:
@@ -401,9 +407,18 @@ class ExpectimaxAgent(_Estimating):
     hand_leaves = SEARCH_HAND_LEAVES
 
     def __init__(self, rules: Ruleset, seed: int = 0, value: ValueFunction | None = None, width: int = BEST_WIDTH,
-                 width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET, deep: int = 0):
+                 width2: int = BEST_WIDTH2, budget: int = BEST_BUDGET, deep: int = 0, pair_width: int = PAIR_WIDTH):
         super().__init__(rules, seed, value)
         self.width, self.width2, self.budget, self.deep = width, width2, budget, deep
+        # the easier game: the search draws what comes next in pairs, as the game does
+        self.pairs = rules.options.draw == 2 and self.value is not None and self.kernel_scoring and not self.holding
+        self.pair_width = pair_width
+        self.free = self.placing[3] == kernels.PLACE_FREE and self.placing[4] == kernels.STAMEN_FREE
+
+    def pair_next(self, board: np.ndarray) -> int:
+        """``pair_width`` when the draw after one more tile on ``board`` is a pair (the easier game), else 0."""
+        placed = int((board >= 0).sum()) + 1
+        return self.pair_width if self.pairs and placed % 2 == 0 and board.shape[0] - placed >= 2 else 0
 
     def plan(self, board: np.ndarray, in_bag: np.ndarray, width: int, deep: int) -> tuple[int, int]:
         """(search depth, cells searched two draws deep) for this move."""
@@ -421,9 +436,35 @@ class ExpectimaxAgent(_Estimating):
         depth, deep = self.plan(board, in_bag, width, self.deep if deep is None else deep)
         n = board.shape[0]
         now, future, searched = np.empty(n), np.empty(n), np.zeros(n, dtype=np.bool_)
-        expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.placing,
-                         self.value.weights, *self.tables, now, future, searched)
+        expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.pair_next(board),
+                         self.placing, self.value.weights, *self.tables, now, future, searched)
         return now, future, searched
+
+    def hand_totals(self, view: View, tile: int, estimate, width: int | None = None,
+                    leaves: int | None = None) -> np.ndarray:
+        """A hand of two in the easier game: the pair is placed together and the tiles after it come in pairs
+        (:func:`~takeiteasy.ai.search.hand_pair_cells`).  With ``width`` (a move) the ``HAND_PAIRS`` most
+        promising pairs of cells are searched, without it (hints) the most promising pair of every cell."""
+        others = [t for t in view.pending if t != tile]
+        if not self.pairs or len(others) != 1 or self.value is None:
+            return super().hand_totals(view, tile, estimate, width, leaves)
+        board = np.ascontiguousarray(view.board, dtype=np.int64)
+        in_bag = bag_of([t for t in view.remaining if t != tile and t != others[0]])
+        totals = np.empty(board.shape[0])
+        hand_pair_cells(board, tile, others[0], (view.previous_tile, view.previous_cell), in_bag,
+                        HAND_PAIRS if width is not None else 0, 0 if width is not None else 1, self.pair_width,
+                        self.placing, self.value.weights, *self.tables, totals)
+        return totals
+
+    def choose_move(self, view: View) -> tuple[int, int]:
+        if not (self.pairs and self.free and len(view.pending) == 2):
+            return super().choose_move(view)
+        # free placement: either tile first reaches the same boards, so one order is searched
+        tile = view.pending[0]
+        totals = self.hand_totals(view, tile, self.estimates, HAND_WIDTH)
+        if np.isnan(totals).all():
+            return super().choose_move(view)
+        return tile, int(np.nanargmax(totals))
 
     def hint_estimates(self, board, tile, allowed, in_bag):
         """Every allowed cell searched to the same depth (hints want all of them comparable): one draw,
@@ -549,7 +590,7 @@ class BestAgent(ExpectimaxAgent):
 
     def choice_estimates(self, board, tile, allowed, in_bag):
         now, future, searched = self.estimates(board, tile, allowed, in_bag)
-        if searched.sum() < 2 or self.value is None:
+        if searched.sum() < 2 or self.value is None or self.pairs:  # the third draw draws one tile at a time
             return now, future, searched
         totals = np.where(searched, now + future, -np.inf)
         first, second = np.argsort(-totals, kind="stable")[:2]

@@ -40,7 +40,7 @@ from ..core.rules import Options, Ruleset
 from ..core.tiles import TILE_VALUES
 from .features import (all_line_codes, bag_counts, feature_count, feature_indices, feature_spec, lift_tile, place_tile,
                        placement_value, weighted_sum)
-from .search import placing_of
+from .search import pair_totals, placing_of
 from .value import ValueFunction
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -69,44 +69,6 @@ def step_size(game, total_games, alpha, alpha_final, hold):
         return alpha
     progress = min(1.0, (game - start) / (total_games - start))
     return alpha * (alpha_final / alpha) ** progress
-
-
-@kernel
-def pair_totals(board, first, second, before_tile, before_cell, placing, constrained, codes, counts, fits, filled,
-                weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-                symbol_of, per_tile, index, choice):
-    """Two tiles drawn together, ``first`` placed before ``second``: the best total of the points both complete
-    plus the learned value of the position after them.  ``choice`` receives (cell of ``first``, cell of
-    ``second``, points); ``before_tile`` and ``before_cell`` are the placement before the pair (placement rules
-    that follow the previous tile look at it)."""
-    num_cells = cell_lines.shape[0]
-    neighbours, stamen, symbols, placement, stamen_rule = placing
-    saved = np.empty(3, dtype=np.int64)
-    allowed = np.ones(num_cells, dtype=np.bool_)
-    allowed_after = np.ones(num_cells, dtype=np.bool_)
-    if constrained:
-        allowed[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, first, before_tile, before_cell,
-                                placement, stamen_rule)
-    best = -1e300
-    for cell in range(num_cells):
-        if board[cell] >= 0 or not allowed[cell]:
-            continue
-        points = place_tile(board, cell, first, codes, saved, line_cells, line_len, line_dir, cell_lines, symbol_of,
-                            per_tile)
-        if constrained:
-            allowed_after[:] = legal_mask(board, num_cells, neighbours, stamen, symbols, second, first, cell,
-                                          placement, stamen_rule)
-        for other in range(num_cells):
-            if board[other] >= 0 or not allowed_after[other]:
-                continue
-            more, value = placement_value(board, other, second, codes, counts, fits, filled + 1, weights,
-                                          line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
-                                          phase_bucket, offsets, symbol_of, per_tile, index)
-            if points + more + value > best:
-                best = points + more + value
-                choice[0], choice[1], choice[2] = cell, other, points + more
-        lift_tile(board, cell, codes, saved, cell_lines)
-    return best
 
 
 @kernel
@@ -161,14 +123,16 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
                 second = order[t + 1]
                 in_bag[second] = False
                 bag_counts(in_bag, TILE_VALUES, counts, fits, symbol_of)
-                best = pair_totals(board, tile, second, before_tile, last_cell, placing, constrained, codes, counts,
-                                   fits, t, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
-                                   parallel, phase_bucket, offsets, symbol_of, per_tile, index, choice)
+                best = pair_totals(board, tile, second, before_tile, last_cell, placing, constrained,
+                                   t + 2 == per_round, codes, counts, fits, t, weights, line_cells, line_len,
+                                   line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
+                                   per_tile, index, choice)
                 placed[0], placed[1] = tile, second
                 if constrained:  # the rule may favour one order: try the other one too
-                    other = pair_totals(board, second, tile, before_tile, last_cell, placing, constrained, codes,
-                                        counts, fits, t, weights, line_cells, line_len, line_dir, cell_lines, cross,
-                                        triples, parallel, phase_bucket, offsets, symbol_of, per_tile, index, swapped)
+                    other = pair_totals(board, second, tile, before_tile, last_cell, placing, constrained,
+                                        t + 2 == per_round, codes, counts, fits, t, weights, line_cells, line_len,
+                                        line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                                        symbol_of, per_tile, index, swapped)
                     if other > best:
                         best = other
                         choice[:] = swapped

@@ -446,7 +446,7 @@ class ExpectimaxAgent(_Estimating):
         (:func:`~takeiteasy.ai.search.hand_pair_cells`).  With ``width`` (a move) the ``HAND_PAIRS`` most
         promising pairs of cells are searched, without it (hints) the most promising pair of every cell."""
         others = [t for t in view.pending if t != tile]
-        if not self.pairs or len(others) != 1 or self.value is None:
+        if not self.pairs or len(others) != 1 or self.value is None or self.tables is None:
             return super().hand_totals(view, tile, estimate, width, leaves)
         board = np.ascontiguousarray(view.board, dtype=np.int64)
         in_bag = bag_of([t for t in view.remaining if t != tile and t != others[0]])

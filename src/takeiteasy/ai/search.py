@@ -117,23 +117,24 @@ def chance1(work, filled, bag, before, placing, weights, line_cells, line_len, l
 
 
 @kernel
-def pair_totals(board, first, second, before_tile, before_cell, placing, constrained, last, codes, counts, fits,
-                filled, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                offsets, symbol_of, per_tile, index, choice):
-    """Two tiles drawn together, ``first`` placed before ``second``: the best total of the points both complete
-    plus the learned value of the position after them (nothing after the ``last`` placements).  ``choice``
-    receives (cell of ``first``, cell of ``second``, points); ``before_tile`` and ``before_cell`` are the
-    placement before the pair (placement rules that follow the previous tile look at it); ``constrained``
-    says whether ``placing`` restricts anything (a free game skips the engine's mask)."""
+def pair_grid(board, first, second, before_tile, before_cell, placing, constrained, last, codes, counts, fits,
+              filled, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+              offsets, symbol_of, per_tile, index, totals, gained):
+    """Two tiles drawn together, ``first`` placed before ``second``: for every pair of cells where they may go,
+    ``totals[first's cell, second's cell]`` = the points both complete plus the learned value of the position
+    after them (nothing after the ``last`` placements) and ``gained`` = those points; -inf elsewhere.
+    ``before_tile`` and ``before_cell`` are the placement before the pair (placement rules that follow the
+    previous tile look at it); ``constrained`` says whether ``placing`` restricts anything (a free game skips
+    the engine's mask)."""
     num_cells = cell_lines.shape[0]
     neighbours, stamen, symbols, placement, stamen_rule = placing
     saved = np.empty(3, dtype=np.int64)
     allowed = np.ones(num_cells, dtype=np.bool_)
     allowed_after = np.ones(num_cells, dtype=np.bool_)
+    totals[:, :] = -np.inf
     if constrained:
         allowed[:] = kernels.legal_mask(board, num_cells, neighbours, stamen, symbols, first, before_tile,
                                         before_cell, placement, stamen_rule)
-    best = -1e300
     for cell in range(num_cells):
         if board[cell] >= 0 or not allowed[cell]:
             continue
@@ -148,11 +149,29 @@ def pair_totals(board, first, second, before_tile, before_cell, placing, constra
             more, value = placement_value(board, other, second, codes, counts, fits, filled + 1, weights,
                                           line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
                                           phase_bucket, offsets, symbol_of, per_tile, index)
-            total = points + more + (0.0 if last else value)
-            if total > best:
-                best = total
-                choice[0], choice[1], choice[2] = cell, other, points + more
+            totals[cell, other] = points + more + (0.0 if last else value)
+            gained[cell, other] = points + more
         lift_tile(board, cell, codes, saved, cell_lines)
+
+
+@kernel
+def pair_totals(board, first, second, before_tile, before_cell, placing, constrained, last, codes, counts, fits,
+                filled, weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
+                offsets, symbol_of, per_tile, index, choice):
+    """The best total of :func:`pair_grid` (-1e300 when the pair fits nowhere); ``choice`` receives (cell of
+    ``first``, cell of ``second``, points), the lowest cells on ties."""
+    num_cells = cell_lines.shape[0]
+    totals = np.empty((num_cells, num_cells))
+    gained = np.zeros((num_cells, num_cells))
+    pair_grid(board, first, second, before_tile, before_cell, placing, constrained, last, codes, counts, fits, filled,
+              weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+              symbol_of, per_tile, index, totals, gained)
+    best = -1e300
+    for cell in range(num_cells):
+        for other in range(num_cells):
+            if totals[cell, other] > best:
+                best = totals[cell, other]
+                choice[0], choice[1], choice[2] = cell, other, gained[cell, other]
     return best
 
 
@@ -338,10 +357,8 @@ def hand_pair_cells(board, first, second, before, in_bag, width, per_cell, pair_
     of cells; the ``width`` best pairs are searched, and the ``per_cell`` best of every cell of ``first``.
     Cells with no pair searched, or where ``first`` may not go, stay NaN."""
     num_cells = board.shape[0]
-    neighbours, stamen, symbols, placement, stamen_rule = placing
-    constrained = placement != kernels.PLACE_FREE or stamen_rule != kernels.STAMEN_FREE
+    constrained = placing[3] != kernels.PLACE_FREE or placing[4] != kernels.STAMEN_FREE
     index, codes, counts, fits = scratch(line_len, cross, triples, parallel, offsets)
-    saved = np.empty(3, dtype=np.int64)
     work = board.copy()
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     bag = in_bag.copy()
@@ -351,30 +368,11 @@ def hand_pair_cells(board, first, second, before, in_bag, width, per_cell, pair_
         base += kernels.symbol_bonus(work, line_cells, line_len, symbol_of, per_tile).sum()
     filled = kernels.count_filled(work)
     last = filled + 2 >= num_cells
-    quick = np.full((num_cells, num_cells), -np.inf)
+    quick = np.empty((num_cells, num_cells))
     gained = np.zeros((num_cells, num_cells))
-    allowed = np.ones(num_cells, dtype=np.bool_)
-    allowed_after = np.ones(num_cells, dtype=np.bool_)
-    if constrained:
-        allowed[:] = kernels.legal_mask(work, num_cells, neighbours, stamen, symbols, first, before[0], before[1],
-                                        placement, stamen_rule)
-    for cell in range(num_cells):
-        if work[cell] >= 0 or not allowed[cell]:
-            continue
-        points = place_tile(work, cell, first, codes, saved, line_cells, line_len, line_dir, cell_lines, symbol_of,
-                            per_tile)
-        if constrained:
-            allowed_after[:] = kernels.legal_mask(work, num_cells, neighbours, stamen, symbols, second, first, cell,
-                                                  placement, stamen_rule)
-        for other in range(num_cells):
-            if work[other] >= 0 or not allowed_after[other]:
-                continue
-            more, value = placement_value(work, other, second, codes, counts, fits, filled + 1, weights, line_cells,
-                                          line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                          offsets, symbol_of, per_tile, index)
-            quick[cell, other] = points + more + (0.0 if last else value)
-            gained[cell, other] = points + more
-        lift_tile(work, cell, codes, saved, cell_lines)
+    pair_grid(work, first, second, before[0], before[1], placing, constrained, last, codes, counts, fits, filled,
+              weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+              symbol_of, per_tile, index, quick, gained)
     chosen = np.zeros((num_cells, num_cells), dtype=np.bool_)
     flat = np.argsort(-quick.ravel())
     for rank in range(min(width, flat.shape[0])):

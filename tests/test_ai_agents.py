@@ -455,6 +455,9 @@ def test_holding_area_learned_agent_plays_like_on_the_free_daffodil_board():
     (Options(wildcards=True, scoring="sunrays"), "sunrays+wildcards"),
     (Options(board="daffodil", wildcards=False), "free"),
     (Options(draw=2), "draw2"),
+    (Options(board="daffodil", draw=2), "draw2"),
+    (Options(board="daffodil", draw=2, stamen="last"), "stamen-last"),
+    (Options(board="daffodil", draw=2, placement="sunmoon"), "sunmoon"),
     (Options(draw=2, placement="adjacent"), "adjacent"),
     (Options(draw=2, scoring="sunrays"), "sunrays"),
     (Options(draw=3), "free"),
@@ -463,7 +466,7 @@ def test_learned_agents_use_the_weights_trained_under_their_variant(options, tra
     """Rulebook 000's placement variants and its Sunrays and Moonbeams scoring have weights of their own on
     both boards, and so have rulebook 003's stamen rules (daffodil variants 2 and 3) and its wildcards on the
     standard board, each learned by self-play under that variant, as has the easier game (two tiles at a time,
-    rulebook 004) on the standard board. A game of several variants takes the weights that measured best in it
+    rulebook 004) on both boards. A game of several variants takes the weights that measured best in it
     (docs/BENCHMARKS.md): those trained under its variants together where shipped, else under two of them (three
     variants: the scoring variant with the one that binds play most), else scoring, wildcards, stamen,
     placement, draw. Other games use the board's weights."""

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from takeiteasy.ai.train import Trainer, TrainConfig
-from takeiteasy.ai.value import ValueFunction
+from takeiteasy.ai.features import FEATURES_VERSION
+from takeiteasy.ai.value import ValueFunction, WeightsError
 from takeiteasy.cli import main
 from takeiteasy.core.errors import InputError
 
@@ -541,15 +542,73 @@ def test_weights_saved_in_half_precision_load_as_float32_rounded_once(tmp_path):
         value.save(tmp_path / "big.npz", half=True)
 
 
-def test_the_shipped_weights_are_stored_in_half_precision():
-    """The shipped files hold float16 weights (docs/BENCHMARKS.md: the same play as float32 in 96-99.8% of
-    games, no measurable difference in mean), which leaves room in the 20 MB for more variants' weights."""
-    from takeiteasy.ai.value import shipped_path
+def test_weights_saved_in_steps_load_as_the_nearest_step(tmp_path):
+    """``save(step=...)``, as the shipped weights are stored: whole numbers of steps as int16, the step in the
+    metadata (and not in the loaded ``info``, so that the weights saved again in float32 carry no stale step),
+    smaller than float16; weights beyond int16's range of steps, a bad step, or both ``half`` and ``step`` are
+    refused."""
+    from takeiteasy.ai.value import SHIPPED_STEP
 
+    value = ValueFunction.zeros("standard")
+    value.weights[:] = 1.5  # as in the shipped files, most weights never leave their starting value
+    value.weights[::7] = np.random.default_rng(9).normal(0, 3, value.weights[::7].size).astype(np.float32)
+    value.info = {"config": {"games": 5}}
+    value.save(tmp_path / "half.npz", half=True)
+    value.save(tmp_path / "steps.npz", step=SHIPPED_STEP)
+    with np.load(tmp_path / "steps.npz") as data:
+        assert data["weights"].dtype == np.int16
+        assert json.loads(str(data["meta"]))["weight_step"] == SHIPPED_STEP
+    assert (tmp_path / "steps.npz").stat().st_size < 0.8 * (tmp_path / "half.npz").stat().st_size
+    back = ValueFunction.load(tmp_path / "steps.npz")
+    assert back.weights.dtype == np.float32 and back.info["config"] == {"games": 5} and "weight_step" not in back.info
+    assert np.array_equal(back.weights, np.rint(value.weights / SHIPPED_STEP).astype(np.float32) * SHIPPED_STEP)
+    assert np.abs(back.weights - value.weights).max() <= SHIPPED_STEP / 2
+    back.save(tmp_path / "again.npz")
+    with np.load(tmp_path / "again.npz") as data:
+        assert data["weights"].dtype == np.float32 and "weight_step" not in json.loads(str(data["meta"]))
+    for step in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="positive"):
+            value.save(tmp_path / "bad.npz", step=step)
+    with pytest.raises(ValueError, match="not both"):
+        value.save(tmp_path / "bad.npz", half=True, step=SHIPPED_STEP)
+    value.weights[7] = 600.0  # 38,400 steps of 1/64
+    with pytest.raises(ValueError, match="larger step"):
+        value.save(tmp_path / "big.npz", step=SHIPPED_STEP)
+
+
+@pytest.mark.parametrize("meta_step", [None, 0, -0.5, "1/64", True, float("inf")])
+def test_weights_in_whole_numbers_without_a_usable_step_are_refused(tmp_path, meta_step):
+    """An archive of integer weights whose metadata has no positive step would play with weights 64 times too
+    large (or none at all): refused in one line."""
+    value = ValueFunction.zeros("standard")
+    meta = {"layout": "standard", "features_version": FEATURES_VERSION}
+    if meta_step is not None:
+        meta["weight_step"] = meta_step
+    np.savez(tmp_path / "w.npz", weights=np.zeros(value.weights.size, dtype=np.int16),
+             meta=np.array(json.dumps(meta)))
+    with pytest.raises(WeightsError, match="weight_step"):
+        ValueFunction.load(tmp_path / "w.npz")
+
+
+def test_the_shipped_weights_are_stored_in_steps_of_a_64th():
+    """The shipped files hold int16 weights in steps of 1/64 point (docs/BENCHMARKS.md: no measurable difference
+    in play from the float16 files before them), which leaves room in the 20 MB for more variants' weights.
+    A file that another file's training started from (``--start`` in README.md) keeps its float16 bytes, so that
+    the recorded command, which names the start by content, still trains that file."""
+    from takeiteasy.ai.value import SHIPPED_STEP, shipped_path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    starts = {word.split("/")[-1] for line in readme.splitlines() if line.startswith("takeiteasy train ")
+              for flag, word in zip(line.split(), line.split()[1:]) if flag == "--start"}
+    assert starts  # the README's commands name them as paths in the package
     for path in shipped_path("standard").parent.iterdir():
         if path.name.endswith(".npz"):
             with np.load(path) as data:
-                assert data["weights"].dtype == np.float16, path.name
+                if path.name in starts:
+                    assert data["weights"].dtype == np.float16, path.name
+                else:
+                    assert data["weights"].dtype == np.int16, path.name
+                    assert json.loads(str(data["meta"]))["weight_step"] == SHIPPED_STEP, path.name
 
 
 @pytest.mark.parametrize("field, value, reason", [
@@ -674,7 +733,8 @@ def test_sigterm_stops_training_as_ctrl_c_does_and_the_same_command_resumes(tmp_
     # stopped at the first checkpoint, so the run only has to outlast it by far (4 or 5 checkpoints more), and the
     # resumed run plays the rest: a longer run checks nothing more
     sizes = (["--games", "6000", "--eval-every", "1000", "--checkpoint-every", "1000"] if jobs == 1 else
-             ["--games", "15000", "--jobs", "2", "--sync", "1500", "--eval-every", "3000", "--checkpoint-every", "3000"])
+             ["--games", "15000", "--jobs", "2", "--sync", "1500",
+              "--eval-every", "3000", "--checkpoint-every", "3000"])
     command = [sys.executable, "-m", "takeiteasy", "train", "--out", str(out), "--eval-games", "20", "--quiet", *sizes]
     with open(tmp_path / "out", "w") as stdout, open(tmp_path / "err", "w") as stderr:  # not pipes: workers hold them
         run = subprocess.Popen(command, stdout=stdout, stderr=stderr, start_new_session=True)

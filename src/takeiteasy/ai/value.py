@@ -45,6 +45,18 @@ def weights_bytes(path: str | Path) -> int:
         return 0  # unreadable: np.load below says why
 
 
+WEIGHT_STEP_KEY = "weight_step"
+SHIPPED_STEP = 1 / 64  # the shipped weights' resolution in points: a power of two, so exact in float32
+
+
+def _weight_step(step, path) -> float:
+    """The step of a file that stores its weights as whole numbers of steps, checked."""
+    if isinstance(step, bool) or not isinstance(step, (int, float)) or not (np.isfinite(step) and step > 0):
+        raise WeightsError(f"weights {path}: stored as whole numbers, but the metadata gives no positive "
+                           f"'{WEIGHT_STEP_KEY}' to scale them by ({step!r})")
+    return float(step)
+
+
 @dataclass
 class ValueFunction:
     """A learned estimate of the points a board will still make: one weight per feature of
@@ -60,20 +72,33 @@ class ValueFunction:
         spec = feature_spec(layout_name, scoring)
         return cls(spec, np.zeros(spec.num_weights, dtype=np.float32), {})
 
-    def save(self, path: str | Path, compress: bool = True, half: bool = False) -> None:
+    def save(self, path: str | Path, compress: bool = True, half: bool = False, step: float | None = None) -> None:
         """Write the weights and their metadata as an ``.npz`` archive (``.npz`` is added to a path without it).
 
         Compressed archives use LZMA, which ``np.load`` reads like any ``.npz``: 16% smaller than with numpy's
         own deflate.  ``half``: store the weights as ``float16`` (they load as ``float32`` again), which halves
-        the file again; the shipped weights are stored so, at no measurable cost in play (docs/BENCHMARKS.md)."""
+        the file again.  ``step``: store each weight as the nearest whole number of steps, as ``int16``, with
+        the step in the metadata; the shipped weights are stored so with a step of 1/64 point (:data:`SHIPPED_STEP`),
+        40% smaller than ``float16`` at no measurable cost in play (docs/BENCHMARKS.md)."""
         meta = dict(self.info, layout=self.spec.layout_name, features_version=FEATURES_VERSION)
         if self.spec.scoring != "standard":  # standard weights keep the metadata they always had
             meta["scoring"] = self.spec.scoring
         weights = self.weights
+        if half and step is not None:
+            raise ValueError("save the weights either as float16 (half=True) or in steps (step=...), not both")
         if half:
             if np.abs(self.weights).max(initial=0) > np.finfo(np.float16).max:
                 raise ValueError("weights beyond float16's range (65,504); save them without half=True")
             weights = self.weights.astype(np.float16)
+        if step is not None:
+            if not (np.isfinite(step) and step > 0):
+                raise ValueError(f"step {step}: a weight step is a positive number")
+            counts = np.rint(self.weights.astype(np.float64) / step)
+            limit = np.iinfo(np.int16).max
+            if np.abs(counts).max(initial=0) > limit:
+                raise ValueError(f"weights beyond {limit} steps of {step}; save them with a larger step")
+            weights = counts.astype(np.int16)
+            meta[WEIGHT_STEP_KEY] = float(step)
         arrays = {"weights": weights, "meta": np.array(json.dumps(meta))}
         if not compress:
             np.savez(path, weights=arrays["weights"], meta=arrays["meta"])  # by name: savez's own keywords
@@ -103,8 +128,11 @@ class ValueFunction:
                 if "games_done" in data.files and "meta" not in data.files:
                     raise WeightsError(f"weights {path}: a training checkpoint, not weights; takeiteasy train "
                                        "writes weights.npz beside it when the run ends")
-                weights = np.ascontiguousarray(data["weights"], dtype=np.float32)
+                stored = data["weights"]
                 meta = json.loads(str(data["meta"]))
+                weights = np.ascontiguousarray(stored, dtype=np.float32)
+                if isinstance(meta, dict) and stored.dtype.kind in "iu":  # whole steps (save(step=...))
+                    weights *= np.float32(_weight_step(meta.pop(WEIGHT_STEP_KEY, None), path))
         except WeightsError:
             raise
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # EOF: empty; BadZip: cut short

@@ -2,8 +2,10 @@
 LZMA-compressed; :meth:`takeiteasy.ai.value.ValueFunction.save` with ``step``).  Rewrites each file in place and
 prints its size before and after:
 
-    python scripts/pack_weights.py src/takeiteasy/data/weights/*.npz
     python scripts/pack_weights.py runs/daffodil-draw2/weights.npz --out src/takeiteasy/data/weights/daffodil-draw2.npz
+
+Leave ``standard.npz`` and ``daffodil.npz`` as they are (``float16``): the README's training commands start from
+them by content (``--start``), so rewriting them would change those runs' settings.
 """
 
 from __future__ import annotations

@@ -28,6 +28,11 @@ VARIANTS = {
     "daffodil stamen first (rulebook 003, variant 2)": Options(board="daffodil", stamen="first"),
     "daffodil stamen last (rulebook 003, variant 3)": Options(board="daffodil", stamen="last"),
     "daffodil holding area (rulebook 003, variant 4)": Options(board="daffodil", stamen="holding"),
+    "daffodil, two tiles at a time (rulebooks 003 and 001)": Options(board="daffodil", draw=2),
+    "daffodil stamen first, two at a time (rulebook 003 variant 2, 001)": Options(board="daffodil", stamen="first",
+                                                                                    draw=2),
+    "daffodil stamen last, two at a time (rulebook 003 variant 3, 001)": Options(board="daffodil", stamen="last",
+                                                                                   draw=2),
 }
 
 

@@ -425,6 +425,31 @@ def test_rulebook_000_and_001_pairs_follow_the_placement_variant():
     assert abs(found - pair_chance(board, 10, in_bag, (tile, cell), FREE, 0, WEIGHTS, *TABLES)) > 1e-3
 
 
+@pytest.mark.parametrize("stamen, filled", [("first", 1), ("last", 10)])
+def test_rulebook_003_and_001_pruned_pairs_take_only_cells_the_stamen_rule_leaves_open(stamen, filled):
+    """Rulebook 003 (daffodil variant 2, stamen first; variant 3, stamen last) with rulebook 001's two tiles at
+    a time: while the rule leaves the same cells open to both tiles of a coming pair, the search prunes, and
+    pruned to all of a tile's cells it is exactly the full pair search, so no tile was tried where the rule
+    forbids it; pruned to a few cells it is never above it."""
+    rules = Ruleset.from_options(Options(board="daffodil", stamen=stamen, draw=2))
+    agent = ExpectimaxAgent(rules)
+    weights, tables, placing = agent.value.weights, agent.tables, placing_of(rules)
+    stamen_cells = np.flatnonzero(rules.layout.stamen)
+    others = np.flatnonzero(rules.layout.stamen == 0)
+    order = deal(5, rules.tile_set, rules.tiles_per_round)
+    board = np.full(rules.layout.num_cells, -1, dtype=np.int64)
+    cells = stamen_cells[:filled] if stamen == "first" else np.random.default_rng(5).permutation(others)[:filled]
+    board[cells] = order[:filled]
+    in_bag = bag_of([t for t in rules.tile_set if t not in order[:filled]])
+    before = (int(order[filled - 1]), int(cells[-1]))
+    full = pair_chance(board, filled, in_bag, before, placing, 0, weights, *tables)
+    every_cell = pair_chance(board, filled, in_bag, before, placing, rules.layout.num_cells, weights, *tables)
+    assert every_cell == pytest.approx(full, abs=1e-6)
+    assert full - 3 < pair_chance(board, filled, in_bag, before, placing, 4, weights, *tables) <= full + 1e-9
+    free = placing_of(Ruleset.from_options(Options(board="daffodil", draw=2)))
+    assert abs(full - pair_chance(board, filled, in_bag, before, free, 0, weights, *tables)) > 1e-3
+
+
 def test_rulebook_001_a_hand_pair_is_judged_with_the_pairs_after_it():
     """Rulebook 001: with two tiles in hand, each cell of the first is worth the board's points, the points
     both tiles complete and the pairs' future after them, its partner on the pair of cells that looks best

@@ -176,15 +176,42 @@ def pair_totals(board, first, second, before_tile, before_cell, placing, constra
 
 
 @kernel
+def partner_matters(work, placing):
+    """Whether where the second tile of a coming pair may go can depend on where the first went: always under
+    a placement variant (it follows the tile before); under a stamen rule only when the first tile may fill the
+    last open cell of its kind (stamen first: the stamen's last empty cell; stamen last: the last other one),
+    since until then the same cells stay open to both tiles."""
+    neighbours, stamen, symbols, placement, stamen_rule = placing
+    if placement != kernels.PLACE_FREE:
+        return True
+    if stamen_rule == kernels.STAMEN_FREE:
+        return False
+    open_stamen = 0
+    open_other = 0
+    for cell in range(work.shape[0]):
+        if work[cell] < 0:
+            if stamen[cell] == 1:
+                open_stamen += 1
+            else:
+                open_other += 1
+    if stamen_rule == kernels.STAMEN_FIRST:
+        return open_stamen == 1
+    if stamen_rule == kernels.STAMEN_LAST:
+        return open_other == 1
+    return True
+
+
+@kernel
 def pair_chance(work, filled, bag, before, placing, pair_width, weights, line_cells, line_len, line_dir, cell_lines,
                 cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile):
     """Like :func:`chance1` when the next two tiles are drawn together (the easier game): every pair left in
     ``bag`` is equally likely, and both tiles go where their points plus the learned value after them are
     highest.  With fewer than two cells or tiles left, one tile is drawn.
 
-    Every pair of cells is tried (:func:`pair_totals`, in either order) when ``pair_width`` is 0 or the
-    placement rule restricts the cells; otherwise each tile of a pair is tried on its ``pair_width`` best
-    cells by its one-tile total only, some 15 times fewer evaluations early in the round."""
+    Every pair of cells is tried (:func:`pair_totals`, in either order) when ``pair_width`` is 0 or where the
+    second tile may go depends on the first (:func:`partner_matters`); otherwise each tile of a pair is tried
+    on its ``pair_width`` best allowed cells by its one-tile total only, some 15 times fewer evaluations early
+    in the round."""
     num_cells = work.shape[0]
     tiles = np.flatnonzero(bag)
     if num_cells - filled < 2 or tiles.shape[0] < 2:
@@ -195,11 +222,13 @@ def pair_chance(work, filled, bag, before, placing, pair_width, weights, line_ce
     saved = np.empty(3, dtype=np.int64)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     constrained = placing[3] != kernels.PLACE_FREE or placing[4] != kernels.STAMEN_FREE
+    ordered = partner_matters(work, placing)
     last = filled + 2 == num_cells
-    pruned = pair_width > 0 and not constrained
+    pruned = pair_width > 0 and not ordered
     width = min(pair_width, num_cells - filled)
     top = np.empty((TILE_VALUES.shape[0], max(width, 1)), dtype=np.int64)
-    if pruned:  # each tile's most promising cells on its own
+    allowed = np.zeros(TILE_VALUES.shape[0], dtype=np.int64)  # how many of a tile's top cells it may take
+    if pruned:  # each tile's most promising allowed cells on its own
         totals = np.empty(num_cells)
         gained = np.zeros(num_cells, dtype=np.int64)
         legal = np.ones(num_cells, dtype=np.bool_)
@@ -210,6 +239,8 @@ def pair_chance(work, filled, bag, before, placing, pair_width, weights, line_ce
                              line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
                              symbol_of, per_tile, index, totals, gained, legal)
             top[tile, :] = np.argsort(-totals)[:width]
+            while allowed[tile] < width and totals[top[tile, allowed[tile]]] > -1e300:
+                allowed[tile] += 1
             bag[tile] = True
     total = 0.0
     pairs = 0
@@ -220,12 +251,12 @@ def pair_chance(work, filled, bag, before, placing, pair_width, weights, line_ce
             second = tiles[j]
             bag[second] = False
             bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
+            best = -1e300
             if pruned:
-                best = -1e300
-                for cell in top[first]:
+                for cell in top[first, :allowed[first]]:
                     points = place_tile(work, cell, first, codes, saved, line_cells, line_len, line_dir, cell_lines,
                                         symbol_of, per_tile)
-                    for other in top[second]:
+                    for other in top[second, :allowed[second]]:
                         if other == cell:
                             continue
                         more, value = placement_value(work, other, second, codes, counts, fits, filled + 1, weights,
@@ -233,11 +264,11 @@ def pair_chance(work, filled, bag, before, placing, pair_width, weights, line_ce
                                                       parallel, phase_bucket, offsets, symbol_of, per_tile, index)
                         best = max(best, points + more + (0.0 if last else value))
                     lift_tile(work, cell, codes, saved, cell_lines)
-            else:
+            if not pruned or best == -1e300:  # (pruned: both tiles' few cells were the same one)
                 best = pair_totals(work, first, second, before[0], before[1], placing, constrained, last, codes,
                                    counts, fits, filled, weights, line_cells, line_len, line_dir, cell_lines, cross,
                                    triples, parallel, phase_bucket, offsets, symbol_of, per_tile, index, choice)
-                if constrained:
+                if ordered:
                     best = max(best, pair_totals(work, second, first, before[0], before[1], placing, constrained,
                                                  last, codes, counts, fits, filled, weights, line_cells, line_len,
                                                  line_dir, cell_lines, cross, triples, parallel, phase_bucket,

@@ -178,27 +178,17 @@ def pair_totals(board, first, second, before_tile, before_cell, placing, constra
 @kernel
 def partner_matters(work, placing):
     """Whether where the second tile of a coming pair may go can depend on where the first went: always under
-    a placement variant (it follows the tile before); under a stamen rule only when the first tile may fill the
-    last open cell of its kind (stamen first: the stamen's last empty cell; stamen last: the last other one),
-    since until then the same cells stay open to both tiles."""
-    neighbours, stamen, symbols, placement, stamen_rule = placing
+    a placement variant (it follows the tile before); under a stamen rule only when the rule leaves the first
+    tile one cell, the last open one of its kind, whose filling opens the others; until then the same cells
+    stay open to both tiles.  Called with at least two open cells."""
+    stamen, placement, stamen_rule = placing[1], placing[3], placing[4]
     if placement != kernels.PLACE_FREE:
         return True
     if stamen_rule == kernels.STAMEN_FREE:
         return False
-    open_stamen = 0
-    open_other = 0
-    for cell in range(work.shape[0]):
-        if work[cell] < 0:
-            if stamen[cell] == 1:
-                open_stamen += 1
-            else:
-                open_other += 1
-    if stamen_rule == kernels.STAMEN_FIRST:
-        return open_stamen == 1
-    if stamen_rule == kernels.STAMEN_LAST:
-        return open_other == 1
-    return True
+    if stamen_rule != kernels.STAMEN_FIRST and stamen_rule != kernels.STAMEN_LAST:
+        return True
+    return np.count_nonzero(kernels.stamen_mask(work, work.shape[0], stamen, stamen_rule)) == 1
 
 
 @kernel

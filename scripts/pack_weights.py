@@ -30,7 +30,7 @@ def main() -> int:
     for path in args.files:
         target = args.out or path
         before = path.stat().st_size
-        ValueFunction.load(path).save(target, step=args.step)
+        ValueFunction.load(path).save(target, compression="lzma", step=args.step)
         print(f"{path.name}: {before:,} -> {target.stat().st_size:,} bytes")
     return 0
 

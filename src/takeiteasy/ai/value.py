@@ -47,6 +47,9 @@ def weights_bytes(path: str | Path) -> int:
 
 WEIGHT_STEP_KEY = "weight_step"
 SHIPPED_STEP = 1 / 64  # the shipped weights' resolution in points: a power of two, so exact in float32
+#: ValueFunction.save's compressions by name: LZMA's archive of trained weights is about a third smaller than
+#: deflate's, and takes ten times as long to write (docs/BENCHMARKS.md, "Weights in whole numbers of 1/64 point")
+COMPRESSIONS = {"deflate": zipfile.ZIP_DEFLATED, "lzma": zipfile.ZIP_LZMA, "none": zipfile.ZIP_STORED}
 
 
 def _weight_step(step, path) -> float:
@@ -72,18 +75,22 @@ class ValueFunction:
         spec = feature_spec(layout_name, scoring)
         return cls(spec, np.zeros(spec.num_weights, dtype=np.float32), {})
 
-    def save(self, path: str | Path, compress: bool = True, half: bool = False, step: float | None = None) -> None:
+    def save(self, path: str | Path, compression: str = "deflate", half: bool = False,
+             step: float | None = None) -> None:
         """Write the weights and their metadata as an ``.npz`` archive (``.npz`` is added to a path without it).
 
-        Compressed archives use LZMA, which ``np.load`` reads like any ``.npz``: 16% smaller than with numpy's
-        own deflate.  ``half``: store the weights as ``float16`` (they load as ``float32`` again), which halves
-        the file again.  ``step``: store each weight as the nearest whole number of steps, as ``int16``, with
+        ``compression``: ``"deflate"`` (numpy's own, and fast: a fraction of a second for the standard board's
+        weights), ``"lzma"`` (a third smaller, but seconds to write: how the package ships its weights,
+        ``scripts/pack_weights.py``) or ``"none"``; ``np.load`` reads each like any ``.npz``.  ``half``: store
+        the weights as ``float16`` (they load as ``float32`` again), which halves the file again.  ``step``: store each weight as the nearest whole number of steps, as ``int16``, with
         the step in the metadata; the shipped weights are stored so with a step of 1/64 point (:data:`SHIPPED_STEP`),
         40% smaller than ``float16`` at no measurable cost in play (docs/BENCHMARKS.md)."""
         meta = dict(self.info, layout=self.spec.layout_name, features_version=FEATURES_VERSION)
         if self.spec.scoring != "standard":  # standard weights keep the metadata they always had
             meta["scoring"] = self.spec.scoring
         weights = self.weights
+        if compression not in COMPRESSIONS:
+            raise ValueError(f"compression {compression!r}: one of {', '.join(COMPRESSIONS)}")
         if half and step is not None:
             raise ValueError("save the weights either as float16 (half=True) or in steps (step=...), not both")
         if half:
@@ -100,13 +107,10 @@ class ValueFunction:
             weights = counts.astype(np.int16)
             meta[WEIGHT_STEP_KEY] = float(step)
         arrays = {"weights": weights, "meta": np.array(json.dumps(meta))}
-        if not compress:
-            np.savez(path, weights=arrays["weights"], meta=arrays["meta"])  # by name: savez's own keywords
-            return
         path = Path(path)
         if path.suffix != ".npz":  # as np.savez names it
             path = path.with_name(path.name + ".npz")
-        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_LZMA) as archive:
+        with zipfile.ZipFile(path, "w", compression=COMPRESSIONS[compression]) as archive:
             for name, array in arrays.items():
                 with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
                     np.lib.format.write_array(member, array, allow_pickle=False)

@@ -19,5 +19,5 @@ fi
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
 # The same kernels interpreted: the pure-Python path must give the compiled path's answers.
 NUMBA_DISABLE_JIT=1 python3 -m pytest tests/test_fast_crosscheck.py
-# The whole suite, compiled, on every core (pytest-xdist; about 9 minutes on 2 cores against 14 in one process).
+# The whole suite, compiled, on every core (pytest-xdist; 10 to 20 minutes on 2 cores, as busy as the machine is).
 python3 -m pytest -n auto --dist worksteal "$@"

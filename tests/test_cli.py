@@ -1387,6 +1387,30 @@ def test_the_first_compile_under_jobs_is_announced_too(tmp_path, command):
     assert _stderr_on_a_terminal(command, env) == (0, "")
 
 
+@pytest.mark.parametrize("command", [
+    ["bench", "--agent", "fast", "--games", "8", "--ray", "local", "--jobs", "2"],
+    ["solve", "--random", "4", "--ray", "local", "--jobs", "2"],
+])
+def test_the_first_compile_under_a_ray_of_its_own_is_announced_too(tmp_path, command):
+    """With ``--ray local`` the Ray workers, all on this machine, compiled the kernels themselves without a word (a
+    first ``bench --agent fast --games 8`` sat silent for half a minute).  The command now compiles them first, as
+    with ``--jobs``, and says so once; the workers load them from the cache, and a second run says nothing.  (Ray
+    prints lines of its own on a terminal, so only the notice is counted.)"""
+    import os
+
+    from takeiteasy._jit import COMPILED
+
+    pytest.importorskip("ray")
+    if not COMPILED:
+        pytest.skip("kernels are interpreted (NUMBA_DISABLE_JIT=1)")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "fresh-cache")}
+    notice = "compiling the game engine for its first use"
+    status, shown = _stderr_on_a_terminal(command, env)
+    assert status == 0 and shown.count(notice) == 1, shown
+    status, shown = _stderr_on_a_terminal(command, env)
+    assert status == 0 and notice not in shown, shown
+
+
 def test_the_compile_notice_is_for_terminals_only():
     import io
 

@@ -270,9 +270,10 @@ def _many(args, rules: Ruleset) -> int:
     work = [(options, args.seed, part, None if deals is None else deals[part.start:part.stop])
             for part in pieces(count, jobs, args.ray)]
     solved[1] = count
-    if args.ray is None and len(work) > 1:
-        # compile (or load) here first: the local workers then load the kernels from the cache, and a first run's
-        # compile is announced on a terminal (cli.first_compile_notice) instead of hidden in each worker
+    if args.ray == "local" or (args.ray is None and len(work) > 1):
+        # compile (or load) here first: the workers on this machine (local processes or a Ray of its own) then load
+        # the kernels from the cache, and a first run's compile is announced on a terminal (cli.first_compile_notice)
+        # instead of hidden in each worker; a cluster's other nodes compile their own
         warm_up(rules, args.seed)
     start = time.perf_counter()
 

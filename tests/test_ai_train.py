@@ -581,6 +581,21 @@ def test_weights_saved_in_steps_load_as_the_nearest_step(tmp_path):
         value.save(tmp_path / "big.npz", step=SHIPPED_STEP)
 
 
+def test_packing_a_shipped_file_again_gives_the_same_bytes(tmp_path):
+    """scripts/pack_weights.py writes the shipped form (1/64 steps, LZMA) now that ``save`` deflates by default: a
+    shipped file packed again comes out byte for byte as shipped, so a file re-packed for the package stays small."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    shipped = root / "src" / "takeiteasy" / "data" / "weights" / "standard-adjacent.npz"
+    done = subprocess.run([sys.executable, str(root / "scripts" / "pack_weights.py"), str(shipped), "--out",
+                           str(tmp_path / "again.npz")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(tmp_path / "again.npz") as archive:
+        assert {m.compress_type for m in archive.infolist()} == {zipfile.ZIP_LZMA}
+    assert (tmp_path / "again.npz").read_bytes() == shipped.read_bytes()
+
+
 @pytest.mark.parametrize("meta_step", [None, 0, -0.5, "1/64", True, float("inf")])
 def test_weights_in_whole_numbers_without_a_usable_step_are_refused(tmp_path, meta_step):
     """An archive of integer weights whose metadata has no positive step would play with weights 64 times too

@@ -345,6 +345,14 @@ def spread(function: Callable, argument_tuples: Sequence[tuple], ray: str | None
     return results
 
 
+def compile_here_first(ray: str | None, parts: int) -> bool:
+    """Whether a command handing out ``parts`` pieces of work should compile (or load) the kernels itself first:
+    when its workers run on this machine (local processes, or a Ray of its own), they then load them from the
+    cache, and a first run's compile is announced on a terminal (cli.first_compile_notice) instead of hidden in
+    each worker.  One piece with no Ray runs in the command anyway; a cluster's other nodes compile their own."""
+    return ray == "local" or (ray is None and parts > 1)
+
+
 #: how many pieces :func:`pieces` cuts each worker's share into: progress (and what a stop says was done) moves
 #: as each piece comes back, where a whole share came back only at its end (hours of `best` games); a worker keeps
 #: what it set up between pieces, so more pieces cost only handing them out

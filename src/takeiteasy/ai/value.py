@@ -82,9 +82,10 @@ class ValueFunction:
         ``compression``: ``"deflate"`` (numpy's own, and fast: a fraction of a second for the standard board's
         weights), ``"lzma"`` (a third smaller, but seconds to write: how the package ships its weights,
         ``scripts/pack_weights.py``) or ``"none"``; ``np.load`` reads each like any ``.npz``.  ``half``: store
-        the weights as ``float16`` (they load as ``float32`` again), which halves the file again.  ``step``: store each weight as the nearest whole number of steps, as ``int16``, with
-        the step in the metadata; the shipped weights are stored so with a step of 1/64 point (:data:`SHIPPED_STEP`),
-        40% smaller than ``float16`` at no measurable cost in play (docs/BENCHMARKS.md)."""
+        the weights as ``float16`` (they load as ``float32`` again), which halves the file again.  ``step``: store
+        each weight as the nearest whole number of steps, as ``int16``, with the step in the metadata; the shipped
+        weights are stored so with a step of 1/64 point (:data:`SHIPPED_STEP`), 40% smaller than ``float16`` at no
+        measurable cost in play (docs/BENCHMARKS.md)."""
         meta = dict(self.info, layout=self.spec.layout_name, features_version=FEATURES_VERSION)
         if self.spec.scoring != "standard":  # standard weights keep the metadata they always had
             meta["scoring"] = self.spec.scoring

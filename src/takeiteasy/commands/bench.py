@@ -399,16 +399,13 @@ def play_series(rules: Ruleset, agent_name: str, seed: int, games: int, jobs: in
 
     import uuid
 
-    from ..cluster import pieces, spread
+    from ..cluster import compile_here_first, pieces, spread
 
     options = rules.options.to_json()
     runs = pieces(games, jobs, ray, first)
     series = uuid.uuid4().hex if len(runs) > 1 else None  # the workers' key to the agent they made for it
     here = ray is None and len(runs) == 1  # spread plays it in this process: each game's score is told as it ends
-    if not here and ray in (None, "local"):
-        # compile (or load) the agent's kernels here first: the workers on this machine (local processes or a Ray of
-        # its own) then load them from the cache, and a first run's compile is announced on a terminal
-        # (cli.first_compile_notice) instead of hidden in each worker; a cluster's other nodes compile their own
+    if compile_here_first(ray, len(runs)):
         _ready_agent(rules, agent_name, seed, weights, None)
     work = [(options, agent_name, seed, piece, None if deals is None else deals[piece.start:piece.stop], weights,
              series, scored if here else None) for piece in runs]

@@ -243,7 +243,7 @@ def _solve_chunk(options: dict, seed: int, indices: Sequence[int], deals: list[l
 
 
 def _many(args, rules: Ruleset) -> int:
-    from ..cluster import cluster_cpus, pieces, spread
+    from ..cluster import cluster_cpus, compile_here_first, pieces, spread
     from .bench import interval, read_deals, summarise
 
     solved = [0, 0]  # draws solved, of how many (once known): what a stop (Ctrl-C, SIGTERM) says
@@ -270,10 +270,7 @@ def _many(args, rules: Ruleset) -> int:
     work = [(options, args.seed, part, None if deals is None else deals[part.start:part.stop])
             for part in pieces(count, jobs, args.ray)]
     solved[1] = count
-    if args.ray == "local" or (args.ray is None and len(work) > 1):
-        # compile (or load) here first: the workers on this machine (local processes or a Ray of its own) then load
-        # the kernels from the cache, and a first run's compile is announced on a terminal (cli.first_compile_notice)
-        # instead of hidden in each worker; a cluster's other nodes compile their own
+    if compile_here_first(args.ray, len(work)):
         warm_up(rules, args.seed)
     start = time.perf_counter()
 

@@ -244,8 +244,8 @@ EMPTY = [-1] * 19
     # taken quietly before
     (lambda: hint(STANDARD, EMPTY, 5, remaining=["1", *range(6, 27)]), "remaining: '1' is not a tile"),
     (lambda: hint(STANDARD, EMPTY, 5, remaining=[6, 6, *range(7, 27)]), "remaining: tile 173 is listed twice"),
-    (lambda: hint(STANDARD, [0, 0] + [-1] * 17, 5), "board: tile 123 is listed twice"),
-    (lambda: hint(STANDARD, [27] + [-1] * 18, 5), "board: *** is not a tile of this game's set"),
+    (lambda: hint(STANDARD, [0, 0] + [-1] * 17, 5), "tile 123 is on the board twice (cells 0 and 1)"),
+    (lambda: hint(STANDARD, [27] + [-1] * 18, 5), "cell 0 holds ***, which is not a tile of this game's set"),
     (lambda: hint(STANDARD, EMPTY, 5, in_hand=[True]), "in hand: True is not a tile"),
     (lambda: hint(STANDARD, EMPTY, True), "tile True is not in this game's tile set"),
     (lambda: hint(STANDARD, EMPTY, "123"), "tile '123' is not in this game's tile set (tiles are given by id: "

@@ -65,7 +65,7 @@ def test_game_refuses_a_string_of_players_and_options_for_rules(rules):
     (lambda g: g.place(0, None), "cell None"),
     (lambda g: g.place("0", 3), "no player '0'"),
     (lambda g: g.place(0, 3, 99), "tile 99 is not waiting"),
-    (lambda g: g.place(0, 3, "574"), "tile '574' is not waiting"),
+    (lambda g: g.place(0, 3, "574"), "tile '574': a tile is given by its id"),
     (lambda g: g.move(0, 3, 99), "only a tile placed since"),
     (lambda g: g.play([]), "one agent per player"),
 ])

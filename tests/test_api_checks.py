@@ -2,6 +2,8 @@
 area), games that always dealt the same tiles, raw Python errors where a user's mistake belongs, and the names
 the packages export."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -30,7 +32,7 @@ def _laid(rules, tiles):
 @pytest.mark.parametrize("floor, words", [
     (lambda: maximum(ADJACENT).boards[0], "is not among the drawn tiles"),  # was taken as reached: 307, exact
     (lambda: np.zeros(19), "floor: a board is a sequence of tile ids"),
-    (lambda: np.array([DEAL[0]] * 19), "is on it twice"),
+    (lambda: np.array([DEAL[0]] * 19), "is on the board twice"),
     # the tiles, but the second drawn goes to the far corner: not next to the first (adjacent placement)
     (lambda: np.array([DEAL[0], DEAL[18], *DEAL[2:18], DEAL[1]]), "could not go there then"),
     (lambda: np.array(DEAL[:18] + [-1]), "cell 18 is empty"),
@@ -190,3 +192,152 @@ def test_a_view_says_wait_when_nothing_is_asked_of_the_player():
     rules = Ruleset.from_options(Options(caller=False))
     game = Game(rules, ["ann", "bob"], seed=1)
     assert [game.view(p).phase for p in (0, 1)] == ["announce", "wait"]
+
+
+# -- the third pass (2026-11-29): what a game accepted that no game reaches ------------------------------------
+def test_a_game_of_its_own_deal_takes_no_seed_that_deals_other_tiles():
+    """A game made with a seed and a deal of its own saved the seed, and its own record could not be read back
+    ("the deal is not the one of its seed")."""
+    own = list(range(19))
+    with pytest.raises(InputError, match="the deal is not the one of seed 7 .*a deal of its own takes no seed"):
+        Game(STANDARD, ["ann"], seed=7, deal=own)
+    same = Game(STANDARD, ["ann"], seed=7, deal=deal(7))  # the seed's own deal, given twice, is the same round
+    assert same.deal == Game(STANDARD, ["ann"], seed=7).deal
+    game = Game(STANDARD, ["ann"], deal=own)
+    game.play([_Greedy()])
+    assert game.seed is None and Game.from_json(game.to_json()).scores() == game.scores()
+
+
+class _Greedy:
+    name = "first cell"
+
+    def choose(self, view):
+        return view.legal_cells()[0]
+
+
+def test_a_match_records_only_its_own_next_round():
+    """A finished round was recorded twice, or a round dealt elsewhere in place of the match's own."""
+    match = Match(STANDARD, ["ann"], rounds=3, seed=5)
+    game = match.new_round()
+    game.play([_Greedy()])
+    match.record(game)
+    with pytest.raises(IllegalMove, match="this is not round 2 of the match"):
+        match.record(game)
+    elsewhere = Game(STANDARD, ["ann"], seed=12345)
+    elsewhere.play([_Greedy()])
+    with pytest.raises(IllegalMove, match="play the round new_round\\(\\) gives"):
+        match.record(elsewhere)
+    replayed = match.new_round()
+    replayed.play([_Greedy()])
+    match.record(Game.from_json(replayed.to_json()))  # a round saved and read back is still the round
+    assert match.results == [game.scores(), replayed.scores()]
+
+
+@pytest.mark.parametrize("results, words", [
+    (5, "results: expected a list of rounds"),
+    ([[100, 120]], "round 1 is [100, 120]; expected one whole-number score for each of the 1 players"),
+    ([["100"]], "round 1 is"),
+])
+def test_a_match_checks_the_results_it_is_given(results, words):
+    with pytest.raises(InputError) as info:
+        Match(STANDARD, ["ann"], results=results)
+    assert words in str(info.value)
+
+
+def _holding_game_over():
+    game = Game(HOLDING, ["ann"], seed=3)
+    while not game.all_drawn:
+        for tile in game.draw():
+            view = game.view(0, tile)
+            game.place(0, view.legal_cells(tile)[-1], tile)  # the last legal cell: a holding slot while one is free
+    return game
+
+
+def test_a_refused_settle_changes_nothing():
+    """Daffodil variant 4: settle made each release in turn, so a bad second pair left the first made; and None, a
+    number or a 1-tuple for the releases gave Python's own TypeError or ValueError."""
+    game = _holding_game_over()
+    held = [int(game.boards[0][slot]) for slot in HOLDING.holding_cells if game.boards[0][slot] >= 0]
+    assert held, "the game should have held a tile"
+    before = game.boards[0].copy()
+    free = [c for c in STAMEN if game.boards[0][c] < 0]
+    for releases, words in ((None, "releases: expected a list of (tile, stamen cell) pairs, not None"),
+                            (5, "not 5"), ([(held[0],)], "expected a (tile, stamen cell) pair"),
+                            ([(held[0], free[0]), (99, free[0])], "tile 99 is not in the holding area")):
+        with pytest.raises(IllegalMove) as info:
+            game.settle(0, releases)
+        assert words in str(info.value)
+        assert np.array_equal(game.boards[0], before) and game.releases[0] == [] and not game.settled[0]
+    game.settle(0, [(np.int64(held[0]), np.int64(free[0]))])  # numpy's integers are whole numbers
+    assert game.settled[0] and game.releases[0] == [(held[0], free[0])]
+    assert json.dumps(game.to_json())  # the release is saved as plain numbers
+
+
+class _BadHand:
+    """Plays the easier game; its choose_move answers ``answer`` when it holds two tiles."""
+
+    name = "bad hand"
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def choose(self, view):
+        return view.legal_cells()[0]
+
+    def choose_move(self, view):
+        return self.answer
+
+
+@pytest.mark.parametrize("answer", [None, (3,), 7])
+def test_an_agents_malformed_pair_is_an_illegal_move_naming_it(answer):
+    game = Game(Ruleset.from_options(Options(draw=2)), ["ann"], seed=1)
+    with pytest.raises(IllegalMove, match="ann: the agent's choose_move answered .*: expected a \\(tile, cell\\) pair"):
+        game.play([_BadHand(answer)])
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.place(0, 3, np.array([1, 2])),
+    lambda g: g.place(0, 1, np.zeros((2, 2), dtype=np.int64)),
+    lambda g: g.move(0, 4, np.array([1, 2])),
+    lambda g: g.place(0, np.arange(30)),
+])
+def test_arrays_where_a_number_belongs_are_refused_on_one_line(call):
+    game = _game()
+    game.draw()
+    with pytest.raises(IllegalMove) as info:
+        call(game)
+    assert "\n" not in str(info.value)
+    game.place(0, 0)
+    with pytest.raises(IllegalMove, match="a tile is given by its id"):
+        game.move_targets(0, np.array([1, 2]))
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: Match(STANDARD, ["ann"], format=np.array([1, 2])), "unknown match format"),
+    (lambda: deal(np.array([1, 2])), "deal seed"),
+    (lambda: Options.from_json({1: 2, "x": 3}), "unknown option 1"),
+    (lambda: STANDARD.rays(STANDARD.empty_board(), -1), "symbol -1: expected 0 (sun) or 1 (moon)"),
+    (lambda: STANDARD.rays(STANDARD.empty_board(), 5), "symbol 5"),
+])
+def test_more_raw_errors_are_input_errors(call, words):
+    with pytest.raises(InputError) as info:
+        call()
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_board_no_game_reaches_is_refused_not_scored():
+    """A wildcard on the standard board, or one tile twice, was scored: 456 points, above the 307 maximum."""
+    with pytest.raises(InputError, match="cell 0 holds \\*\\*\\*, which is not a tile of this game's set"):
+        STANDARD.score(np.full(19, 27))
+    with pytest.raises(InputError, match="tile 123 is on the board twice \\(cells 0 and 1\\)"):
+        STANDARD.score(np.zeros(19, dtype=np.int64))
+    with pytest.raises(InputError, match="twice"):
+        STANDARD.lines([0, 0] + [-1] * 17)
+    wild = Ruleset.from_options(Options(wildcards=True))
+    assert wild.score(np.array([27] + [-1] * 18)) == 0  # the wildcard is a tile of this set
+
+
+def test_numpy_integers_are_whole_numbers_for_the_options_too():
+    rules = Ruleset.from_options(draw=np.int64(2))
+    assert rules.options.draw == 2 and type(rules.options.draw) is int
+    assert json.dumps(rules.options.to_json())

@@ -1,14 +1,17 @@
 """The OpenSpiel game take_it_easy: random simulation test, explicit chance draws, returns."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 import pytest
 
+import takeiteasy.data
 import takeiteasy.envs.openspiel_game  # noqa: F401 - registers take_it_easy
 from takeiteasy.core import IllegalMove, Options, Ruleset
 from takeiteasy.core.errors import InputError
+from takeiteasy.core.notation import parse_tile
 from takeiteasy.core.tiles import TOKENS
 
 
@@ -179,6 +182,39 @@ def test_games_of_several_options_serialize(options):
     assert copy.history() == state.history() and str(copy) == str(state)
     assert copy.legal_actions() == state.legal_actions() and copy_game.rules.options == game.rules.options
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_rulebook_000_a_sun_moon_map_of_its_own_survives_the_game_string(tmp_path):
+    """Rulebook 000 (Sunrays and Moonbeams) with a sun/moon map of the players' own: the map as JSON text, or a
+    file whose path holds a ',' or '=', cut the game string in two, and serialize_game_and_state wrote a string
+    that could not be read back.  The game string spells the map out instead (``moons``), so it needs no file."""
+    moons = {"574": "moon", "123": "moon", "928": "sun"}
+    inline = json.dumps({"symbols": moons})
+    path = tmp_path / "our,map=1.json"
+    path.write_text(inline)
+    for symbols in (inline, str(path)):
+        game = pyspiel.load_game("take_it_easy", {"players": 2, "scoring": "sunrays", "symbols": symbols})
+        assert "moons=" in str(game) and "," not in game.get_parameters()["moons"]
+        again = pyspiel.load_game(str(game))
+        assert str(again) == str(game) and np.array_equal(again.rules.symbols, game.rules.symbols)
+        assert [game.rules.symbol_name(parse_tile(t)) for t in moons] == list(moons.values())
+        state = game.new_initial_state()
+        state.apply_action(state.legal_actions()[0])
+        state.apply_action(4)
+        copy_game, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+        assert str(copy) == str(state) and np.array_equal(copy_game.rules.symbols, game.rules.symbols)
+    none = pyspiel.load_game("take_it_easy", {"scoring": "sunrays",
+                                              "symbols": json.dumps({"symbols": {t: "sun" for t in TOKENS}})})
+    assert "moons=none," in str(none) and not pyspiel.load_game(str(none)).rules.symbols.any()
+    with pytest.raises(InputError, match="as symbols or as moons, not both"):
+        pyspiel.load_game("take_it_easy", {"symbols": inline, "moons": "574", "scoring": "sunrays"})
+
+
+def test_a_board_file_whose_path_the_game_string_cannot_carry_is_refused(tmp_path):
+    layout = tmp_path / "a,b.json"
+    layout.write_text((Path(takeiteasy.data.__file__).parent / "layouts" / "standard.json").read_text())
+    with pytest.raises(InputError, match=r"board .* holds a ',' or '=', which an OpenSpiel game string"):
+        pyspiel.load_game("take_it_easy", {"board": str(layout)})
 
 
 def test_every_options_field_is_a_parameter():

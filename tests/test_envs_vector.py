@@ -225,8 +225,17 @@ def test_reset_options_deals_and_their_mistakes():
         envs.reset(options={"deal": deals[0]})
     with pytest.raises(InputError, match="1 deals for 2 environments"):
         envs.reset(options={"deals": deals[:1]})
-    with pytest.raises(InputError, match="1 flags for 2 environments"):
+    with pytest.raises(InputError, match=r"expected 2 flags, one per environment \(true or false\), not \[true\]"):
         envs.reset(seed=0, options={"reset_mask": [True]})
+    # np.asarray(..., dtype=bool) took the text "0" as true and reset that sub-environment
+    with pytest.raises(InputError, match=r"expected 2 flags.*not \[1, \"0\"\]"):
+        envs.reset(seed=0, options={"reset_mask": [1, "0"]})
+    with pytest.raises(InputError, match="expected 2 flags"):
+        envs.reset(seed=0, options={"reset_mask": [1, 2]})
+    envs.reset(seed=3)
+    envs.step(np.zeros(2, dtype=np.int64))
+    envs.reset(options={"reset_mask": [1, 0]})  # whole numbers 0 and 1 are flags too
+    assert [(board >= 0).sum() for board in envs.boards] == [0, 1]
 
 
 @pytest.mark.parametrize("draw", [2, 3])

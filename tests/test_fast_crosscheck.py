@@ -130,7 +130,8 @@ def test_board_score_matches_reference_scorer(board_name, wildcards):
         got = kernels.board_score(board, shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
                                   DIRECTION_BEST)
         assert got == expected, f"board {board.tolist()}"
-        if i % 10 == 0:
+        placed = board[board >= 0].tolist()
+        if i % 10 == 0 and len(set(placed)) == len(placed):  # the object API refuses a board with a tile twice
             assert rules.score(board) == expected
         scoring += expected > 0
     assert scoring > SAMPLES // 10  # the sample really exercises complete lines

@@ -58,6 +58,22 @@ def test_solo_round_is_analysed_once_it_is_over(client):
     assert analysis(client, code) == report  # kept, not searched again
 
 
+def test_a_round_of_more_tiles_at_a_time_than_ai_players_take_is_analysed_without_the_ai_game(client):
+    """Three tiles at a time: AI players may not sit there (their search of a big hand is too slow to wait for), and
+    the analysis replayed the round with the AI all the same: two such analyses held up every hint on the server
+    for five minutes.  The report leaves the AI's game out; the best board and each move are still there."""
+    joined = create(client, mode="solo", options={"draw": 3})
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    while st["status"] == "playing":
+        tile = st["me"]["pending"][0]
+        st = post(client, code, "place", token=token, cell=st["me"]["legal"][tile][0], tile=tile).json()["state"]
+    report = analysis(client, code)
+    assert report["agent"] is None
+    rules = Ruleset.from_options(Options(draw=3))
+    assert report["best_possible"]["score"] == solve(rules, [parse_tile(t) for t in st["drawn"]]).score
+    assert len(report["players"][0]["moves"]) == 19
+
+
 def test_caller_round_compares_the_entered_boards_with_the_best_one(client):
     host = create(client, mode="caller")
     code, ann = host["code"], host["token"]

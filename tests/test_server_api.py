@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from takeiteasy.core.notation import parse_board, parse_tile  # noqa: E402
 from takeiteasy.core.presets import preset  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
+from takeiteasy.core.tiles import TOKENS  # noqa: E402
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import RateLimits  # noqa: E402
 from takeiteasy.server.store import StoreError  # noqa: E402
@@ -326,6 +327,57 @@ def test_no_caller_boards_are_visible_and_players_announce(client):
         st = after_ais(client, code, token)  # the AI places, and announces every other draw
         assert "board" in st["players"][1]  # rulebook 004: with no caller, players see each other's boards
     assert st["status"] == "finished" and len(st["drawn"]) == 19
+    listed = client.get("/api/scores", params={"preset": "no-caller"}).json()["scores"]
+    assert [(row["name"], row["score"]) for row in listed] == [("ann", st["players"][0]["round_score"])]
+
+
+def test_a_rooms_state_is_never_worked_out_on_the_event_loop(client, monkeypatch):
+    """A room's state scores its boards with compiled kernels.  Worked out on the event loop, its first call after a
+    start waited there for numba's lock while the warm-up thread held it, and every request froze for seconds
+    (minutes with a cold cache).  Every request and live update works it out in a worker thread."""
+    import asyncio
+
+    from takeiteasy.server.rooms import Room
+
+    calls, on_loop = [], []
+    real_state = Room.state
+
+    def state_watched(self, viewer=None):
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(viewer)
+        except RuntimeError:  # no running loop: a worker thread
+            pass
+        calls.append(viewer)
+        return real_state(self, viewer)
+
+    monkeypatch.setattr(Room, "state", state_watched)
+    joined = create(client, mode="room", name="Ann")
+    code, token = joined["code"], joined["token"]
+    with client.websocket_connect(f"/api/rooms/{code}/ws?token={token}") as socket:
+        assert socket.receive_json()["type"] == "state"
+        bob = post(client, code, "join", name="Bob").json()["token"]
+        assert socket.receive_json()["type"] == "state"
+        st = post(client, code, "start", token=token).json()["state"]
+        place_first_legal(client, code, token, st)
+        state(client, code, bob)
+    assert len(calls) >= 6 and on_loop == []
+
+
+def test_rulebook_004_alone_with_no_caller_a_round_is_a_puzzle_and_no_best_score(client):
+    """Rulebook 004 alone: the lone player announces every tile, so 307 is always there to lay (the rules refuse
+    solitaire with no caller for that reason).  A solo room of one seat with no caller played, and its 307 went
+    on the best-scores list beside rounds dealt at random."""
+    from takeiteasy.solve import maximum
+
+    best = maximum(Ruleset.from_options(Options(caller=False))).boards[0]
+    joined = create(client, mode="solo", preset="no-caller", name="Puzzler")
+    code, token, st = joined["code"], joined["token"], joined["state"]
+    for cell, tile in enumerate(best.tolist()):
+        assert post(client, code, "announce", token=token, tile=TOKENS[tile]).status_code == 200
+        st = post(client, code, "place", token=token, cell=cell, tile=TOKENS[tile]).json()["state"]
+    assert st["status"] == "finished" and st["players"][0]["score"] == 307
+    assert client.get("/api/scores", params={"preset": "no-caller"}).json()["scores"] == []
 
 
 def test_rulebook_004_the_next_chooser_is_told_to_wait_until_everyone_has_placed(client):
@@ -715,7 +767,7 @@ def test_reference_endpoints(client):
     assert scored["score"] == 0 and len(scored["lines"]) == 15
     assert "Take It Easy" in client.get("/").text
     # the sun or moon of every tile (wildcards too), as the engine scores and places them, for the page to draw
-    from takeiteasy.core.tiles import SYMBOLS, TOKENS
+    from takeiteasy.core.tiles import SYMBOLS
     tiles = client.get("/api/tiles").json()
     assert tiles["symbol_of"] == {token: ("sun", "moon")[int(SYMBOLS[t])] for t, token in enumerate(TOKENS)}
     assert len(tiles["symbol_of"]) == 31 and tiles["symbol_of"]["***"] == "sun"
@@ -967,6 +1019,14 @@ def test_a_look_alike_of_a_name_taken_is_the_same_name_and_names_must_show_somet
     for name, other in (("カク", "ガク"), ("राम", "रमा")):  # in other scripts a mark makes another name
         assert post(client, code, "join", name=name).status_code == 201
         assert post(client, code, "join", name=other).status_code == 201
+
+
+def test_a_name_with_a_blank_letter_or_a_grapheme_joiner_is_the_name_without_it(client):
+    """Hangul fillers, the half-width filler and the braille blank print as nothing (a name of them alone is
+    refused), and the combining grapheme joiner joins nothing visibly: "\u3164Bob" sat beside "Bob"."""
+    code = create(client, mode="room", name="Bob")["code"]
+    for twin in ("\u3164Bob", "Bob\u3164", "\u034fBob", "Bob\u2800", "Bob\uffa0", "Bob\u1160", "\u115fBob", "Bo\u3164b"):
+        assert "is taken" in refused(post(client, code, "join", name=twin), 409), repr(twin)
 
 
 def test_hint_board_may_carry_the_holding_slots(client):

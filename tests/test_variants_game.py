@@ -143,9 +143,9 @@ def test_rulebook_000_highest_score_wins_the_round_and_equal_scores_share_it():
     assert match.finished and match.winners == [1]
     match.results = [[150, 150, 90]]
     assert match.winners == [0, 1]
-    game = Game(rules, ["a", "b"], seed=5)
+    played = Match(rules, ["a", "b"], rounds=1, seed=5)
+    game = played.new_round()
     scores = game.play([ScriptedPlayer("a", list(range(19))), ScriptedPlayer("b", list(range(18, -1, -1)))])
-    played = Match(rules, ["a", "b"], rounds=1)
     played.record(game)
     assert played.winners == [p for p in range(2) if scores[p] == max(scores)]
 

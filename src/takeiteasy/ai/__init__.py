@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.errors import InputError
+from ..core.errors import InputError, quoted
 from ..core.rules import Ruleset
 from .agents import BestAgent, DeepAgent, ExpectimaxAgent, FastAgent, HeuristicAgent, RolloutAgent
 from .basic import Agent, GreedyAgent, RandomAgent
@@ -64,14 +64,14 @@ def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: 
     """
     factory = AGENTS.get(name) if isinstance(name, str) else None
     if factory is None:
-        raise InputError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}")
+        raise InputError(f"unknown agent {quoted(name)}; expected one of {', '.join(AGENTS)}")
     if rules is not None:
         Ruleset.require(rules, "an agent plays")
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise InputError(f"seed {seed!r}: expected a whole number")
+        raise InputError(f"seed {quoted(seed)}: expected a whole number")
     seed = int(seed)  # numpy's integers too: the agents' generators take Python ints
     if weights is not None and not isinstance(weights, (str, os.PathLike)):
-        raise InputError(f"weights {weights!r}: expected the path of a weights file")
+        raise InputError(f"weights {quoted(weights)}: expected the path of a weights file")
     rules = rules or Ruleset.from_options()
     if weights is None:
         return factory(rules, seed)

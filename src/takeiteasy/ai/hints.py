@@ -77,11 +77,6 @@ def tile_ids(rules: Ruleset, values, what: str) -> list[int]:
     return tiles
 
 
-def check_board_tiles(rules: Ruleset, board: np.ndarray) -> None:
-    """Refuse a board holding a tile of another set, or one tile twice: no game reaches it."""
-    tile_ids(rules, [int(t) for t in board if t >= 0], "board")
-
-
 def default_remaining(rules: Ruleset, board: np.ndarray, tile: int, in_hand=()) -> tuple[int, ...]:
     """Tiles not seen yet: the set minus the board's tiles and the tiles in hand."""
     seen = {int(t) for t in board if t >= 0} | {tile} | set(in_hand)
@@ -138,7 +133,6 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
     board = Ruleset.require(rules, "a hint is given").check_board(board)
     if board.shape == (rules.layout.num_cells,) and rules.board_size > board.size:  # holding slots left out
         board = np.concatenate([board, np.full(rules.board_size - board.size, -1, dtype=np.int64)])
-    check_board_tiles(rules, board)
     if isinstance(tile, (bool, np.bool_)) or not isinstance(tile, (int, np.integer)) or tile not in rules.tile_set:
         token = isinstance(tile, str) and " (tiles are given by id: parse_tile reads a token such as 574)"
         raise InputError(f"tile {_name(tile)} is not in this game's tile set{token or ''}")
@@ -204,7 +198,6 @@ def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining:
     and the tile that leaves the player furthest ahead comes first, as the AI players choose (``announce``).
     """
     board = Ruleset.require(rules, "a hint is given").check_board(board)
-    check_board_tiles(rules, board)
     placed = sorted(int(t) for t in board if t >= 0)
     if isinstance(others, (str, bytes)) or not hasattr(others, "__iter__"):
         raise InputError(f"others: expected a list of the other players' boards, not {others!r}")

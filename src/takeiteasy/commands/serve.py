@@ -132,6 +132,7 @@ def warm_up() -> None:
         from ..core.rules import Ruleset
 
         rules = Ruleset.from_options()
+        rules.score(rules.empty_board())  # first what every room's state asks (the scores), which loads in a moment
         hint(rules, rules.empty_board(), 0)
     except Exception:  # nothing depends on it: a real request would meet the same problem and say so
         pass

@@ -18,7 +18,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 
-from .errors import InputError
+from .errors import InputError, quoted
 from .tiles import NUM_TILES
 
 MASK64 = (1 << 64) - 1
@@ -74,6 +74,17 @@ def shuffled(tiles, seed: int) -> list[int]:
     return order
 
 
+def _is_whole(value) -> bool:
+    """Whether ``value`` is a Python or numpy integer (not a bool, nor an array, whose ``__index__`` refuses)."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
 def deal(seed: int, tile_set: Iterable[int] = range(27), count: int = 19, index: int | None = None) -> list[int]:
     """The first ``count`` tiles of the seeded shuffle of ``tile_set``.
 
@@ -81,14 +92,14 @@ def deal(seed: int, tile_set: Iterable[int] = range(27), count: int = 19, index:
     how benchmarks give two agents the same deals.
     """
     for name, value in (("seed", seed), ("index", index)):  # Python and numpy integers (not bools)
-        if (value is not None or name == "seed") and (isinstance(value, bool) or not hasattr(value, "__index__")):
-            raise InputError(f"deal {name} {value!r}: expected a whole number")
-    if isinstance(count, bool) or not hasattr(count, "__index__") or count < 0:  # -1 would slice off the last tile
-        raise InputError(f"deal count {count!r}: expected a whole number, 0 or more")
+        if (value is not None or name == "seed") and not _is_whole(value):
+            raise InputError(f"deal {name} {quoted(value)}: expected a whole number")
+    if not _is_whole(count) or count < 0:  # -1 would slice off the last tile
+        raise InputError(f"deal count {quoted(count)}: expected a whole number, 0 or more")
     if isinstance(tile_set, (str, bytes)) or not hasattr(tile_set, "__iter__"):
-        raise InputError(f"deal tile set {tile_set!r}: expected tile ids")
+        raise InputError(f"deal tile set {quoted(tile_set)}: expected tile ids")
     tile_set = list(tile_set)
-    if any(isinstance(t, bool) or not hasattr(t, "__index__") or not 0 <= t < NUM_TILES for t in tile_set) \
+    if any(not _is_whole(t) or not 0 <= t < NUM_TILES for t in tile_set) \
             or len(set(tile_set)) != len(tile_set):
         raise InputError(f"deal tile set: expected distinct tile ids 0..{NUM_TILES - 1}")
     if count > len(tile_set):

@@ -7,6 +7,11 @@ import json
 class InputError(ValueError):
     """Bad input from a user or a file.  ``str()`` is a one-line message; surfaces show it as is."""
 
+    def __str__(self) -> str:
+        text = super().__str__()
+        # a refused value quoted as it came (a file name with a line break in it) must not break the line
+        return text.replace("\r", "\\r").replace("\n", "\\n") if "\n" in text or "\r" in text else text
+
 
 class IllegalMove(InputError):
     """A move the rules refuse; ``str()`` is the reason (raised by the ruleset and the game, exported by both)."""
@@ -38,4 +43,5 @@ def quoted(value, limit: int = 40) -> str:
             return f"a {type(value).__name__} too long to show"
         dropped = abs(value).bit_length() * 3 // 10 - 100  # digits surely below the top hundred (log10(2) > 0.3)
         return f"a whole number of {len(str(abs(value) // 10 ** dropped)) + dropped} digits"
+    text = " ".join(text.split()) if "\n" in text else text  # a numpy array's repr spans lines
     return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -106,7 +106,7 @@ def _tile_id(tile) -> int:
     try:
         return operator.index(tile)
     except TypeError:
-        raise IllegalMove(f"tile {tile!r}: a tile is given by its id, a whole number 0..{len(TOKENS) - 1} "
+        raise IllegalMove(f"tile {quoted(tile)}: a tile is given by its id, a whole number 0..{len(TOKENS) - 1} "
                           "(parse_tile reads a token such as 574)") from None
 
 
@@ -168,6 +168,10 @@ MAX_NAME = 24
 # characters that print as nothing though Unicode counts them as letters or symbols (Hangul fillers, braille blank)
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
+# left out of a name key: the blank letters, the zero-width joiner and the combining grapheme joiner, which joins
+# nothing visibly
+INVISIBLE_IN_KEYS = BLANK_LETTERS | {ZERO_WIDTH_JOINER, "\u034f"}
+
 # Cyrillic and Greek capitals and small letters drawn like Latin ones: in a name key they are the Latin letter, so
 # that "Аlice" with a Cyrillic А cannot sit beside "Alice" (and be let an AI play for in her place)
 LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіјѕІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEKMHOPCTXaeopcyxijsIJSABEZHIKMNOPTYXo")
@@ -183,9 +187,12 @@ def name_key(name: str) -> str:
     and Cyrillic letters: in other scripts a mark makes another name (カク and ガク, राम and रमा)."""
     kept, base = [], ""
     for ch in unicodedata.normalize("NFKD", name):
-        if _is_variation_selector(ch) or ch == ZERO_WIDTH_JOINER:
+        # what prints as nothing: "\u3164Bob" and "Bob\u2800" read as "Bob" (clean_name counts them as blank)
+        if _is_variation_selector(ch) or ch in INVISIBLE_IN_KEYS:
             continue
         on = unicodedata.name(base, "") if base else ""  # a mark opening the name sits on nothing (was a TypeError)
+        if unicodedata.category(ch).startswith("M") and not base:
+            continue
         if unicodedata.category(ch) == "Mn" and on.startswith(("LATIN", "GREEK", "CYRILLIC")):
             continue
         if not unicodedata.category(ch).startswith("M"):
@@ -338,6 +345,11 @@ class Game:
         self.draw_size = _whole("draw size", self.draw_size, 1, n)
         if self.deal is not None:
             self.deal = self._checked_deal(self.deal, exact=options.caller)  # with no caller, the tiles so far
+            if self.seed is not None and options.caller \
+                    and self.deal != seeded_deal(self.seed, self.rules.tile_set, n):
+                # the saved game would name a seed that deals other tiles, and could not be read back
+                raise InputError(f"the deal is not the one of seed {self.seed} (`takeiteasy deal --seed {self.seed}`); "
+                                 "a deal of its own takes no seed")
         elif options.caller:
             assert self.seed is not None  # drawn above: no deal was given
             self.deal = seeded_deal(self.seed, self.rules.tile_set, n)
@@ -531,8 +543,7 @@ class Game:
         pending = self.pending[player]
         if not pending:
             raise IllegalMove("no drawn tile to place: wait for the next draw")
-        if tile is None:
-            tile = pending[0]
+        tile = pending[0] if tile is None else _tile_id(tile)
         if tile not in pending:
             raise IllegalMove(f"tile {_tile_name(tile)} is not waiting to be placed")
         reason = self.rules.refusal(self.boards[player], tile, cell, self.previous_tile(player),
@@ -554,13 +565,13 @@ class Game:
         reason = self._nothing_moves(player)
         if reason:
             raise IllegalMove(reason)
-        tile = self.movable[player][-1] if tile is None else tile
+        tile = self.movable[player][-1] if tile is None else _tile_id(tile)
         if tile not in self.movable[player]:
             if tile not in self.boards[player]:
                 raise IllegalMove(f"tile {_tile_name(tile)} is not on this player's board")
             raise IllegalMove(f"tile {_tile_name(tile)} was placed before the last draw and may not move")
         if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):  # a bool would index the board as a mask
-            raise IllegalMove(f"cell {cell!r}: a cell is a whole number")
+            raise IllegalMove(f"cell {quoted(cell)}: a cell is a whole number")
         if 0 <= cell < len(self.boards[player]) and self.boards[player][cell] == tile:
             raise IllegalMove(f"tile {_tile_name(tile)} is on cell {cell} already")
         board, replay, reason = self._moved(player, tile, cell)
@@ -575,7 +586,7 @@ class Game:
         self._check_player(player)
         if self._nothing_moves(player):
             return []
-        tile = self.movable[player][-1] if tile is None else tile
+        tile = self.movable[player][-1] if tile is None else _tile_id(tile)
         if tile not in self.movable[player]:
             return []
         board = self.boards[player]
@@ -615,6 +626,13 @@ class Game:
 
     def release(self, player: int, tile: int, cell: int) -> None:
         """Daffodil variant 4, end of round: move a held tile onto an empty stamen cell."""
+        self._release_refusal(player)
+        self.boards[player] = self.rules.released(self.boards[player], [(tile, cell)])
+        self.releases[player].append((int(tile), int(cell)))  # checked whole numbers, numpy's too
+        self.movable[player] = []  # play is over for this player: see move()
+
+    def _release_refusal(self, player: int) -> None:
+        """:class:`IllegalMove` unless ``player`` may move held tiles onto the stamen now."""
         self._check_player(player)
         if not self.rules.holding_cells:
             raise IllegalMove(RELEASE_ONLY_HOLDING)
@@ -622,12 +640,17 @@ class Game:
             raise IllegalMove("holding area: tiles move onto the stamen only once every tile is placed")
         if self.settled[player]:
             raise IllegalMove("holding area: this player has already finished the round")
-        self.boards[player] = self.rules.released(self.boards[player], [(tile, cell)])
-        self.releases[player].append((tile, cell))
-        self.movable[player] = []  # play is over for this player: see move()
 
     def settle(self, player: int, releases: Sequence[tuple[int, int]] = ()) -> None:
-        """Daffodil variant 4: make the given (tile, stamen cell) moves, and finish the round for ``player``."""
+        """Daffodil variant 4: make the given (tile, stamen cell) moves, and finish the round for ``player``.
+        Every move is checked before any is made: a refused settle changes nothing."""
+        self._check_player(player)
+        if isinstance(releases, (str, bytes)) or not hasattr(releases, "__iter__"):
+            raise IllegalMove(f"releases: expected a list of (tile, stamen cell) pairs, not {quoted(releases)}")
+        releases = list(releases)
+        if releases:
+            self._release_refusal(player)
+            self.rules.released(self.boards[player], releases)  # refuses a bad pair before anything moves
         for tile, cell in releases:
             self.release(player, tile, cell)
         if not self.all_drawn or self.pending[player]:
@@ -637,7 +660,7 @@ class Game:
 
     def _check_player(self, player: int) -> None:
         if isinstance(player, bool) or not isinstance(player, numbers.Integral) or not 0 <= player < len(self.players):
-            raise IllegalMove(f"there is no player {player!r}")
+            raise IllegalMove(f"there is no player {quoted(player)}")
 
     # -- driving players -----------------------------------------------------
     def play(self, agents: list[Player]) -> list[int]:
@@ -678,7 +701,7 @@ class Game:
             return operator.index(value)
         except TypeError:
             hint = "; a tile is its id (parse_tile turns a token into one)" if what == "tile" else ""
-            raise IllegalMove(f"{self.players[player]}: the agent answered {value!r} for a {what}: "
+            raise IllegalMove(f"{self.players[player]}: the agent answered {quoted(value)} for a {what}: "
                               f"a {what} is a whole number{hint}") from None
 
     def draw_next(self, agents: Sequence[Player | None] | None = None) -> list[int]:
@@ -707,7 +730,12 @@ class Game:
         """Let ``agent`` place one of ``player``'s pending tiles."""
         view = self.view(player)
         if hasattr(agent, "choose_move") and len(view.pending) > 1:
-            tile, cell = agent.choose_move(view)
+            answer = agent.choose_move(view)
+            try:
+                tile, cell = answer
+            except (TypeError, ValueError):
+                raise IllegalMove(f"{self.players[player]}: the agent's choose_move answered {quoted(answer)}: "
+                                  "expected a (tile, cell) pair") from None
             tile = self._agents_number(player, tile, "tile")
         else:
             cell, tile = agent.choose(view), None
@@ -719,8 +747,13 @@ class Game:
 
     def settle_with(self, player: int, agent: Player) -> None:
         """Daffodil variant 4: the agent's ``settle`` hook, or else the best-scoring moves onto the stamen."""
-        releases = agent.settle(self.view(player)) if hasattr(agent, "settle") else self.best_release(player)
-        self.settle(player, [(int(t), int(c)) for t, c in releases])
+        if not hasattr(agent, "settle"):
+            self.settle(player, self.best_release(player))
+            return
+        try:
+            self.settle(player, agent.settle(self.view(player)))
+        except IllegalMove as exc:  # an agent's mistake: say whose
+            raise IllegalMove(f"{self.players[player]}, settling: {exc}") from None
 
     def best_release(self, player: int) -> list[tuple[int, int]]:
         """Daffodil variant 4: ``player``'s best moves onto the stamen (:meth:`Ruleset.best_release`), counting
@@ -785,15 +818,16 @@ class Game:
         except InputError as exc:
             raise InputError(f"saved game: {exc}") from None
         no_caller = not rules.options.caller
+        seed = data.get("seed")
+        if isinstance(seed, int) and not isinstance(seed, bool) and not no_caller \
+                and deal != seeded_deal(seed, rules.tile_set, rules.tiles_per_round):
+            raise InputError(f"saved game: the deal is not the one of its seed {seed} (`takeiteasy deal --seed "
+                             f"{seed}`); a deal of its own has seed null")
         # no caller: the deal grows as the replay announces it ([]: given, so a null seed stays null)
-        game = cls(rules, names, data.get("seed"), [] if no_caller else deal, size, caller)
+        game = cls(rules, names, seed, [] if no_caller else deal, size, caller)
         if game.draw_size != rules.options.draw:  # which of the two did the round follow?
             raise InputError(f"saved game: draw_size {game.draw_size} contradicts the options' draw "
                              f"{rules.options.draw}; give one number of tiles turned over at a time")
-        if game.seed is not None and not no_caller \
-                and game.deal != seeded_deal(game.seed, rules.tile_set, rules.tiles_per_round):
-            raise InputError(f"saved game: the deal is not the one of its seed {game.seed} (`takeiteasy deal --seed "
-                             f"{game.seed}`); a deal of its own has seed null")
         while not game.all_drawn and any(len(game.moves[p]) < len(moves[p]) for p in range(len(moves))):
             if no_caller:
                 start = len(game.drawn)
@@ -866,13 +900,27 @@ class Match:
             self.rounds = self.rules.options.rounds
         if self.format is None:
             self.format = self.rules.options.match
-        if self.format not in ("total", "best-of"):
-            raise InputError(f"unknown match format {self.format!r}; expected total or best-of")
+        if not isinstance(self.format, str) or self.format not in ("total", "best-of"):
+            raise InputError(f"unknown match format {quoted(self.format)}; expected total or best-of")
+        self.results = self._checked_results(self.results)
         self.rounds = _whole("rounds", self.rounds, 1, MAX_ROUNDS)  # a match is bounded, as the option is
         if self.seed is None:  # a fresh series of deals, its seed kept so the match can be replayed
             self.seed = fresh_seed()
         if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral):
             raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None for a fresh random one)")
+
+    def _checked_results(self, results) -> list[list[int]]:
+        """Rounds already played (per round, one score per player), or :class:`InputError`."""
+        if isinstance(results, (str, bytes)) or not isinstance(results, Sequence):
+            raise InputError(f"results: expected a list of rounds, each a list of scores, not {quoted(results)}")
+        checked = []
+        for number, scores in enumerate(results, start=1):
+            if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != len(self.players) \
+                    or any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in scores):
+                raise InputError(f"results: round {number} is {quoted(scores)}; expected one whole-number score for "
+                                 f"each of the {len(self.players)} players")
+            checked.append([int(x) for x in scores])
+        return checked
 
     def __repr__(self) -> str:
         state = "finished" if self.finished else f"{len(self.results)} rounds played"
@@ -897,6 +945,12 @@ class Match:
             raise IllegalMove(f"a round of {game.players} under other rules is not a round of this match "
                               f"({self.players})" if game.rules.options != self.rules.options else
                               f"a round of {game.players} is not a round of this match ({self.players})")
+        index = len(self.results)
+        assert self.seed is not None  # __post_init__ drew one
+        if game.seed != game_seed(self.seed, index) or game.caller != index % len(self.players):
+            # a round recorded twice, or one dealt elsewhere, would count in place of the round the match deals
+            raise IllegalMove(f"this is not round {index + 1} of the match (its deal is seed "
+                              f"{game_seed(self.seed, index)}'s): play the round new_round() gives")
         self.results.append(game.scores())
 
     def play(self, agents: list[Player]) -> list[int]:

@@ -118,6 +118,21 @@ def tiles_in_range(board, num_tiles):
 
 
 @kernel
+def tiles_of_set(board, in_set):
+    """Whether every entry is -1 (empty) or a tile of the set (``in_set[tile]``), none of them twice: the boards a
+    game can reach.  Checks the range first, as :func:`tiles_in_range` does."""
+    seen = np.zeros(in_set.shape[0], np.bool_)
+    for c in range(board.shape[0]):
+        tile = board[c]
+        if tile == -1:
+            continue
+        if tile < -1 or tile >= in_set.shape[0] or not in_set[tile] or seen[tile]:
+            return False
+        seen[tile] = True
+    return True
+
+
+@kernel
 def count_filled(board):
     n = 0
     for c in range(board.shape[0]):

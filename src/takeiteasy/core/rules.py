@@ -18,6 +18,7 @@ from .errors import IllegalMove, InputError, quoted
 import numbers
 import operator
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -357,6 +358,12 @@ class Options:
     best_ray_ties: str = "split"  # best-sunray: equal best rays split 60, or compare next-best rays first
     solitaire: bool = False  # one player, playing to beat a personal best
 
+    def __post_init__(self) -> None:
+        for f in fields(self):  # a numpy integer is a whole number as Game and deal() take it; JSON wants an int
+            value = getattr(self, f.name)
+            if isinstance(value, np.integer) and str(f.type).startswith("int"):
+                object.__setattr__(self, f.name, int(value))
+
     def __repr__(self) -> str:
         """Only the options that differ from the standard game: ``Options(placement='adjacent')``."""
         changed = (f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default)
@@ -374,9 +381,9 @@ class Options:
         if not isinstance(data, dict):
             raise RulesError("options must be a JSON object")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - known, key=str)  # JSON keys are text; a dict from Python may hold others
         if unknown:
-            raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
+            raise RulesError(f"unknown option {quoted(unknown[0])}; known options: {', '.join(sorted(known))}")
         options = cls(**data)
         if saved and not any(cls.type_refusal(name, value) for name, value in data.items()):
             options = options.without_unused()
@@ -413,7 +420,7 @@ class Options:
         known = {f.name for f in fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise RulesError(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known))}")
+            raise RulesError(f"unknown option {quoted(unknown[0])}; known options: {', '.join(sorted(known))}")
         return replace(self, **changes)
 
     @classmethod
@@ -506,6 +513,13 @@ class Ruleset:
         return cls(options, shape, tile_set, per_round, placement_type(), SCORING_RULES[options.scoring](),
                    load_symbol_map(options.symbols), stamen_rule, size)
 
+    @cached_property
+    def in_set(self) -> np.ndarray:
+        """``in_set[tile]``: whether the tile id is one of this game's set (what :meth:`check_board` looks up)."""
+        mask = np.zeros(NUM_TILES, dtype=np.bool_)
+        mask[list(self.tile_set)] = True
+        return mask
+
     # -- the questions every surface asks -----------------------------------
     @property
     def holding_cells(self) -> tuple[int, ...]:
@@ -588,7 +602,7 @@ class Ruleset:
         """
         if (type(board) is np.ndarray and board.dtype is _INT64 and board.ndim == 1
                 and (len(board) == self.board_size or len(board) == len(self.layout.cells))
-                and kernels.tiles_in_range(board, NUM_TILES)):
+                and kernels.tiles_of_set(board, self.in_set)):
             return board  # the common case, quickly
         if not (isinstance(board, np.ndarray) and board.dtype == np.int64):
             try:
@@ -610,6 +624,16 @@ class Ruleset:
             cell = next(c for c, t in enumerate(board) if not -1 <= t < NUM_TILES)
             raise InputError(f"cell {cell} holds {int(board[cell])}: expected a tile id 0..{NUM_TILES - 1} "
                              "or -1 for an empty cell")
+        if not kernels.tiles_of_set(board, self.in_set):  # no game reaches such a board: its score would be wrong
+            first: dict[int, int] = {}
+            for cell, tile in enumerate(board.tolist()):
+                if tile >= 0 and not self.in_set[tile]:
+                    raise InputError(f"cell {cell} holds {format_tile(tile)}, which is not a tile of this game's set")
+                if tile in first:
+                    raise InputError(f"tile {format_tile(tile)} is on the board twice (cells {first[tile]} and {cell}); "
+                                     "a game has each tile once")
+                if tile >= 0:
+                    first[tile] = cell
         return board
 
     def parse_board(self, text: str) -> np.ndarray:
@@ -658,7 +682,7 @@ class Ruleset:
         if isinstance(cell, bool) or not isinstance(cell, numbers.Integral) or cell not in self.release_cells(board, tile):
             if tile >= NUM_STANDARD:
                 return f"holding area: wildcard {format_tile(int(tile))} may not move onto the stamen"
-            shown_cell = int(cell) if isinstance(cell, numbers.Integral) and not isinstance(cell, bool) else repr(cell)
+            shown_cell = int(cell) if isinstance(cell, numbers.Integral) and not isinstance(cell, bool) else quoted(cell)
             return f"holding area: cell {shown_cell} is not an empty stamen cell"
         return None
 
@@ -668,12 +692,12 @@ class Ruleset:
         held (or moved twice) or a cell that is not a free stamen cell for it (:meth:`release_refusal`)."""
         board = self._full(board).copy()
         if isinstance(releases, (str, bytes)) or not hasattr(releases, "__iter__"):
-            raise IllegalMove(f"releases: expected (tile, stamen cell) pairs, not {releases!r}")
+            raise IllegalMove(f"releases: expected (tile, stamen cell) pairs, not {quoted(releases)}")
         for release in releases:
             try:
                 tile, cell = release
             except (TypeError, ValueError):
-                raise IllegalMove(f"release {release!r}: expected a (tile, stamen cell) pair") from None
+                raise IllegalMove(f"release {quoted(release)}: expected a (tile, stamen cell) pair") from None
             reason = self.release_refusal(board, tile, cell)
             if reason:
                 raise IllegalMove(reason)
@@ -737,6 +761,8 @@ class Ruleset:
     def rays(self, board: np.ndarray, symbol: int) -> list[tuple[int, int]]:
         """Best Sunray/Moonbeam: (length, value) of each scoring row of one symbol, best first."""
         shape, board = self.layout, self.check_board(board)
+        if isinstance(symbol, bool) or not isinstance(symbol, numbers.Integral) or symbol not in (0, 1):
+            raise InputError(f"symbol {quoted(symbol)}: expected 0 (sun) or 1 (moon)")
         keys = kernels.ray_keys(board, shape.line_cells, shape.line_len, shape.line_dir, TILE_VALUES,
                                 DIRECTION_BEST, self.symbols, symbol)
         return [(int(k) // 100, int(k) % 100) for k in sorted(keys[keys > 0], reverse=True)]
@@ -796,5 +822,5 @@ def _whole(what: str, value, low: int, high: int) -> int:
     except TypeError:
         whole = None
     if whole is None or isinstance(value, bool) or not low <= whole <= high:
-        raise InputError(f"{what} {value!r}: expected a whole number {low}..{high}")
+        raise InputError(f"{what} {quoted(value)}: expected a whole number {low}..{high}")
     return whole

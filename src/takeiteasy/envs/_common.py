@@ -48,8 +48,7 @@ from functools import cache
 
 import numpy as np
 
-from ..core.deal import deal as seeded_deal
-from ..core.errors import InputError, shown
+from ..core.errors import InputError, quoted, shown
 from ..core.game import IllegalMove, check_players, group_sizes
 from ..core.notation import parse_tiles
 from ..core.tiles import DIRECTION_BEST
@@ -174,11 +173,11 @@ def action_number(action) -> int:
     """An action as an int: Python and numpy integers (0-d arrays too); anything else is refused, booleans too
     (``True`` is an int to Python, but as a cell it is a mistake; numpy's booleans are refused anyway)."""
     if isinstance(action, (bool, np.bool_)) or (isinstance(action, np.ndarray) and action.dtype == np.bool_):
-        raise IllegalMove(f"action {action!r} is not an integer")
+        raise IllegalMove(f"action {quoted(action)} is not an integer")
     try:
         return operator.index(action)
     except TypeError:
-        raise IllegalMove(f"action {action!r} is not an integer") from None
+        raise IllegalMove(f"action {quoted(action)} is not an integer") from None
 
 
 def announces(rules: Ruleset) -> bool:
@@ -330,11 +329,6 @@ def visible_counts(rules: Ruleset) -> np.ndarray:
         drawn += size
         out.extend([drawn] * size)
     return np.array(out, dtype=np.int64)
-
-
-def deal_for(rules: Ruleset, seed: int) -> list[int]:
-    """The round's tiles for a seed: the same deal as ``Game(rules, ..., seed=seed)``."""
-    return seeded_deal(int(seed), rules.tile_set, rules.tiles_per_round)
 
 
 def checked_deal(rules: Ruleset, given, name: str = "reset option 'deal'") -> list[int]:

@@ -32,7 +32,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..core.errors import InputError
+from ..core.errors import InputError, quoted
 from ..core.game import Game, IllegalMove
 from ..core.notation import format_board, format_tile
 from . import _common
@@ -67,8 +67,8 @@ def queue_space(rules) -> spaces.MultiBinary | spaces.MultiDiscrete:
 
 
 def check_invalid_action_mode(mode: str) -> str:
-    if mode not in INVALID_ACTION_MODES:
-        raise InputError(f"invalid_action={mode!r}; expected one of {', '.join(INVALID_ACTION_MODES)}")
+    if not isinstance(mode, str) or mode not in INVALID_ACTION_MODES:
+        raise InputError(f"invalid_action={quoted(mode)}; expected one of {', '.join(INVALID_ACTION_MODES)}")
     return mode
 
 
@@ -86,8 +86,9 @@ class TakeItEasyEnv(gym.Env):
     def __init__(self, render_mode: str | None = None, invalid_action: str = "end", rules=None, options=None,
                  **rule_options):
         self.rules = _common.rules_from(rules, options, **rule_options)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InputError(f"render_mode={render_mode!r}; expected one of {', '.join(self.metadata['render_modes'])}")
+        if render_mode is not None and (not isinstance(render_mode, str)
+                                        or render_mode not in self.metadata["render_modes"]):
+            raise InputError(f"render_mode={quoted(render_mode)}; expected one of {', '.join(self.metadata['render_modes'])}")
         self.render_mode = render_mode
         self.invalid_action = check_invalid_action_mode(invalid_action)
         self.num_cells = self.rules.board_size  # holding slots (daffodil variant 4) are actions too
@@ -160,7 +161,7 @@ class TakeItEasyEnv(gym.Env):
             deal_seed, deal = None, given
         else:
             deal_seed = seed if seed is not None else int(self.np_random.integers(_common.SEED_LIMIT))
-            deal = _common.deal_for(self.rules, deal_seed)
+            deal = None  # the game deals from the seed
         self.game = Game(self.rules, ["agent"], seed=deal_seed, deal=deal, draw_size=_common.draw_size_of(self.rules))
         if not _common.announces(self.rules):
             self.game.draw()

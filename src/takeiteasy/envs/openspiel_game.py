@@ -12,7 +12,11 @@ Parameters (``pyspiel.load_game("take_it_easy(players=2,placement=adjacent)")``)
 empty: the default) and ``options``, a JSON object of :class:`Options` fields
 (a named parameter other than its default wins).  The game string names the
 ruleset by those parameters, so states serialize with
-``pyspiel.serialize_game_and_state``.
+``pyspiel.serialize_game_and_state``.  A game string cannot carry a ``,`` or
+``=`` inside a value, so a sun/moon map of its own (``symbols``, a file or
+JSON text) is spelt out there as ``moons``, the tokens of the tiles that show
+a moon (``moons=574 123 ...``; ``none`` for none), and a board file whose path holds one of those
+characters is refused.
 
 A game is one round: ``rounds`` and ``match`` are parameters because they
 are :class:`Options` fields, but a match is one game per round.
@@ -59,12 +63,12 @@ from dataclasses import fields
 import numpy as np
 import pyspiel
 
-from ..core.errors import InputError, shown
+from ..core.errors import InputError, quoted, shown
 from ..core.game import IllegalMove, announcer, group_sizes
-from ..core.notation import format_board
+from ..core.notation import format_board, parse_tiles
 from ..core.presets import preset as preset_options
-from ..core.rules import Options
-from ..core.tiles import TOKENS
+from ..core.rules import Options, Ruleset
+from ..core.tiles import MOON, SYMBOL_NAMES, TOKENS
 from . import _common
 
 GAME_NAME = "take_it_easy"
@@ -75,7 +79,8 @@ MAX_PLAYERS = _common.MAX_PLAYERS
 # the game string, which cannot carry a comma inside a value, names any ruleset (serialize_game_and_state).
 FIELD_PARAMETERS = {f.name: "" if f.default is None or isinstance(f.default, str) else f.default
                     for f in fields(Options) if f.name != "wildcards"}
-DEFAULT_PARAMETERS = {"players": 1, "preset": "", **FIELD_PARAMETERS, "options": ""}
+DEFAULT_PARAMETERS = {"players": 1, "preset": "", **FIELD_PARAMETERS, "options": "", "moons": ""}
+UNCARRIED = ",="  # characters a value in a game string cannot hold: pyspiel splits the string at them
 
 
 def _game_type(information, terminal: bool = False) -> pyspiel.GameType:
@@ -112,15 +117,33 @@ def options_from_parameters(params: dict) -> Options:
     for name, default in FIELD_PARAMETERS.items():  # a parameter other than its default wins over the JSON
         if params.get(name, default) != default:
             chosen[name] = params[name]
+    moons = params.get("moons") or ""
+    if moons:
+        if chosen.get("symbols") is not None:
+            raise InputError("take_it_easy: give the sun/moon map once, as symbols or as moons, not both")
+        if not isinstance(moons, str):
+            raise InputError(f"take_it_easy: moons is the tokens of the tiles that show a moon, not {quoted(moons)}")
+        moon_tiles = set() if moons.strip() == "none" else set(parse_tiles(moons))
+        chosen["symbols"] = json.dumps({"symbols": {token: SYMBOL_NAMES[int(t in moon_tiles)]
+                                                    for t, token in enumerate(TOKENS)}})
     return Options.from_json(chosen)
 
 
-def canonical_parameters(players: int, options: Options) -> dict:
-    """The game's parameters naming ``options`` with no comma inside a value (the JSON keeps only wildcards)."""
-    params = {"players": players, "preset": "", "options": ""}  # the preset's options are spelt out
+def canonical_parameters(players: int, rules: Ruleset) -> dict:
+    """The game's parameters naming ``rules`` with no comma inside a value (the JSON keeps only wildcards, the
+    sun/moon map is ``moons``)."""
+    options = rules.options
+    params = {"players": players, "preset": "", "options": "", "moons": ""}  # the preset's options are spelt out
     for name, default in FIELD_PARAMETERS.items():
         value = getattr(options, name)
         params[name] = default if value == getattr(Options(), name) else value
+    if options.symbols is not None:  # a file or JSON text: the map itself, which needs no file to load again
+        params["symbols"] = ""
+        params["moons"] = " ".join(TOKENS[t] for t in range(len(TOKENS)) if rules.symbols[t] == MOON) or "none"
+    for name, value in params.items():
+        if isinstance(value, str) and any(ch in value for ch in UNCARRIED):
+            raise InputError(f"take_it_easy: {name} {quoted(value)} holds a ',' or '=', which an OpenSpiel game "
+                             "string cannot carry; name a file without them")
     if options.wildcards is not None:
         params["options"] = json.dumps({"wildcards": options.wildcards})
     return params
@@ -155,7 +178,7 @@ class TakeItEasyGame(pyspiel.Game):
             max_game_length=(self.num_seats + self.announces) * self.rules.tiles_per_round,
         )
         super().__init__(_game_type(information, self.terminal_rewards), info,
-                         canonical_parameters(self.num_seats, options))
+                         canonical_parameters(self.num_seats, self.rules))
 
     def new_initial_state(self):
         return TakeItEasyState(self)

@@ -48,7 +48,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from ..core.errors import InputError
+from ..core.errors import InputError, quoted
 from ..core.game import Game, IllegalMove
 from ..core.notation import format_board, format_tile
 from . import _common
@@ -63,8 +63,8 @@ class _Round:
     """One shared round: the game, public boards and running scores, indexed by seat."""
 
     def __init__(self, num_players: int, rules=None, options=None, observation: str = "ordinal", **rule_options):
-        if observation not in OBSERVATIONS:
-            raise InputError(f"observation={observation!r}; expected one of {', '.join(OBSERVATIONS)}")
+        if not isinstance(observation, str) or observation not in OBSERVATIONS:
+            raise InputError(f"observation={quoted(observation)}; expected one of {', '.join(OBSERVATIONS)}")
         self.rules = _common.rules_from(rules, options, **rule_options)
         self.num_players = _common.seats(self.rules, num_players)
         self.agents = [f"player_{p}" for p in range(self.num_players)]
@@ -131,7 +131,7 @@ class _Round:
             deal_seed = None
         else:
             deal_seed = seed if seed is not None else int(self.rng.integers(_common.SEED_LIMIT))
-            deal = _common.deal_for(self.rules, deal_seed)
+            deal = None  # the game deals from the seed
         self.game = Game(self.rules, list(self.agents), seed=deal_seed, deal=deal,
                          draw_size=_common.draw_size_of(self.rules))
         self.scores = [0] * self.num_players
@@ -463,8 +463,8 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
 
 
 def _check_render_mode(mode: str | None) -> str | None:
-    if mode is not None and mode not in RENDER_MODES:
-        raise InputError(f"render_mode={mode!r}; expected one of {', '.join(RENDER_MODES)}")
+    if mode is not None and (not isinstance(mode, str) or mode not in RENDER_MODES):
+        raise InputError(f"render_mode={quoted(mode)}; expected one of {', '.join(RENDER_MODES)}")
     return mode
 
 

@@ -52,6 +52,8 @@ class AgentPolicy:
         self._check_rules(getattr(env, "rules", None))
         if hasattr(env, "round"):  # PettingZoo
             name = agent if agent is not None else getattr(env, "agent_selection", None)
+            if name is None and hasattr(env, "agent_iter"):  # an AEC environment selects none before its reset
+                raise InputError("policy: call the environment's reset() first")
             if name is None:
                 raise InputError("a parallel PettingZoo environment: say which agent acts, policy(env, 'player_0')")
             if name not in env.possible_agents:

@@ -29,7 +29,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core.errors import InputError, shown
+from ..core.errors import InputError, quoted, shown
 from ..core.game import IllegalMove
 from ..core.notation import format_board, format_tile
 from ..core.tiles import DIRECTION_BEST, TILE_VALUES
@@ -59,20 +59,21 @@ class TakeItEasyVectorEnv(VectorEnv):
         self.max_episode_steps = (None if max_episode_steps is None
                                   else _common.whole_number(max_episode_steps, "max_episode_steps", 1, 10**9))
         if not isinstance(fast, (bool, np.bool_)):  # "no" is truthy: a string here is a mistake
-            raise InputError(f"fast={fast!r}: expected True or False")
+            raise InputError(f"fast={quoted(fast)}: expected True or False")
         self.rules = _common.rules_from(rules, options, **rule_options)
         if _common.announces(self.rules):
             raise InputError("the vector environment deals the tiles; with no caller (caller=False) the player "
                              "announces them: use TakeItEasy-v0, where announcing is an action")
         self.num_envs = num_envs
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InputError(f"render_mode={render_mode!r}; expected 'ansi'")
+        if render_mode is not None and (not isinstance(render_mode, str)
+                                        or render_mode not in self.metadata["render_modes"]):
+            raise InputError(f"render_mode={quoted(render_mode)}; expected 'ansi'")
         self.render_mode = render_mode
         self.invalid_action = check_invalid_action_mode(invalid_action)
         self.autoreset_mode = AUTORESET_MODES.get(autoreset_mode if isinstance(autoreset_mode, AutoresetMode)
                                                   else str(autoreset_mode).lower().replace("_", ""))
         if self.autoreset_mode is None:
-            raise InputError(f"autoreset_mode={autoreset_mode!r}; expected 'next_step' or 'same_step'")
+            raise InputError(f"autoreset_mode={quoted(autoreset_mode)}; expected 'next_step' or 'same_step'")
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
 
         n, cells, k = self.num_envs, self.rules.board_size, _common.num_tile_ids(self.rules)
@@ -192,6 +193,21 @@ class TakeItEasyVectorEnv(VectorEnv):
                 "phase": np.where(tile >= 0, "place", "over"), "_phase": every.copy()}
 
     # -- the VectorEnv API ---------------------------------------------------
+    def _reset_mask(self, given) -> np.ndarray:
+        """The reset option 'reset_mask' (None: every sub-environment) as booleans, or :class:`InputError`: a
+        flag is true, false, 1 or 0 (``np.asarray(..., dtype=bool)`` would take the text "0" as true)."""
+        if given is None:
+            return np.ones(self.num_envs, dtype=bool)
+        try:
+            flags = None if isinstance(given, (str, bytes)) else np.asarray(given)
+        except ValueError:  # ragged lists
+            flags = None
+        if flags is None or flags.shape != (self.num_envs,) or flags.dtype.kind not in "biu" \
+                or (flags.dtype.kind != "b" and not np.isin(flags, (0, 1)).all()):
+            raise InputError(f"reset option 'reset_mask': expected {self.num_envs} flags, one per environment "
+                             f"(true or false), not {shown(given)}")
+        return flags.astype(bool)
+
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         options = options if isinstance(options, dict) else _common.reset_options(options, ())
@@ -200,9 +216,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         options = _common.reset_options(options, ("reset_mask", "deals"))
         # everything checked before the generator is reseeded: a refused reset changes nothing
         seeds = self._seed_list(seed) if seed is not None else None
-        which = np.asarray(options.get("reset_mask", np.ones(self.num_envs, dtype=bool)), dtype=bool)
-        if which.shape != (self.num_envs,):
-            raise InputError(f"reset option 'reset_mask': {which.size} flags for {self.num_envs} environments")
+        which = self._reset_mask(options.get("reset_mask"))
         chosen = np.flatnonzero(which)
         deals = options.get("deals")
         if deals is not None:

@@ -51,8 +51,8 @@ from ..core.tiles import DIRECTION_NAMES, DIRECTION_VALUES, PALETTES, SYMBOL_NAM
 from ..solve.analysis import analyse_called_round, analyse_game
 from . import protocol as msg
 from .limits import Buckets, Limit, OpenRooms, RateLimits
-from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError, RoomMaster,
-                    hash_token, server_options)
+from .rooms import (IDLE_HOURS, MAX_ACTIVE_ROOMS, MAX_AI_DRAW, ROOMS_IN_MEMORY, Forbidden, NotFound, Room, RoomError,
+                    RoomMaster, hash_token, server_options)
 from .store import MemoryStore, Store, StoreError
 
 MAX_BODY = 16 * 1024
@@ -405,11 +405,14 @@ ANALYSES_KEPT = 64
 
 
 def analyse_round(rules: Ruleset, kind: str, data) -> dict:
-    """The post-round analysis of :meth:`Room.analysis_input`'s copy (runs in a worker thread)."""
+    """The post-round analysis of :meth:`Room.analysis_input`'s copy (runs in a worker thread).  The AI's own game
+    on the tiles is left out where AI players may not sit (more than :data:`MAX_AI_DRAW` tiles at a time): its
+    search of a big hand took minutes, holding up every hint on the server."""
+    agent_game = rules.options.draw <= MAX_AI_DRAW
     if kind == "game":
-        return analyse_game(data)
+        return analyse_game(data, agent_game)
     tiles, finals = data
-    return analyse_called_round(rules, tiles, finals)
+    return analyse_called_round(rules, tiles, finals, agent_game)
 
 
 class TokenFilter(logging.Filter):
@@ -546,8 +549,10 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     app.add_middleware(RateLimit, buckets=buckets)
 
-    # A room is read and changed one request at a time (its lock); the engine runs in a worker thread, and AI
-    # players think in a worker thread without holding the lock (see ai_job), so a slow AI holds up nobody.
+    # A room is read and changed one request at a time (its lock); the engine runs in a worker thread, a room's
+    # state too (its scores are compiled kernels: a first call on the event loop waited there for numba's lock
+    # while the start's warm-up held it, and every request froze for seconds to minutes), and AI players think
+    # in a worker thread without holding the lock (see ai_job), so a slow AI holds up nobody.
     room_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def room_of(code: str) -> Room:
@@ -569,7 +574,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             result = await run_in_threadpool(work)
             room = await room_of(code)
             seat = seat_of_result(result) if seat_of_result else result
-            answer, views = room.state(seat), hub.snapshot(room)
+            answer, views = await run_in_threadpool(lambda: (room.state(seat), hub.snapshot(room)))
             wake_ais(room)
         await hub.deliver(room.code, views)
         return room, result, answer
@@ -631,7 +636,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                         turn, event = finished.result()
                         async with room_lock(code):
                             room, events, _ = await run_in_threadpool(master.act, code, "ai_move", turn, event)
-                            views = hub.snapshot(room) if events else []
+                            views = await run_in_threadpool(hub.snapshot, room) if events else []
                         ai_failures.pop(code, None)
                         await hub.deliver(code, views)
         except asyncio.CancelledError:
@@ -744,7 +749,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         the AI players it made due (as any request on the room does)."""
         async with room_lock(code):
             room = await room_of(code)
-            views = hub.snapshot(room, behind=True)
+            views = await run_in_threadpool(hub.snapshot, room, True)
             wake_ais(room)
         await hub.deliver(room.code, views)
 
@@ -901,7 +906,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         room, token = made
         async with room_lock(room.code):
             wake_ais(room)  # the AI players' first moves follow the answer
-            return msg.Joined(code=room.code, player=0, token=token, state=room.state(0)).model_dump()
+            state = await run_in_threadpool(room.state, 0)
+            return msg.Joined(code=room.code, player=0, token=token, state=state).model_dump()
 
     @app.post("/api/rooms/{code}/rematch", status_code=201)
     async def rematch(code: str, body: msg.Authorised, request: Request):
@@ -918,7 +924,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             async with room_lock(code):
                 room = await run_in_threadpool(master.rematch, code, body.token)
                 old = await room_of(code)
-                return room, old, hub.snapshot(old)
+                return room, old, await run_in_threadpool(hub.snapshot, old)
 
         made = await (make() if opened is not None else with_open_room_place(request, make))
         if not isinstance(made, tuple):
@@ -928,7 +934,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         async with room_lock(room.code):
             wake_ais(room)
             seat = room.authenticate(body.token)  # the host's, or a player asking after the host opened it
-            return msg.Joined(code=room.code, player=seat, token=body.token, state=room.state(seat)).model_dump()
+            state = await run_in_threadpool(room.state, seat)
+            return msg.Joined(code=room.code, player=seat, token=body.token, state=state).model_dump()
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, since: int | None = Query(default=None, ge=-1, le=10**9),
@@ -940,7 +947,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             seat = await seat_of(room, x_player_token or token, present=since is None)  # a poll is no sign of life
             if since is not None and since >= room.version:
                 return {"ok": True, "changed": False, "version": room.version}
-            return {"ok": True, "changed": True, "version": room.version, "state": room.state(seat)}
+            state = await run_in_threadpool(room.state, seat)
+            return {"ok": True, "changed": True, "version": room.version, "state": state}
 
     analyses: OrderedDict[tuple[str, int], dict] = OrderedDict()
     analysing: dict[tuple[str, int], asyncio.Future] = {}
@@ -1097,7 +1105,7 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
             async with room_lock(code):
                 room = await room_of(code)
                 wake_ais(room)
-                state = room.state(room.seat_with(who))
+                state = await run_in_threadpool(room.state, room.seat_with(who))
                 hub.mark(socket, who, room.version)  # a change stored from now on is sent too (see watch)
             await socket.send_json({"type": "state", "state": state})
             while True:  # clients only ping; actions go over HTTP

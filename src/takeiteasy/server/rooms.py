@@ -990,6 +990,10 @@ class Room:
         preset = self.record.get("preset")
         if not self.digital or preset is None or self.match is None or not self.match.results:
             return []
+        if not self.options.caller and len(self.seats) == 1:
+            # alone with no caller the player chooses every tile: a puzzle with 307 always there (as solitaire
+            # with no caller, which the rules refuse), not a score to set beside the others
+            return []
         scores, now = self.match.results[-1], time.time()
         return [{"code": self.code, "round": self.round, "seat": p, "preset": preset, "name": seat.name,
                  "score": int(scores[p]), "mode": self.mode, "at": now}

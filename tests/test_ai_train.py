@@ -636,6 +636,7 @@ def test_the_shipped_weights_are_stored_in_steps_of_a_64th():
     ("history", np.array([[900.0, 80.0, 90.0, 1.0]]), "a learning curve that does not fit the games played"),
     ("games_done", np.int64(-1000), "-1000 games played, which cannot be"),
     ("weights", None, "weights that are not finite numbers"),
+    ("rng", np.array(["a"]), "weights of float32 or a generator state of <U1, not numbers"),  # was a traceback
 ])
 def test_a_checkpoint_that_cannot_be_is_refused_in_one_line(tmp_path, capsys, field, value, reason):
     """A hand-edited or damaged checkpoint resumed into a traceback (a curve of two columns), a run "stopped at game

@@ -113,6 +113,11 @@ def test_a_file_of_another_run_or_no_scores_file_is_refused_and_left_as_it_was(t
     for broken, why in [(b"garbage\n", "not a scores file of bench"),
                         (b"\r\n".join([lines[0], lines[2], b""]), "line 2: not game 0's row"),
                         (b"\r\n".join([lines[0], lines[1].rsplit(b",", 1)[0] + b",x", b""]), "'x' is not a score"),
+                        # a score no game reaches stood in the mean; one of 20 digits overflowed (a traceback)
+                        (b"\r\n".join([lines[0], lines[1].rsplit(b",", 1)[0] + b",5000", b""]),
+                         "line 2: '5000' is not a score of this game (0 to at most 456)"),
+                        (b"\r\n".join([lines[0], lines[1].rsplit(b",", 1)[0] + b"," + b"9" * 20, b""]),
+                         "is not a score of this game"),
                         (b"\xff\xfe\n", "not a scores file ('utf-8' codec")]:
         kept.write_bytes(broken)
         assert why in _refused(capsys, *argv)

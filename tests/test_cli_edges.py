@@ -155,13 +155,24 @@ def test_a_long_cell_number_at_the_play_prompt_is_no_cell(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("command", [["deal", "--seed", "1"], ["tiles", "--json"], ["score", BOARD]])
+@pytest.mark.parametrize("command", [["deal", "--seed", "1"], ["tiles", "--json"], ["score", BOARD],
+                                     # argparse dropped a failed write of its own: the text was lost, status 0
+                                     ["--version"], ["variants", "--help"]])
 def test_a_full_output_is_one_line_and_status_1(command):
     with open("/dev/full", "wb") as full:
         result = subprocess.run([sys.executable, "-m", "takeiteasy", *command], stdout=full, stderr=subprocess.PIPE,
                                 timeout=120)
     err = result.stderr.decode()
     assert result.returncode == 1 and "cannot write the output" in err and err.count("\n") == 1, err
+
+
+def test_a_closed_standard_output_is_an_error_not_a_silent_success():
+    """Started with standard output closed (`takeiteasy deal >&-`), print() wrote nowhere and the command said
+    nothing and exited 0."""
+    result = subprocess.run([sys.executable, "-m", "takeiteasy", "deal", "--seed", "1"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, timeout=120, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 1
+    assert result.stderr.decode() == "takeiteasy: error: cannot write the output (standard output is closed)\n"
 
 
 @pytest.mark.parametrize("argv, reason", [
@@ -247,6 +258,25 @@ def test_weights_that_are_not_numbers_are_refused(capsys, tmp_path):
     np.savez(path, **contents)
     assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
     assert "1 of them are not finite numbers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("config, words", [(None, "config is null, not an object"),
+                                           ([1], "config is [1], not an object"),
+                                           ("free", 'config is "free", not an object')])
+def test_weights_whose_training_settings_are_no_object_are_refused(capsys, tmp_path, config, words):
+    """A weights file whose metadata held a config that was not an object ended in a TypeError's traceback."""
+    from takeiteasy.ai.value import shipped_path
+
+    with np.load(shipped_path("standard")) as data:
+        contents = {name: data[name] for name in data.files}
+    meta = json.loads(str(contents["meta"]))
+    meta["config"] = config
+    contents["meta"] = np.array(json.dumps(meta))
+    path = tmp_path / "config.npz"
+    np.savez(path, **contents)
+    assert main(["bench", "--agent", "fast", "--games", "2", "--weights", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.splitlines()) == 1
 
 
 def test_train_makes_its_run_directory_but_not_a_missing_folder_above_it(capsys, tmp_path):

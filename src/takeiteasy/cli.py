@@ -46,6 +46,15 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str):  # noqa: D401 - argparse API
         self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
+    def _print_message(self, message, file=None):
+        """As argparse's, but a failed write of --help or --version to standard output is raised (argparse drops
+        it, and the command said nothing and exited 0 with the text lost); :func:`_main` reports it."""
+        if message and (file is None or file is sys.stdout):
+            sys.stdout.write(message)
+            sys.stdout.flush()
+            return
+        super()._print_message(message, file)
+
 
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="takeiteasy", description="Take It Easy! -- play, score, solve and study the game.")
@@ -214,7 +223,20 @@ def _main(argv: list[str] | None) -> int:
             raise
         words = sys.argv[1:] if argv is None else argv
         return _interrupted(stop, words[0] if words and words[0] in (*COMMANDS, "analyze") else None)
-    args, extra = parser.parse_known_args(argv)
+    if sys.stdout is None:  # started with standard output closed (`>&-`): print() would drop every line unsaid
+        print("takeiteasy: error: cannot write the output (standard output is closed)", file=sys.stderr)
+        return 1
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except BrokenPipeError:  # --help piped to a reader that went away: what it wanted it has
+        _discard_stdout()
+        return 0
+    except OSError as exc:  # --help or --version to a full disk (ArgumentParser._print_message)
+        if exc.errno not in OUTPUT_FULL:
+            raise
+        _discard_stdout()
+        print(f"takeiteasy: error: cannot write the output ({exc.strerror})", file=sys.stderr)
+        return 1
     if extra:
         # argparse would blame the top-level parser ("takeiteasy: error:"); name the subcommand instead.
         parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")

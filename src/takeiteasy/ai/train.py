@@ -333,6 +333,8 @@ class Trainer:
                 points, games = data["since_evaluation"] if "since_evaluation" in data.files else (0.0, 0)  # older ones
             if weights.shape != self.value.weights.shape or rng.shape != self.rng.shape:
                 raise ValueError("weights or generator state of another shape")
+            if weights.dtype.kind != "f" or rng.dtype != self.rng.dtype:  # text there: int() raised a traceback
+                raise ValueError(f"weights of {weights.dtype} or a generator state of {rng.dtype}, not numbers")
             if not np.isfinite(weights).all():
                 raise ValueError("weights that are not finite numbers")
             if games_done < 0 or not 0 <= games <= games_done:

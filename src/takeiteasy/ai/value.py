@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import InputError
+from ..core.errors import InputError, shown
 from ..core.files import MAX_FILE_BYTES
 from ..core.tiles import NUM_STANDARD
 from .features import FEATURES_VERSION, FeatureSpec, feature_spec
@@ -145,8 +145,11 @@ class ValueFunction:
         if not isinstance(meta, dict) or not isinstance(meta.get("layout"), str):
             raise WeightsError(f"weights {path}: no layout name in their metadata; not a takeiteasy weights file")
         if meta.get("features_version") != FEATURES_VERSION:
-            raise WeightsError(f"weights {path}: made for feature version {meta.get('features_version')}, "
+            raise WeightsError(f"weights {path}: made for feature version {shown(meta.get('features_version'))}, "
                                f"this program uses {FEATURES_VERSION}")
+        if not isinstance(meta.get("config", {}), dict):  # the rules they were trained under (rules_mismatch)
+            raise WeightsError(f"weights {path}: their metadata's config is {shown(meta['config'])}, not an object "
+                               "of training settings")
         try:
             spec = feature_spec(meta["layout"], str(meta.get("scoring", "standard")))
         except InputError as exc:

@@ -32,7 +32,7 @@ from typing import IO, Callable, Iterable, Sequence, Union
 import numpy as np
 
 from ..core.deal import deal, game_seed
-from ..core.errors import InputError
+from ..core.errors import InputError, quoted
 from ..core.files import read_text, require_folder, write_whole
 from ..core.game import Game
 from ..core.notation import parse_tiles, plural
@@ -579,6 +579,7 @@ class ScoresRecord:
     def __init__(self, path: str, settings: dict, rules: Ruleset, seed: int, deals, games: int):
         self.path, self.settings = path, settings
         self.tiles = lambda index: _tiles(index, rules, seed, deals)
+        self.bound = rules.score_bound
         self.scores, self.cut = self._read(games)
         self.written = len(self.scores)  # the games whose rows the file holds
         self._out: IO[str] | None = None
@@ -632,8 +633,10 @@ class ScoresRecord:
             if row[1] != self.tiles(index):
                 raise self._refuse(f"{where}: game {index} was dealt {row[1]!r} there, not this run's deal "
                                    "(another seed or --deals file?)")
-            if not (row[2].isascii() and row[2].isdigit()):
-                raise self._refuse(f"{where}: {row[2]!r} is not a score")
+            if not (row[2].isascii() and row[2].isdigit()) or len(row[2]) > 6 or int(row[2]) > self.bound:
+                # a score no game of these rules reaches would stand in the mean (or overflow the int64 array)
+                raise self._refuse(f"{where}: {quoted(row[2])} is not a score of this game (0 to at most "
+                                   f"{self.bound})")
             scores.append(int(row[2]))
         return scores, cut
 

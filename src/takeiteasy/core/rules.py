@@ -514,6 +514,21 @@ class Ruleset:
                    load_symbol_map(options.symbols), stamen_rule, size)
 
     @cached_property
+    def score_bound(self) -> int:
+        """A safe upper bound on a player's score in a round: every line scoring its direction's highest value, plus
+        under Sunrays each line's bonus at the sun's rate, plus the Best Sunray/Moonbeam round bonuses.  (456 on the
+        standard board, whose true maximum is 307.)"""
+        shape, scoring = self.layout, self.scoring
+        lengths = np.asarray(shape.line_len, dtype=np.int64)
+        bound = int((lengths * DIRECTION_BEST[np.asarray(shape.line_dir)]).sum())
+        per_tile = getattr(scoring, "PER_TILE", None)  # Sunrays and Moonbeams
+        if per_tile is not None:
+            bound += int(lengths.sum()) * int(np.max(per_tile))
+        if getattr(scoring, "round_bonus", False):  # Best Sunray/Moonbeam: a best sun row and a best moon row
+            bound += 2 * BestRayScoring.BONUS  # what ray_awards gives
+        return bound
+
+    @cached_property
     def in_set(self) -> np.ndarray:
         """``in_set[tile]``: whether the tile id is one of this game's set (what :meth:`check_board` looks up)."""
         mask = np.zeros(NUM_TILES, dtype=np.bool_)

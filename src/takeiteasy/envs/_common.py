@@ -51,9 +51,8 @@ import numpy as np
 from ..core.errors import InputError, quoted, shown
 from ..core.game import IllegalMove, check_players, group_sizes
 from ..core.notation import parse_tiles
-from ..core.tiles import DIRECTION_BEST
 from ..core.presets import preset as preset_options
-from ..core.rules import BestRayScoring, Options, Ruleset, RulesError
+from ..core.rules import Options, Ruleset, RulesError
 
 #: Largest seed the environments derive from their own random generator.
 SEED_LIMIT = 2**63
@@ -357,15 +356,5 @@ def encode_board(board: np.ndarray) -> np.ndarray:
 
 
 def score_bound(rules: Ruleset) -> int:
-    """A safe upper bound on any board's score (OpenSpiel's ``max_utility``, which algorithms normalise by):
-    every line scoring its direction's highest value, plus under Sunrays each line's bonus at the sun's rate, plus
-    the Best Sunray/Moonbeam round bonuses.  (456 on the standard board, whose true maximum is 307.)"""
-    shape, scoring = rules.layout, rules.scoring
-    lengths = np.asarray(shape.line_len, dtype=np.int64)
-    bound = int((lengths * DIRECTION_BEST[np.asarray(shape.line_dir)]).sum())
-    per_tile = getattr(scoring, "PER_TILE", None)  # Sunrays and Moonbeams
-    if per_tile is not None:
-        bound += int(lengths.sum()) * int(np.max(per_tile))
-    if getattr(scoring, "round_bonus", False):  # Best Sunray/Moonbeam: a best sun row and a best moon row
-        bound += 2 * BestRayScoring.BONUS  # what Ruleset.ray_awards gives
-    return bound
+    """OpenSpiel's ``max_utility``, which algorithms normalise by: :attr:`Ruleset.score_bound`."""
+    return rules.score_bound

@@ -341,3 +341,25 @@ def test_numpy_integers_are_whole_numbers_for_the_options_too():
     rules = Ruleset.from_options(draw=np.int64(2))
     assert rules.options.draw == 2 and type(rules.options.draw) is int
     assert json.dumps(rules.options.to_json())
+
+
+def test_daffodil_variant_4_on_a_board_of_many_stamen_cells_is_refused(tmp_path):
+    """Daffodil rulebook, variant 4 (the holding area) on a board file of 19 stamen cells: the end-of-round moves
+    are searched in full, (cells + 1) ** cells boards, and a game never ended."""
+    from takeiteasy.core.layouts import layout
+    from takeiteasy.core.rules import RulesError
+
+    standard = layout("standard")
+    for count, refused in ((5, False), (6, True), (19, True)):
+        path = tmp_path / f"stamen{count}.json"
+        path.write_text(json.dumps({"name": f"stamen{count}", "cells": [list(c) for c in standard.cells],
+                                    "stamen": [list(c) for c in standard.cells[:count]]}))
+        if refused:
+            with pytest.raises(RulesError, match=f"at most 5 stamen cells .*not {count}"):
+                Ruleset.from_options(Options(board=str(path), stamen="holding"))
+        else:
+            rules = Ruleset.from_options(Options(board=str(path), stamen="holding"))
+            game = Game(rules, ["ann"], seed=2)
+            game.play([_Greedy()])
+            assert game.finished
+        Ruleset.from_options(Options(board=str(path), stamen="first"))  # the other stamen rules search nothing

@@ -333,7 +333,8 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     (lambda g: g["players"][0]["moves"][0].update(tile=None),
      "player 'ann' move 1: a tile is written as text, like \"574\", not null"),
     (lambda g: g.update(version=2), "saved game version 2: this takeiteasy reads version 1"),
-    (lambda g: g.update(version=True), "saved game version True: this takeiteasy reads version 1"),  # true == 1
+    (lambda g: g.update(version=True), "saved game version true: this takeiteasy reads version 1"),  # true == 1
+    (lambda g: g.update(version=1.0), "saved game version 1.0: this takeiteasy reads version 1"),  # 1.0 == 1
     (lambda g: g["players"][0]["moves"][0].update(cell=True),
      "saved game: player 'ann' move 1: a cell is a whole number, like 3, not true"),
     (lambda g: g["players"][0]["moves"].append({"tile": "123", "cell": 0}),
@@ -476,12 +477,12 @@ def test_play_answers_that_are_not_a_cell_or_a_tile_and_cell_get_a_plain_reason(
     is 'TILE CELL' (rulebook 003), and anything else is named as such, not as a Python unpacking error."""
     cells = [c for c in range(24) if c not in (3, 12, 15)]  # 18 coloured cells, then the 3 holding slots
     answers = [item for cell in cells for item in (str(cell), "")]
-    answers[0:0] = ["\u00b3"]
-    answers += ["zzz", "574 3 4", "123 \u00b3", ""]
+    answers[0:0] = ["\u00b3", "\uff15", "\u0663"]  # and a fullwidth 5 and an Arabic-Indic 3, which call refuses
+    answers += ["zzz", "574 3 4", "123 \u00b3", "123 \uff13", ""]
     status, out, _ = run_cli(capsys, "play", "--seed", "2", "--no-record", "--preset", "daffodil-holding",
                              stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
-    assert status == 0 and "'\u00b3': type a cell number" in out
-    for answer in ("zzz", "574 3 4", "123 \u00b3"):
+    assert status == 0 and all(f"'{digit}': type a cell number" in out for digit in "\u00b3\uff15\u0663")
+    for answer in ("zzz", "574 3 4", "123 \u00b3", "123 \uff13"):
         assert f"'{answer}': type a held tile and an empty stamen cell" in out
     assert "unpack" not in out and "invalid literal" not in out
 

@@ -190,6 +190,11 @@ def test_a_closed_standard_output_is_an_error_not_a_silent_success():
      "--previous-cell 24: not a cell of the standard board (0 to 18, or -1 for none)"),
     (["hint", " ".join(["."] * 19), "574", "--previous", ""], "--previous: empty; give a tile token"),
     (["hint", " ".join(["."] * 19), "574", "--in-hand", " "], "--in-hand: empty; give a tile token"),
+    # the notation's words named the token, not the option it came in
+    (["hint", " ".join(["."] * 19), "574", "--draw", "2", "--in-hand", "5x4"], "--in-hand: token 1 '5x4': unknown"),
+    (["hint", " ".join(["."] * 19), "574", "--remaining", "123 5x4"], "--remaining: token 2 '5x4': unknown"),
+    (["hint", " ".join(["."] * 19), "574", "--previous", "999"], "--previous: token 1 '999': unknown"),
+    (["hint", " ".join(["."] * 19), "574", "--previous", "123 928"], "--previous: one tile, not 2"),
     (["play", "--vs", ""], "--vs: '' has an empty agent name"),
     (["score", "--symbols", '{"symbols": {"574": "moon"}}', " ".join(["574"] + ["."] * 18)],
      "--symbols: no rule in play looks at the suns and moons"),  # the map was ignored without a word

@@ -64,8 +64,8 @@ def run(args) -> int:
         raise InputError("expected a board and then a tile")
     board = rules.parse_board(" ".join(args.tokens[:-1]))
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
-    previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
-    in_hand = parse_tiles(args.in_hand, allowed=rules.tile_set) if args.in_hand else []
+    previous = _option_tiles("--previous", args.previous, rules)[0] if args.previous else -1
+    in_hand = _option_tiles("--in-hand", args.in_hand, rules) if args.in_hand else []
     if len(in_hand) >= rules.options.draw:  # more than a draw holds: the hint would be for another game
         raise InputError(f"--in-hand: {TOKENS[tile]} and {plural(len(in_hand), 'tile')} in hand make a draw of "
                          f"{len(in_hand) + 1}, but the rules turn over {plural(rules.options.draw, 'tile')} at a "
@@ -132,6 +132,20 @@ def run_announce(args, rules) -> int:
     return 0
 
 
+def _option_tiles(option: str, text: str, rules) -> list[int]:
+    """The tiles an option names, or :class:`InputError` naming the option (the notation's words name only the
+    token).  ``--previous`` names one tile."""
+    from ..core.notation import parse_tiles
+
+    try:
+        tiles = parse_tiles(text, allowed=rules.tile_set)
+    except InputError as exc:
+        raise InputError(f"{option}: {exc}") from None
+    if option == "--previous" and len(tiles) != 1:
+        raise InputError(f"{option}: one tile, not {len(tiles)}")
+    return tiles
+
+
 def _remaining(args, rules, board, now: list[int]) -> list[int] | None:
     """The --remaining tiles (None: every tile not seen), refused as the library refuses them (too few to fill
     the board after ``now``, the tiles placed this turn, or a tile already on the board)."""
@@ -140,6 +154,6 @@ def _remaining(args, rules, board, now: list[int]) -> list[int] | None:
 
     if args.remaining is None:
         return None
-    remaining = parse_tiles(args.remaining, allowed=rules.tile_set)
+    remaining = _option_tiles("--remaining", args.remaining, rules)
     check_remaining(rules, board, remaining, now=now, name="--remaining")
     return remaining

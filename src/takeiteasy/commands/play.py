@@ -241,7 +241,7 @@ def _human_settle(console: Console, game: Game, player: int, args) -> None:
             continue
         try:
             parts = answer.split()
-            if len(parts) != 2 or not parts[1].isdecimal():
+            if len(parts) != 2 or not (parts[1].isascii() and parts[1].isdigit()):
                 raise ValueError(f"{answer!r}: type a held tile and an empty stamen cell, e.g. 574 3")
             game.release(player, parse_tile(parts[0]), _cell_number(parts[1]))
         except (IllegalMove, InputError, ValueError) as exc:
@@ -391,7 +391,7 @@ def _parse_answer(answer: str, tiles: list[int], default: int | None = None) -> 
         tile, parts = tiles[index], parts[1:]
     else:
         tile = default if default is not None else tiles[0]
-    if len(parts) != 1 or not parts[0].isdecimal():  # isdigit() takes '³', which int() refuses
+    if len(parts) != 1 or not (parts[0].isascii() and parts[0].isdigit()):  # as call and the notation: 0-9 only
         pick = ", 'a 12' or 'b 12' to pick the tile" if len(tiles) > 1 else ""
         raise ValueError(f"{answer!r}: type a cell number, e.g. 7{pick}; '?' for a hint, 'q' to quit")
     return tile, _cell_number(parts[0])

@@ -798,8 +798,9 @@ class Game:
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
             raise InputError(f"not a saved game: expected format {FORMAT_NAME!r}")
         version = data.get("version", FORMAT_VERSION)
-        if isinstance(version, bool) or version != FORMAT_VERSION:  # true == 1 in Python, not in the format
-            raise InputError(f"saved game version {data['version']!r}: this takeiteasy reads version {FORMAT_VERSION}")
+        if type(version) is not int or version != FORMAT_VERSION:  # true and 1.0 equal 1 in Python, not in the format
+            raise InputError(f"saved game version {shown(data['version'])}: this takeiteasy reads version "
+                             f"{FORMAT_VERSION}")
         try:
             rules = Ruleset.from_options(Options.from_json(data.get("options", {}), saved=True))
             deal = [parse_tile(t) for t in data["deal"]]

@@ -337,6 +337,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "best_ray_ties": ("split", "next-best"),
 }
 MAX_ROUNDS = 100  # rounds in a match
+MAX_HOLDING = 5  # stamen cells under the holding-area rule: (5 + 1) ** 5 boards to score at the round's end
 
 
 @dataclass(frozen=True)
@@ -509,6 +510,10 @@ class Ruleset:
             raise RulesError(f"the {shape.name} board has {per_round} cells but the tile set only {len(tile_set)} tiles")
         if options.draw > per_round:
             raise RulesError(f"option draw: {quoted(options.draw)} tiles at a time, but a round has only {per_round}")
+        if stamen_rule.holding_slots(shape) > MAX_HOLDING:  # best_release tries every way to empty the holding area
+            raise RulesError(f"stamen 'holding' needs a board of at most {MAX_HOLDING} stamen cells (the daffodil has "
+                             f"3), not {len(shape.stamen_cells)}: the moves onto the stamen at the end of a round are "
+                             "searched in full")
         size = shape.num_cells + stamen_rule.holding_slots(shape)
         return cls(options, shape, tile_set, per_round, placement_type(), SCORING_RULES[options.scoring](),
                    load_symbol_map(options.symbols), stamen_rule, size)
@@ -663,9 +668,10 @@ class Ruleset:
         for slot, token in enumerate(tokens[cells:], start=cells):
             if token != ".":
                 board[slot] = parse_tile(token, slot + 1, self.tile_set)
-        placed = board[board >= 0]
-        if len(set(placed.tolist())) != placed.size:
-            raise InputError("board: a tile appears twice (holding slots included)")
+        placed = board[board >= 0].tolist()
+        twice = next((t for t in placed if placed.count(t) > 1), None)
+        if twice is not None:
+            raise InputError(f"board: tile {format_tile(twice)} appears twice (holding slots included)")
         return board
 
     def _full(self, board) -> np.ndarray:

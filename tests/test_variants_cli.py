@@ -126,5 +126,8 @@ def test_rulebook_003_variant_4_score_reads_the_holding_slots_as_hint_does(capsy
     assert main(["score", "--preset", "daffodil-holding", *cells, cells[0], ".", "."]) == 2
     assert capsys.readouterr().err == (f"takeiteasy score: error: board: tile {cells[0]} appears twice (holding slots "
                                        "included)\n")
+    assert main(["score", "--preset", "daffodil-holding", *cells, held[0]]) == 2  # 22 tokens: was "has 21 cells"
+    assert capsys.readouterr().err == ("takeiteasy score: error: wrong cell count: 22 tokens, but the daffodil board "
+                                       "has 21 cells, or 24 with the holding slots\n")
     assert main(["score", "--preset", "daffodil", *cells, *held]) == 2  # no holding area: 24 tokens are too many
     assert "24" in capsys.readouterr().err

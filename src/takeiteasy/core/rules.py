@@ -25,7 +25,7 @@ import numpy as np
 
 from . import kernels
 from .layouts import Layout, layout as get_layout
-from .notation import _text, format_tile, parse_board as parse_cells, parse_tile, tile_name
+from .notation import NotationError, _text, format_tile, parse_board as parse_cells, parse_tile, tile_name
 from .tiles import (DAFFODIL_TILES, DIRECTION_BEST, DIRECTION_NAMES, NUM_STANDARD, NUM_TILES, STANDARD_TILES,
                     SYMBOL_NAMES, SYMBOLS, TILE_VALUES, TOKENS, load_symbol_map)
 
@@ -661,6 +661,10 @@ class Ruleset:
         variant 4), as ``takeiteasy score`` and ``hint`` and the web app's hints read it."""
         tokens = _text(text, "a board").split()
         cells = self.layout.num_cells
+        if self.board_size != cells and len(tokens) not in (0, cells, self.board_size):
+            # parse_cells would say the board has its cells alone, and the holding slots are allowed too
+            raise NotationError(f"wrong cell count: {len(tokens)} tokens, but the {self.layout.name} board has {cells} "
+                                f"cells, or {self.board_size} with the holding slots")
         if len(tokens) != self.board_size or self.board_size == cells:
             return parse_cells(text, self.layout, self.tile_set)
         board = np.concatenate([parse_cells(" ".join(tokens[:cells]), self.layout, self.tile_set),

@@ -1,8 +1,10 @@
 """The command line as a user meets it: output, JSON, streams, and one-line errors with exit status 2."""
 
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -215,6 +217,28 @@ def test_play_saves_the_round_for_analyse(capsys, monkeypatch, tmp_path):
     assert status == 0 and player["score"] == saved["players"][0]["score"]
     assert player["best_possible"] >= player["score"] and len(player["moves"]) == 19
     assert len(player["worst_moves"]) == 3
+
+
+def test_a_saved_game_names_its_board_and_sun_moon_files_wherever_analyse_runs(capsys, monkeypatch, tmp_path):
+    """Rulebook 000 (Sunrays and Moonbeams) on a board file of one's own, named relative to the folder of the game:
+    the save kept the relative names, and `analyse` run from another folder could not find the files."""
+    import takeiteasy.data
+
+    here = tmp_path / "here"
+    here.mkdir()
+    shutil.copy(Path(takeiteasy.data.__file__).parent / "layouts" / "standard.json", here / "mine.json")
+    (here / "sky.json").write_text(json.dumps({"symbols": {"574": "moon"}}))
+    monkeypatch.chdir(here)
+    answers = [item for cell in range(19) for item in (str(cell), "")]
+    status, _, _ = run_cli(capsys, "play", "--seed", "5", "--no-record", "--board", "mine.json", "--scoring",
+                           "sunrays", "--symbols", "sky.json", "--save", "game.json",
+                           stdin="\n".join(answers) + "\n", monkeypatch=monkeypatch)
+    saved = json.loads((here / "game.json").read_text())
+    assert status == 0 and saved["options"]["board"] == str(here / "mine.json")
+    assert saved["options"]["symbols"] == str(here / "sky.json")
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run_cli(capsys, "analyse", "--json", str(here / "game.json"))
+    assert status == 0 and json.loads(out)["players"][0]["score"] == saved["players"][0]["score"]
 
 
 def test_play_answers_a_question_mark_with_the_hint_and_ends_with_the_best_possible_score(capsys, monkeypatch,

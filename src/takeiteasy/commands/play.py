@@ -10,6 +10,7 @@ each player's personal best per ruleset.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ..core.deal import fresh_seed
 from ..core.errors import InputError
 from ..core.files import write_whole
 from ..core.game import MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, check_players, check_table
+from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
@@ -148,8 +150,15 @@ def _check_writable(path: str) -> None:
 
 
 def _write_game(path: Path, game: Game) -> None:
+    record = game.to_json()
+    options = record["options"]
+    # a board or sun/moon map file named relative to here: `analyse` run from elsewhere could not find it
+    if options.get("board") not in (*LAYOUT_NAMES, None):
+        options["board"] = os.path.abspath(options["board"])
+    if options.get("symbols") is not None and not options["symbols"].lstrip().startswith("{"):
+        options["symbols"] = os.path.abspath(options["symbols"])
     try:
-        text = json.dumps(game.to_json(), indent=1) + "\n"
+        text = json.dumps(record, indent=1) + "\n"
         write_whole(path, lambda tmp: tmp.write_text(text))  # a stop while writing leaves no piece of a game
     except OSError as exc:
         raise InputError(f"--save {path}: cannot write it ({exc.strerror})") from None

@@ -46,6 +46,16 @@ def test_standard_input_closed_or_not_text(command):
     assert "line 1 is not UTF-8 text" in one_line_error(not_text)
 
 
+def test_a_line_not_utf8_after_good_ones_is_named_under_a_strict_decoder():
+    """Under a strict decoder (PYTHONIOENCODING=utf-8, or any UTF-8 locale) a bad byte in line 11 was blamed on
+    line 1, and the ten good lines before it were never scored."""
+    typed = (BOARD + "\n") * 10 + "\xff\n"
+    result = subprocess.run([sys.executable, "-m", "takeiteasy", "score", "-"], input=typed.encode("latin-1"),
+                            capture_output=True, timeout=120, env=os.environ | {"PYTHONIOENCODING": "utf-8"})
+    assert result.returncode == 2 and len(result.stdout.decode().splitlines()) == 10
+    assert result.stderr.decode() == "takeiteasy score: error: -: line 11 is not UTF-8 text\n"
+
+
 def test_play_refuses_before_the_game_what_would_stop_it_later():
     closed = subprocess.run([sys.executable, "-m", "takeiteasy", "play", "--players", "ann", "--no-record"],
                             capture_output=True, timeout=120, preexec_fn=lambda: os.close(0))

@@ -218,6 +218,7 @@ def test_a_layout_with_one_line_of_two_cells_is_enough(tmp_path):
     ({"name": "x", "cells": [[0, 0], [0, 10**20]]}, "cell coordinates go from -100 to 100, not 10"),
     ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": [[0, 5]]}, "stamen cell [0, 5] is not on the board"),  # (0, 5)
     ({"name": "x", "cells": [[0, 0], [0, None]]}, "cell coordinates are whole numbers, not null"),  # None
+    ({"name": "x", "cells": [[0, 0], [0, 1]], "stamen": [[0, 1], [0, 1.0]]}, "a stamen cell is listed twice"),
 ])
 def test_a_layout_error_names_the_field_and_the_file(data, message):
     """"stamen": null was "layout: expected {...} ('NoneType' object is not iterable)"; an empty name made

@@ -127,6 +127,8 @@ class Layout:
         missing = [c for c in stamen if c not in self.index]
         if missing:
             raise LayoutError(f"{where}: stamen cell {shown(list(missing[0]))} is not on the board")
+        if len(set(stamen)) != len(stamen):  # as for cells: a slip in the file, better named than ignored
+            raise LayoutError(f"{where}: a stamen cell is listed twice")
 
         lines: list[tuple[int, list[int]]] = []
         for direction in range(3):

@@ -353,8 +353,3 @@ def checked_deal(rules: Ruleset, given, name: str = "reset option 'deal'") -> li
 
 def encode_board(board: np.ndarray) -> np.ndarray:
     return (np.asarray(board, dtype=np.int64) + 1)
-
-
-def score_bound(rules: Ruleset) -> int:
-    """OpenSpiel's ``max_utility``, which algorithms normalise by: :attr:`Ruleset.score_bound`."""
-    return rules.score_bound

@@ -173,7 +173,7 @@ class TakeItEasyGame(pyspiel.Game):
             max_chance_outcomes=self.num_ids,
             num_players=self.num_seats,
             min_utility=0.0,
-            max_utility=float(_common.score_bound(self.rules)),
+            max_utility=float(self.rules.score_bound),  # algorithms normalise by it
             utility_sum=None,
             max_game_length=(self.num_seats + self.announces) * self.rules.tiles_per_round,
         )

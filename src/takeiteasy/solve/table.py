@@ -20,16 +20,12 @@ def order_checked(rules: Ruleset) -> bool:
 
 
 def board_refusal(rules: Ruleset, cells, called: list[int]) -> str | None:
-    """Why ``cells`` (a parsed board) cannot be the board of a player who got the ``called`` tiles, starting
-    ``board: ``; None if it can."""
+    """Why ``cells`` (a parsed board, or one past :meth:`Ruleset.check_board`: no tile twice) cannot be the board
+    of a player who got the ``called`` tiles, starting ``board: ``; None if it can."""
     called_set = set(called)
     stray = [TOKENS[t] for t in cells if t >= 0 and t not in called_set]
     if stray:
         return f"board: tile {stray[0]} was not called this round"
-    placed = [int(t) for t in cells if t >= 0]
-    twice = next((t for t in placed if placed.count(t) > 1), None)
-    if twice is not None:  # each tile is in the set once (a parsed board cannot hold one twice; an array can)
-        return f"board: tile {TOKENS[twice]} is on it twice"
     shape = rules.layout
     stamen = set(shape.stamen_cells) if rules.holding_cells else set()
     holes = [c for c, t in enumerate(cells) if t < 0 and c not in stamen]

@@ -635,6 +635,7 @@ def test_the_shipped_weights_are_stored_in_steps_of_a_64th():
     ("history", np.array([[100.0, 80.0]]), "a learning curve that does not fit the games played"),
     ("history", np.array([[900.0, 80.0, 90.0, 1.0]]), "a learning curve that does not fit the games played"),
     ("games_done", np.int64(-1000), "-1000 games played, which cannot be"),
+    ("games_done", np.int64(10**12), "1000000000000 games played, more than the run's 300"),  # was "finished"
     ("weights", None, "weights that are not finite numbers"),
     ("rng", np.array(["a"]), "weights of float32 or a generator state of <U1, not numbers"),  # was a traceback
 ])

@@ -339,6 +339,8 @@ class Trainer:
                 raise ValueError("weights that are not finite numbers")
             if games_done < 0 or not 0 <= games <= games_done:
                 raise ValueError(f"{games_done} games played, which cannot be")
+            if games_done > self.config.games:  # games is a setting of the key: no run of it plays more
+                raise ValueError(f"{games_done} games played, more than the run's {self.config.games}")
             if any(len(row) != 4 or not 0 < row[0] <= games_done for row in history) or \
                     [row[0] for row in history] != sorted(row[0] for row in history):
                 raise ValueError("a learning curve that does not fit the games played")

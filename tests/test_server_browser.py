@@ -1812,6 +1812,10 @@ def test_rulebook_000_best_sunray_entered_boards_are_shown_with_their_lines_and_
     errors: list[str] = []
     page = open_caller_room(browser, server, errors, "Keeper", "best-sunray", people=("Dora",))
     called = call_tiles(page, 19)
+    # the entry form says that a score alone takes no part in the 60s (as `takeiteasy call` does)
+    page.wait_for_selector("#entry-score", state="visible")
+    assert page.locator("#entry-rays-note").is_visible()
+    assert "a score alone shows no rays" in page.locator("#entry-rays-note").text_content()
     rules = Ruleset.from_options(Options(scoring="best-sunray"))
     boards = {"Keeper": board_with_a_ray(rules, called), "Dora": " ".join(reversed(called))}
     for name, board in boards.items():
@@ -1858,6 +1862,8 @@ def test_a_board_entered_before_is_filled_in_again_to_mend_it(server, browser):
     host.click("#lobby-start")
     eve.wait_for_selector("#caller:not([hidden])")
     called = call_tiles(host, 19)
+    host.wait_for_selector("#entry-score", state="visible")
+    assert not host.locator("#entry-rays-note").is_visible()  # standard scoring: no Best Sunray to speak of
     board = " ".join(called)
     enter_for(host, "Dora", board=board)
     host.wait_for_function("document.getElementById('entry-board').value === ''")  # on to the next player

@@ -1254,6 +1254,8 @@ function renderCaller() {
   // became the player's final one)
   const open = st.status === "playing" && st.left === 0;
   $("entry-fields").hidden = !open;
+  // the 60s compare rays, and a typed score shows none (as `takeiteasy call` says)
+  $("entry-rays-note").hidden = st.options.scoring !== "best-sunray";
   $("entry-note").hidden = open;
   $("entry-note").textContent = t("caller.entry_note", { n: st.tiles_per_round, m: (st.drawn || []).length });
   if (open) {

@@ -1999,6 +1999,11 @@ def test_rulebook_004_a_solitaire_room_takes_no_second_player(client):
     assert "solitaire game" in refused(post(client, code, "add", token=ann, agent="random"), 409)
     assert [p["name"] for p in state(client, code)["players"]] == ["ann"]
     assert post(client, code, "start", token=ann).status_code == 200
+    # with AI opponents asked for at once, the refusal named a room it had not stored ("room X is a solitaire game")
+    for mode in ("solo", "room"):
+        why = refused(client.post("/api/rooms", json={"name": "ann", "mode": mode, "preset": "solitaire",
+                                                      "agents": ["greedy"]}), 400)
+        assert why == "solitaire is one player alone: no AI players"
 
 
 def test_caller_rooms_take_entries_after_the_last_call_and_one_call_from_two_devices(client):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 
 import pytest
 
@@ -155,7 +156,7 @@ def test_hints_in_a_solo_game_are_the_hint_function_on_the_shown_board_and_tile(
     best.click()
     wait_tiles(page, 4)
     assert page.locator("#board .hint-num").count() == 0 and page.text_content("#hint-info") == ""
-    page.keyboard.press("h")
+    page.keyboard.press("H")  # Caps Lock on asks too (was ignored)
     page.wait_for_selector("#board .hint-best")
     assert page.locator("#board .hint-num").count() == 15
     # a refused hint is a message; the game goes on (refused from here on, whenever the page asks)
@@ -1154,6 +1155,8 @@ def test_a_started_room_can_be_watched_by_its_code(server, browser):
     eve.click("#watch")
     eve.wait_for_selector("#game:not([hidden])")
     assert eve.text_content("#status") == "Watching" and eve.locator("#board .legal").count() == 0
+    # an onlooker asks for no hints, so is offered no setting for the hint key (the players are)
+    assert not eve.locator("#hint-key").is_visible() and ann.locator("#hint-key").is_visible()
     assert eve.evaluate("location.hash") == f"#watch={code}"
     assert eve.evaluate(f"localStorage.getItem('tie-{code}')") is None
     place(ann, 0)
@@ -2605,4 +2608,97 @@ def test_friends_who_finished_a_room_play_a_rematch_with_the_same_seats(server, 
     bob.wait_for_selector("#lobby:not([hidden])")
     assert bob.evaluate("[S.state.code, S.state.you]") == [new, 1]
     assert ann.evaluate("S.state.players.map((p) => p.name)") == ["Ann", "Bob"]
+    assert not errors
+
+
+def test_an_invite_link_or_a_spaced_code_typed_in_the_code_box_joins_and_other_text_is_named(server, browser):
+    """The code box took 8 characters, so a pasted invite link became "http://1" and the server's bare "Not Found"
+    came back; "abc 123" was refused.  The box takes the room out of a link, drops spaces, and names text that
+    is no code before asking the server."""
+    errors: list[str] = []
+    host = open_page(browser, server, errors, "Ann")
+    host.click("#create-room")
+    host.wait_for_selector("#lobby:not([hidden])")
+    code, link = host.text_content("#lobby-code"), host.get_attribute("#lobby-link", "href")
+    assert code in link and "#" in link
+    for k, typed in enumerate([link, f"  {code[:3].lower()} {code[3:]} "]):
+        guest = open_page(browser, server, errors, f"Guest{k}")
+        guest.fill("#join-code", typed)
+        guest.click("#join")
+        guest.wait_for_selector("#lobby:not([hidden])")
+        assert guest.text_content("#lobby-code") == code
+    stray = open_page(browser, server, errors, "Eve")
+    stray.fill("#join-code", "http://example.org/")
+    stray.click("#join")
+    stray.wait_for_selector("#toast:not([hidden])")
+    assert stray.text_content("#toast") == ("HTTP://EXAMPLE.ORG/ is not a room code: a room code is letters and "
+                                            "digits, such as ABC123")
+    assert not errors
+
+
+def test_rulebook_004_solitaire_offers_no_ai_opponents_on_the_home_page_nor_in_its_lobby(server, browser):
+    """Rulebook 004, solitaire: one player.  With AI opponents picked, "Play solo" was refused naming a room that
+    was never made, and a solitaire room's lobby offered "Add AI player", which could only be refused."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Sol")
+    page.select_option(".ai-pick >> nth=0", "greedy")
+    page.select_option("#preset", "solitaire")
+    assert page.locator(".ai-pick:disabled").count() == page.locator(".ai-pick").count() > 0
+    page.click("#solo")  # the pick made before is not sent
+    page.wait_for_selector("#board .legal")
+    assert page.evaluate("S.state.players.length") == 1
+    room = open_page(browser, server, errors, "Host")
+    room.select_option("#preset", "solitaire")
+    room.click("#create-room")
+    room.wait_for_selector("#lobby:not([hidden])")
+    assert not room.locator("#lobby-add-ai").is_visible() and room.locator("#lobby-start").is_visible()
+    assert not errors
+
+
+def test_a_move_the_server_is_slow_to_answer_is_said_and_a_second_click_sends_nothing(server, browser):
+    """On a new server the move that ended a round waited ~50 s for the engine to compile, and the page showed
+    nothing: a player clicked again and again.  After 1.5 s the page says it is waiting; the word goes once the
+    answer comes."""
+    errors: list[str] = []
+    page = open_solo(browser, server, errors, "Slow", "standard")
+    page.wait_for_selector("#board .legal")
+    page.evaluate("""() => { window.toasts = [];
+        new MutationObserver(() => { if (!document.getElementById('toast').hidden)
+            window.toasts.push(document.getElementById('toast').textContent); })
+          .observe(document.getElementById('toast'), { attributes: true, childList: true, subtree: true }); }""")
+    sent = []
+
+    def slowly(route):
+        sent.append(route.request.url)
+        time.sleep(2.5)  # the browser waits for the answer meanwhile, as for a busy server
+        route.continue_()
+
+    page.route("**/api/rooms/*/place", slowly)
+    page.locator("#board .legal").first.click()
+    wait_tiles(page, 1)
+    page.wait_for_function("document.getElementById('toast').hidden")  # gone with the answer
+    assert "still waiting for the server…" in page.evaluate("window.toasts")
+    assert len(sent) == 1
+    assert not errors
+
+
+def test_a_caller_entry_is_a_board_or_a_score_never_both(server, browser):
+    """A board and a score typed together kept the board and dropped the score without a word.  Typing a board
+    empties the score box (its score comes from the board), and a score typed beside a board is refused."""
+    errors: list[str] = []
+    page = open_caller_room(browser, server, errors, "Keeper")
+    called = call_tiles(page, 19)
+    page.select_option("#entry-player", label="Dora")
+    page.fill("#entry-score", "30")
+    page.fill("#entry-board", " ".join(called))
+    assert page.input_value("#entry-score") == ""
+    page.fill("#entry-score", "30")
+    page.click("#entry-btn")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast").startswith("a board or a score, not both")
+    assert page.evaluate("Object.keys(S.state.entries || {}).length") == 0  # nothing was sent
+    page.fill("#entry-score", "")
+    page.click("#entry-btn")
+    page.wait_for_function("(S.state.entries || {})['1'] !== undefined")
+    assert page.evaluate("S.state.entries['1'].board") == " ".join(called)
     assert not errors

@@ -1256,6 +1256,8 @@ class RoomMaster:
             raise RoomError("a caller room is for people at a physical table; AI players play on the screen")
         if confirm and not opts.takeback:
             raise RoomError("confirm lets a placed tile move until the next draw; these rules forbid moving tiles")
+        if agents and opts.solitaire:  # said before a room is made: join's refusal named a room never stored
+            raise RoomError("solitaire is one player alone: no AI players")
         if len(agents) > MAX_AGENTS:
             raise RoomError(f"agents: at most {MAX_AGENTS} AI players")
         for agent in agents:

@@ -120,6 +120,9 @@ async function act(action, body = {}) {
   if (act.from !== undefined && act.from >= from) return;
   act.from = from;
   const session = S.session;
+  // a move the server is slow to answer (a new server compiling the engine, a slow network) is said, not silent:
+  // a second click is ignored meanwhile
+  const slow = setTimeout(() => toast(t("msg.working"), "info"), 1500);
   try {
     const data = await api("POST", `/api/rooms/${session.code}/${action}`, { token: session.token, ...body });
     if (S.session !== session) return true;  // the page left the room meanwhile (a live update said the seat is gone)
@@ -132,7 +135,11 @@ async function act(action, body = {}) {
     if (e.status === 403 && S.session === session && session.token && /not a player's token/.test(e.message)) seatGone();
     else toast(e.message);
     return false;
-  } finally { if (act.from === from) act.from = undefined; }
+  } finally {
+    clearTimeout(slow);
+    if ($("toast").textContent === t("msg.working")) $("toast").hidden = true;
+    if (act.from === from) act.from = undefined;
+  }
 }
 
 // ---- tiles --------------------------------------------------------------------------------------
@@ -505,7 +512,7 @@ function renderLobby() {
   const guest = st.you !== null && st.you !== st.host;
   $("lobby-leave-help").hidden = st.you === null;
   $("lobby-leave-help").textContent = guest ? t("lobby.leave_help_guest") : t("lobby.leave_help_host");
-  $("lobby-add-ai").hidden = st.mode === "caller";
+  $("lobby-add-ai").hidden = st.mode === "caller" || st.options.solitaire;  // solitaire: one player, alone
   $("lobby-add-person").hidden = st.mode !== "caller";
 }
 
@@ -1055,6 +1062,7 @@ function announceable() {
 function renderHintBar(key) {
   const bar = $("hint-bar"), info = $("hint-info");
   bar.hidden = !key;
+  $("hint-key").closest("label").hidden = S.state.you === null || S.state.you === undefined;  // an onlooker asks for no hints
   const h = S.hint;
   $("hint-btn").disabled = !!(h && h.status === "loading");
   info.classList.toggle("error", !!(h && h.status === "error"));
@@ -1410,6 +1418,7 @@ async function renderEntryLayout(st) {
       else if (entry.pick) { entry.cells[cell] = entry.pick; entry.pick = null; }
       else return;
       $("entry-board").value = entry.cells.some(Boolean) ? entry.cells.map((t) => t || ".").join(" ") : "";
+      if ($("entry-board").value) $("entry-score").value = "";  // a board's score is worked out from it
       again();
     },
   });
@@ -1470,7 +1479,9 @@ function connect() {
     if (S.ws !== ws) return;
     S.ws = null; showConnection("poll");
     startPolling();
-    if (S.wsRetry++ < 5) setTimeout(() => { if (S.session && !S.ws) connect(); }, 2000 * S.wsRetry);
+    // soon at first, then every 30 s for as long as the page is in the room (polling meanwhile)
+    const delay = S.wsRetry < 5 ? 2000 * ++S.wsRetry : 30000;
+    setTimeout(() => { if (S.session && !S.ws) connect(); }, delay);
   };
 }
 
@@ -1700,6 +1711,8 @@ function presetOptions() {
 function presetInfo() {
   const p = presetOf($("preset").value);
   $("preset-info").textContent = !p ? "" : translated(`preset.${p.name}`) ? t(`preset.${p.name}`) : p.description;
+  // solitaire is one player alone: no AI opponents to pick (the server refuses them)
+  for (const pick of document.querySelectorAll(".ai-pick")) pick.disabled = !!(p && p.options.solitaire);
 }
 
 // The AI players to pick (solo opponents, the lobby's "Add AI player"), each with what it is, kept as chosen.
@@ -1730,7 +1743,9 @@ function relabel() {
   if (!S.session) { loadRooms(); loadScores(); loadMyRooms(); }
 }
 
-function picks() { return [...document.querySelectorAll(".ai-pick")].map((s) => s.value).filter(Boolean); }
+function picks() {
+  return [...document.querySelectorAll(".ai-pick")].filter((s) => !s.disabled).map((s) => s.value).filter(Boolean);
+}
 
 // Creating or joining a room, one at a time: a double click on "Play solo" made two rooms (one left behind under
 // way), and on "Join" a second join was refused (the name taken, by the first) after the first had entered the
@@ -1822,8 +1837,9 @@ function resume(code) {
 function watch(code) { return entering(() => watchNow(code)); }
 
 async function watchNow(code) {
-  code = (code || "").trim().toUpperCase();
+  code = typedCode(code);
   if (!code) { toast(t("msg.code_first")); return; }
+  if (!/^[A-Z0-9]{4,8}$/.test(code)) { toast(t("msg.bad_code", { code })); return; }
   try {
     S.session = null;
     enterRoom({ code, token: null, player: null, state: (await api("GET", `/api/rooms/${code}`)).state });
@@ -1831,8 +1847,9 @@ async function watchNow(code) {
 }
 
 async function joinNow(code) {
-  code = (code || "").trim().toUpperCase();
+  code = typedCode(code);
   if (!code) { toast(t("msg.code_first")); return; }
+  if (!/^[A-Z0-9]{4,8}$/.test(code)) { toast(t("msg.bad_code", { code })); return; }
   const saved = localStorage.getItem(`tie-${code}`);
   try {
     if (saved) {
@@ -1959,10 +1976,21 @@ async function loadScores() {
 
 // A room named in the address (#room=CODE or #join=CODE): resumed if this browser has a seat there, else its
 // code is filled in for joining.  An address with no room (Back from a room) goes home.
-function addressedRoom() {
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const code = (hash.get("room") || hash.get("join") || hash.get("watch") || "").toUpperCase();
-  return /^[A-Z0-9]{4,8}$/.test(code) ? code : "";  // not a room code: no request made
+function addressedRoom() { return roomInHash(location.hash); }
+
+// The room code of an address's "#room=", "#join=" or "#watch=" part; "" if none (no request made).
+function roomInHash(hash) {
+  const words = new URLSearchParams(hash.replace(/^#/, ""));
+  const code = (words.get("room") || words.get("join") || words.get("watch") || "").toUpperCase();
+  return /^[A-Z0-9]{4,8}$/.test(code) ? code : "";
+}
+
+// A code typed in the home page's box: "abc 123" as ABC123, and a whole invite link pasted there as its room.
+function typedCode(text) {
+  text = (text || "").trim();
+  const hash = text.indexOf("#");
+  if (hash >= 0 && roomInHash(text.slice(hash))) return roomInHash(text.slice(hash));
+  return text.replace(/\s+/g, "").toUpperCase();
 }
 
 async function openFromAddress() {
@@ -2089,10 +2117,10 @@ async function init() {
     if (e.key === "Escape" && cancelPickUp()) e.preventDefault();
   });
   document.addEventListener("keydown", (e) => {
-    if (!["h", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    if (!["h", "H", "Enter"].includes(e.key) || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
     // a link or a summary does its own thing with Enter: Enter on "Take It Easy!" drew a tile as it left the game
     if (["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"].includes(e.target.tagName) || $("game").hidden) return;
-    if (e.key === "h") { if ($("hint-key").checked) requestHint(); }  // unless turned off
+    if (e.key !== "Enter") { if ($("hint-key").checked) requestHint(); }  // h or H (Caps Lock), unless turned off
     else if (!$("draw-bar").hidden) act("draw");
   });
   $("settle-reset").addEventListener("click", () => { S.releases = []; S.holdPick = null; render(); });
@@ -2101,6 +2129,7 @@ async function init() {
     const st = S.state, layout = st && S.layouts[st.layout];
     const cells = layout && boardCells($("entry-board").value, st, layout.cells.length);
     if (cells && S.entry) { S.entry.cells = cells; renderEntryLayout(st); }
+    if ($("entry-board").value.trim()) $("entry-score").value = "";  // a board's score is worked out from it
   });
   // Enter in the score box enters it, as the button beside it does
   $("entry-score").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); $("entry-btn").click(); } });
@@ -2108,6 +2137,7 @@ async function init() {
     const st = S.state, player = entryPlayer();
     const board = $("entry-board").value.trim(), score = $("entry-score").value;
     const body = { player };
+    if (board && score !== "") { toast(t("msg.board_and_score")); return; }  // the score was dropped without a word
     if (board) body.board = board; else if (score !== "") body.score = +score; else { toast(t("msg.board_or_score")); return; }
     // an entry already there is replaced only when asked (the host typing the next person's board under the
     // last one's name replaced it without a word)

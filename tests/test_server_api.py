@@ -1569,6 +1569,36 @@ def test_an_ai_stands_in_for_a_player_who_went_away_and_the_round_finishes(clien
     assert [s["name"] for s in client.get("/api/scores", params={"preset": "easier"}).json()["scores"]] == ["ann"]
 
 
+def test_between_rounds_an_ai_stands_in_for_a_host_who_went_away_and_the_guests_start_the_next_round(
+        client, monkeypatch):
+    """A match of several rounds whose host went away after a round was stuck for good: only the host starts the
+    next round, and an AI stood in only during a round.  Between rounds the host's seat may now go to an AI after
+    the grace period, like a seat the game waits for; then a guest starts the next round, the AI plays the host's
+    tiles, and the host takes the seat back on return.  No other seat is offered between rounds."""
+    code, ann, bob = room_of_two(client, preset="four-rounds")
+    st = {"ann": state(client, code, ann), "bob": state(client, code, bob)}
+    while st["ann"]["status"] == "playing":
+        for name, token in (("ann", ann), ("bob", bob)):
+            st[name] = state(client, code, token)
+            if st[name]["status"] == "playing" and st[name]["me"]["pending"]:
+                st[name] = place_first_legal(client, code, token, st[name])
+    assert state(client, code, ann)["status"] == "round_over"
+    seen = state(client, code, bob)["players"]
+    assert 0 < seen[0]["standin_after"] <= 60 and "standin_after" not in seen[1]  # ann just played: not yet
+    assert "only the host" in refused(post(client, code, "next", token=bob), 403)
+    assert "ann was here" in refused(post(client, code, "standin", token=bob, player=0), 409)
+    assert "standin_after" not in state(client, code, ann)["players"][1]  # bob is not holding anything up
+    grace(monkeypatch, 0.2)
+    time.sleep(0.3)  # ann away (her own reads count as her being here)
+    assert state(client, code, bob)["players"][0]["standin_after"] == 0
+    assert post(client, code, "standin", token=bob, player=0).status_code == 200
+    assert post(client, code, "next", token=bob).status_code == 200
+    st = after_ais(client, code, bob)
+    assert st["status"] == "playing" and st["round"] == 1 and st["players"][0]["placed"] == len(st["drawn"]) > 0
+    assert post(client, code, "reclaim", token=ann).status_code == 200
+    assert not state(client, code, ann)["players"][0]["standin"]
+
+
 def test_the_stand_in_wait_is_a_server_setting_for_new_and_stored_rooms(tmp_path):
     """``serve --standin-seconds``: the server's wait before an AI may stand in, for the rooms it creates and
     for rooms it reads back from storage (after a restart), not the 60 s default."""

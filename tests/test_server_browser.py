@@ -2703,3 +2703,40 @@ def test_a_caller_entry_is_a_board_or_a_score_never_both(server, browser):
     page.wait_for_function("(S.state.entries || {})['1'] !== undefined")
     assert page.evaluate("S.state.entries['1'].board") == " ".join(called)
     assert not errors
+
+
+def test_between_rounds_a_guest_lets_an_ai_stand_in_for_a_host_who_went_away_and_starts_the_next_round(
+        server, browser, monkeypatch):
+    """A match of several rounds stopped for good when its host went away after a round: only the host starts the
+    next one.  After the grace period the guest is offered "Let an AI play for Ann", then "Next round"; the AI
+    plays Ann's tiles in it."""
+    from takeiteasy.server import rooms
+
+    monkeypatch.setattr(rooms, "STANDIN_GRACE_SECONDS", 3.0)
+    errors: list[str] = []
+    ann = open_page(browser, server, errors, "Ann")
+    ann.select_option("#preset", "four-rounds")
+    ann.click("#create-room")
+    ann.wait_for_selector("#lobby:not([hidden])")
+    bob = open_page(browser, server, errors, "Bob")
+    bob.fill("#join-code", ann.text_content("#lobby-code"))
+    bob.click("#join")
+    ann.wait_for_function("document.querySelectorAll('#lobby-players li').length === 2")
+    ann.click("#lobby-start")
+    for page in (ann, bob):
+        page.wait_for_selector("#board .legal")
+    assert ann.evaluate("S.state.rounds") == 4
+    for _ in range(19):
+        place(ann, 0)
+        place(bob, 0)
+    bob.wait_for_function("S.state.status === 'round_over'")
+    assert bob.locator("#next-round").is_hidden()  # the host's to start
+    button = bob.locator("#standin-bar button")
+    button.wait_for(timeout=30_000)  # once the host has been away for the grace period
+    assert button.text_content() == "Let an AI play for Ann"
+    button.click()
+    bob.locator("#next-round").click()
+    bob.wait_for_selector("#board .legal")
+    bob.wait_for_function("S.state.round === 1 && S.state.players[0].placed === 1")  # the AI placed for Ann
+    ann.wait_for_selector("#reclaim-bar:not([hidden])")
+    assert not errors

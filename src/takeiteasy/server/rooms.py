@@ -405,7 +405,10 @@ class Room:
 
     # -- absent players: an AI may stand in (bookkeeping in memory, not events; the stand-in itself is one) --
     def _owed_by(self) -> set[int]:
-        """The seats the game waits for now: to place, settle, or (no caller) announce the next tiles."""
+        """The seats the game waits for now: to place, settle, or (no caller) announce the next tiles; between the
+        rounds of a room of friends, the host, who starts the next."""
+        if self.mode == "room" and self.status == "round_over":  # a host gone away held everyone up for good
+            return {0} if self.seats[0].kind == "human" and not self.seats[0].standin else set()
         game = self.game
         if not self.digital or self.status != "playing" or game is None:
             return set()
@@ -433,7 +436,7 @@ class Room:
         """Whether other servers need to know when this room's players were seen: only during a round of a room of
         friends, where a seat the game waits for may go to an AI (a sighting from before the round is older than
         any wait it could shorten)."""
-        return self.mode == "room" and self.status == "playing"
+        return self.mode == "room" and self.status in ("playing", "round_over")
 
     def unshared_sightings(self) -> dict[str, float]:
         """``{player: when seen}`` (``time.monotonic()``) for the players this server saw that storage should
@@ -493,8 +496,9 @@ class Room:
             return Conflict(f"an AI is already playing for {name}")
         if self.seats[target].kind != "human":
             return RoomError(f"{name} is an AI player")
-        if self.status != "playing":
-            return Conflict(f"an AI stands in only during a round; the room is {self.status.replace('_', ' ')}")
+        if self.status != "playing" and not (self.status == "round_over" and target == 0):
+            return Conflict(f"an AI stands in only during a round (or, between rounds, for the host); the room is "
+                            f"{self.status.replace('_', ' ')}")
         if target not in self._owed_by():
             return Conflict(f"the game is not waiting for {name}")
         return None
@@ -1037,7 +1041,7 @@ class Room:
         for p, entry in enumerate(state["players"]):
             entry["placed"] = len(game.moves[p])
             entry["waiting"] = p in waiting
-            if viewer is not None and not over:
+            if viewer is not None:  # during a round, or for the host between rounds
                 wait = self.standin_wait(viewer, p)
                 if wait is not None:  # the viewer may let an AI play for p in this many seconds (0: now)
                     entry["standin_after"] = math.ceil(wait)

@@ -816,10 +816,11 @@ function lineStatus(l, board) {
 // While the viewer has nothing to do but wait, a seat whose grace period runs shows when the offer comes
 // ("An AI may play for Bob in 42 s"), counting down; once it is over, the button.
 function renderStandin(st, m) {
-  const playing = st.status === "playing";
-  const absent = playing ? st.players.filter((p) => p.standin_after === 0) : [];
+  // between rounds the server offers the host's seat only: the next round waits for the host to start it
+  const playing = st.status === "playing", between = st.status === "round_over";
+  const absent = playing || between ? st.players.filter((p) => p.standin_after === 0) : [];
   const idle = !!m && ["wait", "done"].includes(m.phase);
-  const soon = playing && idle ? st.players.filter((p) => p.standin_after > 0) : [];
+  const soon = (playing && idle) || between ? st.players.filter((p) => p.standin_after > 0) : [];
   $("standin-bar").replaceChildren(...absent.map((p) => {
     const b = el("button", { "data-player": p.index }, t("standin.let", { name: p.name }));
     b.addEventListener("click", () => act("standin", { player: p.index }));

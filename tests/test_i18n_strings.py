@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -125,6 +126,21 @@ def test_the_placement_guidance_the_page_translates_is_the_engines():
                     said.add(rules.guidance(tile, previous, 0 if previous >= 0 else -1))
     said.discard("")
     assert len(said) >= 6 and said <= known, said - known
+    # the daffodil's stamen rules, on a board before and after its stamen (or other) cells are full: the page
+    # says each part of the sentence ("; " between the stamen's and the placement rule's)
+    stamen_said = set()
+    for stamen in ("first", "last", "holding"):
+        rules = Ruleset.from_options(Options(board="daffodil", stamen=stamen, placement="adjacent"))
+        empty = np.full(rules.board_size, -1, dtype=np.int64)
+        full_but_stamen = empty.copy()
+        others = [c for c in range(rules.layout.num_cells) if c not in rules.layout.stamen_cells]
+        full_but_stamen[others] = np.arange(len(others))
+        stamen_first_done = empty.copy()
+        stamen_first_done[list(rules.layout.stamen_cells)] = np.arange(3)
+        for board in (empty, full_but_stamen, stamen_first_done):
+            stamen_said.update(rules.guidance(26, -1, -1, board).split("; "))
+    stamen_said.discard("")
+    assert len(stamen_said) == 5 and stamen_said <= known, stamen_said - known
 
 
 def test_preset_and_ai_descriptions_in_english_are_the_servers():

@@ -94,6 +94,27 @@ def test_rulebook_003_variant_3_stamen_stays_empty_until_the_rest_is_full():
     assert legal(LAST, board, 20) == STAMEN
 
 
+def test_rulebook_003_variants_2_to_4_a_player_is_told_what_the_stamen_rule_asks_of_the_next_tile():
+    """Rulebook 003, Daffodil variants 2, 3 and 4: the web page said only "Place 9-7-4" where only the stamen (or
+    only the other cells) would take it.  ``Ruleset.guidance`` given the board says what the stamen rule asks, in
+    step with the allowed cells, and the placement rule's words after it."""
+    board = FIRST.empty_board()
+    assert FIRST.guidance(20, board=board) == "on the stamen: the first tiles go there"
+    board[[3, 12, 15]] = [0, 1, 2]
+    assert FIRST.guidance(20, board=board) == ""  # the stamen is full: any other cell
+    board = LAST.empty_board()
+    assert LAST.guidance(20, board=board) == "not on the stamen: it stays empty until the other cells are full"
+    board[sorted(set(range(21)) - STAMEN)] = range(18)
+    assert legal(LAST, board, 20) == STAMEN
+    assert LAST.guidance(20, board=board) == "on the stamen: the other cells are full"
+    assert HOLDING.guidance(20, board=HOLDING.empty_board()).endswith("holding area: the stamen stays empty")
+    both = Ruleset.from_options(Options(board="daffodil", stamen="first", placement="adjacent"))
+    board = both.empty_board()
+    board[3] = 0
+    assert both.guidance(20, 0, 3, board) == "on the stamen: the first tiles go there; it must touch a placed tile"
+    assert both.guidance(20, 0, 3) == "it must touch a placed tile"  # without the board, the placement rule alone
+
+
 def test_rulebook_003_variant_4_holding_area_during_play():
     """Rulebook 003, Daffodil variant 4: during play tiles go on the 18 coloured cells or the 3 holding slots."""
     board = HOLDING.empty_board()

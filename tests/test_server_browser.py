@@ -382,7 +382,9 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     host.wait_for_function(f"[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '{dora_score} ▦')")
     eve.fill("#entry-score", "123")
     eve.click("#entry-btn")
-    host.wait_for_function("[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '123')")
+    # a typed score is checked against the best board of the calls: the server's first solve may compile the solver
+    host.wait_for_function("[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '123')",
+                           timeout=120_000)
     assert "(Caller to come)" in host.text_content("#caller-status")
     assert eve.text_content("#caller-status") == "Your score is in; the host ends the round"
     # the caller entered nothing: ending the round would give 0 for good, so the page asks first
@@ -2739,4 +2741,22 @@ def test_between_rounds_a_guest_lets_an_ai_stand_in_for_a_host_who_went_away_and
     bob.wait_for_selector("#board .legal")
     bob.wait_for_function("S.state.round === 1 && S.state.players[0].placed === 1")  # the AI placed for Ann
     ann.wait_for_selector("#reclaim-bar:not([hidden])")
+    assert not errors
+
+
+def test_rulebook_003_variant_2_the_status_says_the_first_tiles_go_on_the_stamen(server, browser):
+    """Rulebook 003, Daffodil variant 2: the status said only "Place 9-7-4" where only the stamen takes it; it now
+    says why, in the page's language, until the stamen is full."""
+    errors: list[str] = []
+    page = open_solo(browser, server, errors, "Daff", "daffodil-stamen-first")
+    page.wait_for_selector("#board .legal")
+    assert page.locator("#board .legal").count() == 3
+    assert page.text_content("#status").endswith("— on the stamen: the first tiles go there")
+    page.select_option("#lang-game", "fr")
+    page.wait_for_function("document.getElementById('status').textContent.includes(\"sur l'étamine\")")
+    page.select_option("#lang-game", "en")
+    for placed in range(3):
+        place(page, 0)
+    page.wait_for_function("document.querySelectorAll('#board .legal').length === 18")
+    assert "stamen" not in page.text_content("#status")
     assert not errors

@@ -164,6 +164,10 @@ class StamenRule:
     def refusal(self, board: np.ndarray, shape: Layout, cell: int) -> str:
         return "that cell is not allowed"
 
+    def guidance(self, board: np.ndarray, shape: Layout) -> str:
+        """What this rule asks of the next tile on ``board``, for a player about to place it ("" when nothing)."""
+        return ""
+
     def stamen_tiles(self, shape: Layout, drawn: Sequence[int]) -> tuple[int, ...] | None:
         """The tiles of a round drawn in this order that can end on the stamen cells (None: any of them).
         The solver's best board in hindsight keeps to it (``takeiteasy.solve.solve_round``)."""
@@ -192,6 +196,9 @@ class StamenFirst(StamenRule):
     def stamen_tiles(self, shape, drawn):
         return tuple(drawn[:len(shape.stamen_cells)])
 
+    def guidance(self, board, shape):
+        return "on the stamen: the first tiles go there" if any(board[c] < 0 for c in shape.stamen_cells) else ""
+
     def refusal(self, board, shape, cell):
         n = len(shape.stamen_cells)
         return (f"stamen first (daffodil variant 2): the first {n} tiles go on the stamen cells "
@@ -206,6 +213,12 @@ class StamenLast(StamenRule):
 
     def stamen_tiles(self, shape, drawn):
         return tuple(drawn[len(drawn) - len(shape.stamen_cells):])
+
+    def guidance(self, board, shape):
+        stamen = set(shape.stamen_cells)
+        if any(board[c] < 0 for c in range(shape.num_cells) if c not in stamen):
+            return "not on the stamen: it stays empty until the other cells are full"
+        return "on the stamen: the other cells are full"
 
     def refusal(self, board, shape, cell):
         others = shape.num_cells - len(shape.stamen_cells)
@@ -228,6 +241,9 @@ class StamenHolding(StamenRule):
 
     def stamen_tiles_in_any_order(self, tiles):
         return self.stamen_tiles(None, tiles)  # the order never lets a wildcard on
+
+    def guidance(self, board, shape):
+        return "on a coloured cell or in the holding area: the stamen stays empty"
 
     def refusal(self, board, shape, cell):
         slots = ", ".join(str(shape.num_cells + k) for k in range(self.holding_slots(shape)))
@@ -584,11 +600,14 @@ class Ruleset:
         context = PlacementContext(tile, previous_tile, self.symbols, previous_cell)
         return self.placement.refusal(board, self.layout, context, cell)
 
-    def guidance(self, tile: int, previous_tile: int = -1, previous_cell: int = -1) -> str:
-        """What the placement rule asks of ``tile`` now, in a few words for a player ("" under free placement)."""
+    def guidance(self, tile: int, previous_tile: int = -1, previous_cell: int = -1, board=None) -> str:
+        """What the placement rule asks of ``tile`` now, in a few words for a player ("" under free placement);
+        given the player's ``board``, what the daffodil's stamen rule asks too, first ("; " between the two)."""
         tile, previous_tile = self._tile_of_set("tile", tile), self._tile_of_set("previous tile", previous_tile, True)
         previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
-        return self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
+        placing = self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
+        stamen = "" if board is None else self.stamen_rule.guidance(self.check_board(board), self.layout)
+        return "; ".join(part for part in (stamen, placing) if part)
 
     def differences_in_play(self, other: "Ruleset") -> list[str]:
         """The options by which ``other`` lays and scores a round otherwise than these rules (none: an agent made

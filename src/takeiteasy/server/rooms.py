@@ -1088,7 +1088,8 @@ class Room:
                                        rules.legal_mask(board, t, previous_tile, previous_cell).nonzero()[0]]
                            for t in game.pending[viewer]}
             # what the placement rule asks of each tile now, in the engine's words ("" under free placement)
-            me["guidance"] = {TOKENS[t]: rules.guidance(t, previous_tile, previous_cell) for t in game.pending[viewer]}
+            me["guidance"] = {TOKENS[t]: rules.guidance(t, previous_tile, previous_cell, board)
+                              for t in game.pending[viewer]}
         elif game.all_drawn and not game.settled[viewer]:
             me["phase"] = "settle"
             me["release"] = {TOKENS[int(board[s])]: rules.release_cells(board, int(board[s]))

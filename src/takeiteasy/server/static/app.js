@@ -66,6 +66,14 @@ function listAnd(names) {
 // The engine's words for what a placement rule asks now (Ruleset.guidance, in English): a known sentence is said in
 // the page's language, anything else as it came.
 function guidanceWords(rule) {
+  if (rule.includes("; ")) return rule.split("; ").map(guidanceWords).join("; ");  // the stamen's, then placement's
+  const stamen = {
+    "on the stamen: the first tiles go there": "guide.stamen_first",
+    "not on the stamen: it stays empty until the other cells are full": "guide.stamen_last_wait",
+    "on the stamen: the other cells are full": "guide.stamen_last_now",
+    "on a coloured cell or in the holding area: the stamen stays empty": "guide.holding",
+  }[rule];
+  if (stamen) return t(stamen);
   if (rule === "the first tile: any empty cell") return t("guide.first");
   if (rule === "it must touch a placed tile") return t("guide.touch");
   let m = /^a (sun|moon) after a (sun|moon): any empty cell$/.exec(rule);

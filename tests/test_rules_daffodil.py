@@ -113,6 +113,8 @@ def test_rulebook_003_variants_2_to_4_a_player_is_told_what_the_stamen_rule_asks
     board[3] = 0
     assert both.guidance(20, 0, 3, board) == "on the stamen: the first tiles go there; it must touch a placed tile"
     assert both.guidance(20, 0, 3) == "it must touch a placed tile"  # without the board, the placement rule alone
+    # the first tile: the placement rule's "any empty cell" is left out where the stamen rule narrows it
+    assert both.guidance(20, board=both.empty_board()) == "on the stamen: the first tiles go there"
 
 
 def test_rulebook_003_variant_4_holding_area_during_play():

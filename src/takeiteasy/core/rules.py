@@ -80,6 +80,10 @@ class PlacementRule:
         return ""
 
 
+#: What the placement rules say of a player's first tile.
+FIRST_TILE_ANYWHERE = "the first tile: any empty cell"
+
+
 class FreePlacement(PlacementRule):
     pass
 
@@ -96,7 +100,7 @@ class AdjacentPlacement(PlacementRule):
         return f"adjacent placement: {where}; after the first tile, every tile must touch a placed tile along an edge"
 
     def guidance(self, context: PlacementContext) -> str:
-        return "the first tile: any empty cell" if context.previous_tile < 0 else "it must touch a placed tile"
+        return FIRST_TILE_ANYWHERE if context.previous_tile < 0 else "it must touch a placed tile"
 
 
 class SunMoonPlacement(PlacementRule):
@@ -122,7 +126,7 @@ class SunMoonPlacement(PlacementRule):
 
     def guidance(self, context: PlacementContext) -> str:
         if context.previous_tile < 0:
-            return "the first tile: any empty cell"
+            return FIRST_TILE_ANYWHERE
         symbols = context.symbols if context.symbols is not None else SYMBOLS
         now, before = (SYMBOL_NAMES[int(symbols[t])] for t in (context.tile, context.previous_tile))
         if now != before:
@@ -607,6 +611,8 @@ class Ruleset:
         previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
         placing = self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
         stamen = "" if board is None else self.stamen_rule.guidance(self.check_board(board), self.layout)
+        if stamen and placing == FIRST_TILE_ANYWHERE:  # "any empty cell" would contradict the stamen rule's words
+            placing = ""
         return "; ".join(part for part in (stamen, placing) if part)
 
     def differences_in_play(self, other: "Ruleset") -> list[str]:

@@ -1847,8 +1847,7 @@ function watch(code) { return entering(() => watchNow(code)); }
 
 async function watchNow(code) {
   code = typedCode(code);
-  if (!code) { toast(t("msg.code_first")); return; }
-  if (!/^[A-Z0-9]{4,8}$/.test(code)) { toast(t("msg.bad_code", { code })); return; }
+  if (!code) return;
   try {
     S.session = null;
     enterRoom({ code, token: null, player: null, state: (await api("GET", `/api/rooms/${code}`)).state });
@@ -1857,8 +1856,7 @@ async function watchNow(code) {
 
 async function joinNow(code) {
   code = typedCode(code);
-  if (!code) { toast(t("msg.code_first")); return; }
-  if (!/^[A-Z0-9]{4,8}$/.test(code)) { toast(t("msg.bad_code", { code })); return; }
+  if (!code) return;
   const saved = localStorage.getItem(`tie-${code}`);
   try {
     if (saved) {
@@ -1994,12 +1992,17 @@ function roomInHash(hash) {
   return /^[A-Z0-9]{4,8}$/.test(code) ? code : "";
 }
 
-// A code typed in the home page's box: "abc 123" as ABC123, and a whole invite link pasted there as its room.
+// A code typed in the home page's box: "abc 123" as ABC123, and a whole invite link pasted there as its room;
+// "" when it holds none, said (before any request is made).
 function typedCode(text) {
   text = (text || "").trim();
   const hash = text.indexOf("#");
-  if (hash >= 0 && roomInHash(text.slice(hash))) return roomInHash(text.slice(hash));
-  return text.replace(/\s+/g, "").toUpperCase();
+  const linked = hash >= 0 ? roomInHash(text.slice(hash)) : "";
+  const code = linked || text.replace(/\s+/g, "").toUpperCase();
+  if (!code) toast(t("msg.code_first"));
+  else if (!/^[A-Z0-9]{4,8}$/.test(code)) toast(t("msg.bad_code", { code }));
+  else return code;
+  return "";
 }
 
 async function openFromAddress() {

@@ -363,3 +363,78 @@ def test_daffodil_variant_4_on_a_board_of_many_stamen_cells_is_refused(tmp_path)
             game.play([_Greedy()])
             assert game.finished
         Ruleset.from_options(Options(board=str(path), stamen="first"))  # the other stamen rules search nothing
+
+
+# -- the review of 2026-11-29 ------------------------------------------------------------------------------------
+def test_a_game_seeded_with_a_numpy_integer_saves_as_json():
+    game = Game(STANDARD, ["me"], seed=np.int64(7))
+    assert type(game.seed) is int and json.loads(json.dumps(game.to_json()))["seed"] == 7
+    assert game.deal == Game(STANDARD, ["me"], seed=7).deal
+
+
+@pytest.mark.parametrize("unordered", [set(range(19)), frozenset(range(19)), dict.fromkeys(range(19))])
+def test_a_deal_is_an_order_so_sets_and_dicts_are_refused(unordered):
+    from takeiteasy.envs import TakeItEasyEnv
+
+    with pytest.raises(InputError, match="draw order"):
+        Game(STANDARD, ["me"], deal=unordered)
+    with pytest.raises(InputError, match="draw order"):
+        TakeItEasyEnv().reset(options={"deal": unordered})
+
+
+def test_rulebook_004_no_caller_a_placement_before_the_announcement_says_who_announces():
+    """Rulebook 004 (no caller): the tile to place is announced first by a player; "wait for the next draw" said
+    nothing of it."""
+    game = Game(Ruleset.from_options(caller=False), ["ann", "bob"])
+    with pytest.raises(IllegalMove, match=r"player 0 \(ann\) announces the next tile first"):
+        game.place(1, 3)
+    game.announce(5)
+    game.place(0, 3)
+    with pytest.raises(IllegalMove, match="wait for the next draw"):  # bob has yet to place: no announcement due
+        game.place(0, 4)
+
+
+def test_rulebook_004_no_caller_openspiel_an_announcement_while_tiles_wait_names_the_placement():
+    import pyspiel  # noqa: F401 -- registers the game
+
+    from takeiteasy.envs import openspiel_game  # noqa: F401
+
+    state = pyspiel.load_game("take_it_easy(caller=false)").new_initial_state()
+    state.apply_action(19 + 4)  # player 0 announces tile 4
+    with pytest.raises(Exception, match=r"player 0 places tile \d{3} first \(actions 0..18\)"):
+        state.apply_action(19 + 5)
+    state.apply_action(0)  # the placement the message asks for is taken: nothing was changed by the refusal
+
+
+@pytest.mark.parametrize("keywords, words", [
+    ({"previous_tile": 0, "previous_cell": True}, "previous cell True"),
+    ({"previous_tile": 1.0}, "previous tile 1.0"),
+    ({"previous_tile": True}, "previous tile True"),
+])
+def test_a_hint_refuses_truth_values_and_fractions_as_the_previous_tile_or_cell(keywords, words):
+    from takeiteasy.ai import announce_hints, hint
+
+    board = np.array([0] + [-1] * 18)
+    with pytest.raises(InputError, match=words):
+        hint(STANDARD, board, 16, agent="greedy", **keywords)
+    with pytest.raises(InputError, match=words):
+        announce_hints(STANDARD, board, agent="greedy", **keywords)
+
+
+@pytest.mark.parametrize("board, words", [
+    ([-1.5] * 19, "a board is a sequence of tile ids, -1 for an empty cell; cell 0 holds -1.5"),
+    ([-1] * 18 + [True], "cell 18 holds true"),
+    ([2 ** 70] + [-1] * 18, f"cell 0 holds {2 ** 70}: expected a tile id"),
+    (np.full(19, 2 ** 64 - 1, dtype=np.uint64), f"cell 0 holds {2 ** 64 - 1}: expected a tile id"),  # was 0 points
+])
+def test_a_board_names_the_entry_that_is_no_tile_id(board, words):
+    with pytest.raises(InputError) as info:
+        STANDARD.score(board)
+    assert words in str(info.value)
+
+
+def test_rulesets_of_the_same_options_are_equal_and_hash_alike():
+    same, other = Ruleset.from_options(placement="adjacent"), Ruleset.from_options(board="daffodil")
+    assert ADJACENT == same and hash(ADJACENT) == hash(same) and {ADJACENT: 1}[same] == 1
+    assert ADJACENT != STANDARD and STANDARD != other and STANDARD != "standard"
+

@@ -513,3 +513,36 @@ def test_the_aec_env_converts_to_parallel_where_it_says_it_can(kwargs):
     assert aec_env(2, caller=False).metadata["is_parallelizable"] is False
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(aec_env(2, caller=False))
+
+
+@pytest.mark.parametrize("make", [parallel_env, aec_env])
+def test_the_space_of_an_agent_not_at_the_table_is_an_input_error_naming_the_agents(make):
+    table = make(2)
+    for space in (table.observation_space, table.action_space):
+        with pytest.raises(InputError, match="agent 'player_9': expected one of player_0, player_1"):
+            space("player_9")
+        with pytest.raises(InputError, match="expected one of"):
+            space(["player_0"])  # unhashable: no bare TypeError either
+
+
+def test_a_step_before_the_first_reset_says_no_round_has_started():
+    from takeiteasy.envs import TakeItEasyEnv
+
+    for table in (parallel_env(2), TakeItEasyEnv()):
+        with pytest.raises(InputError, match="no round yet: call reset"):
+            table.step({"player_0": 0, "player_1": 0} if table.metadata.get("name") else 0)
+
+
+def test_rulebook_004_no_caller_a_placement_before_the_announcement_names_the_announcer():
+    """Rulebook 004 (no caller): nothing is drawn until a player announces it."""
+    from takeiteasy.envs import TakeItEasyEnv
+
+    single = TakeItEasyEnv(caller=False, invalid_action="raise")
+    single.reset(seed=1)
+    with pytest.raises(IllegalMove, match=r"cell 3: no drawn tile to place: no caller, so player 0 \(agent\) "
+                                          "announces the next tile first"):
+        single.step(3)
+    table = parallel_env(2, caller=False)
+    table.reset(seed=1)
+    with pytest.raises(IllegalMove, match=r"player_1, cell 3: .*player 0 \(player_0\) announces the next tile first"):
+        table.round.checked(1, 3)

@@ -394,3 +394,25 @@ def test_a_step_before_the_first_reset_is_refused():
         envs.step([0, 0])
     envs.reset(seed=1)
     envs.step([0, 0])
+
+
+def test_a_string_of_deals_is_named_as_such_not_counted_by_its_characters():
+    with pytest.raises(InputError, match="expected a list of 3 deals .* not \"abc\""):
+        TakeItEasyVectorEnv(3).reset(options={"deals": "abc"})
+
+
+def test_a_single_seed_as_a_0d_array_is_the_seed_itself():
+    as_array, as_int = TakeItEasyVectorEnv(3), TakeItEasyVectorEnv(3)
+    assert np.array_equal(as_array.reset(seed=np.array(3))[0]["tile"], as_int.reset(seed=3)[0]["tile"])
+    assert np.array_equal(as_array.deals, as_int.deals)
+
+
+def test_a_refused_reset_draws_nothing_from_the_generator():
+    refused, untouched = TakeItEasyVectorEnv(3), TakeItEasyVectorEnv(3)
+    refused.reset(seed=0)
+    untouched.reset(seed=0)
+    with pytest.raises(InputError):  # the mask is refused after the None seed was read
+        refused.reset(seed=[1, None, 2], options={"reset_mask": [1, 0, 2]})
+    refused.reset()
+    untouched.reset()
+    assert np.array_equal(refused.deals, untouched.deals)

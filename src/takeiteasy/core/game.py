@@ -31,7 +31,7 @@ import json
 import numbers
 import operator
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -334,6 +334,8 @@ class Game:
         self.players = check_names(self.players)
         if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral)):
             raise InputError(f"seed {self.seed!r}: a seed is a whole number (or None)")
+        if self.seed is not None:
+            self.seed = int(self.seed)  # a numpy integer would not save as JSON
         if self.seed is None and self.deal is None:  # a fresh round each time, its seed kept to save and replay it
             self.seed = fresh_seed()
         options = self.rules.options
@@ -375,6 +377,8 @@ class Game:
         n = self.rules.tiles_per_round
         if isinstance(tiles, (str, bytes)) or not hasattr(tiles, "__iter__"):
             raise InputError(f"a deal is a list of {n} tile ids, not {tiles!r}")
+        if isinstance(tiles, (Set, Mapping)):  # a deal is an order
+            raise InputError(f"a deal is a list of {n} tile ids in draw order, not a {type(tiles).__name__}")
         tiles = list(tiles)
         bad = [t for t in tiles if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Integral)
                or t not in self.rules.tile_set]
@@ -408,6 +412,17 @@ class Game:
         if self.rules.options.caller or self.all_drawn:
             return None
         return announcer(self._groups_drawn, len(self.players), self.caller)
+
+    def nothing_to_place(self) -> str:
+        """Why a player with no drawn tile cannot place one now: the round is over, or (no caller) a tile must be
+        announced first, or others must place theirs before the next draw."""
+        if self.all_drawn:
+            return "no drawn tile to place: every tile has been drawn"
+        chooser = self.chooser
+        if chooser is not None and not self.waiting:
+            return (f"no drawn tile to place: no caller, so player {chooser} ({self.players[chooser]}) "
+                    "announces the next tile first")
+        return "no drawn tile to place: wait for the next draw"
 
     @property
     def next_draw_size(self) -> int:
@@ -542,7 +557,7 @@ class Game:
         self._check_player(player)
         pending = self.pending[player]
         if not pending:
-            raise IllegalMove("no drawn tile to place: wait for the next draw")
+            raise IllegalMove(self.nothing_to_place())
         tile = pending[0] if tile is None else _tile_id(tile)
         if tile not in pending:
             raise IllegalMove(f"tile {_tile_name(tile)} is not waiting to be placed")

@@ -13,7 +13,7 @@ all delegate the actual work to :mod:`takeiteasy.core.kernels`.
 
 from __future__ import annotations
 
-from .errors import IllegalMove, InputError, quoted
+from .errors import IllegalMove, InputError, quoted, shown
 
 import numbers
 import operator
@@ -478,6 +478,15 @@ class Options:
         return self
 
 
+def _check_cell_items(items: list) -> None:
+    """An :class:`InputError` naming the first entry of a board's ``items`` that is not a tile id or -1."""
+    for cell, item in enumerate(items):
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral):
+            raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell; cell {cell} holds {shown(item)}")
+        if not -1 <= item < NUM_TILES:
+            raise InputError(f"cell {cell} holds {item}: expected a tile id 0..{NUM_TILES - 1} or -1 for an empty cell")
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A layout, a tile set and the rule objects, ready to play and score.
@@ -498,6 +507,20 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"Ruleset.from_options({self.options!r})"
+
+    def _identity(self) -> tuple:
+        """What makes two rulesets the same game: the options, and what they read from files (a layout or sun/moon
+        map file may change between two loads).  The rule objects follow from these."""
+        layout = self.layout
+        return self.options, layout.name, layout.cells, layout.stamen_cells, self.symbols.tobytes()
+
+    def __eq__(self, other) -> bool:  # the generated one compares the symbol arrays, which has no single truth value
+        if not isinstance(other, Ruleset):
+            return NotImplemented
+        return self is other or self._identity() == other._identity()
+
+    def __hash__(self) -> int:  # a ruleset may key a dict or a cache, as its options do
+        return hash(self._identity())
 
     @staticmethod
     def require(rules, who: str, error: type[Exception] = InputError) -> "Ruleset":
@@ -654,12 +677,16 @@ class Ruleset:
                 array = np.asarray(board)
             except (TypeError, ValueError):
                 array = None
+            if array is not None and array.ndim == 1 and not isinstance(board, (str, np.ndarray)):
+                _check_cell_items(list(board))  # a list naming its odd entry, as given: 1.5, 2**70, True (numpy: 1)
             if array is None or (array.dtype.kind not in "iu" and array.size) or isinstance(board, str):
                 what = type(board).__name__
                 if array is not None and isinstance(board, np.ndarray):  # the type is right, its numbers are not
                     what = f"an array of {array.dtype}"
                 raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell, not {what}"
                                  f"{' (parse_board reads board text)' if isinstance(board, str) else ''}")
+            if array.dtype.kind == "u" and array.ndim == 1:  # int64 would wrap 2**64 - 1 round to -1, "empty"
+                _check_cell_items(array.tolist())
             board = array.astype(np.int64)
         sizes = sorted({self.layout.num_cells, self.board_size})
         if board.ndim != 1 or len(board) not in sizes:

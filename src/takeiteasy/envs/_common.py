@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import operator
 import warnings
+from collections.abc import Mapping, Set
 from functools import cache
 
 import numpy as np
@@ -338,6 +339,8 @@ def checked_deal(rules: Ruleset, given, name: str = "reset option 'deal'") -> li
             tiles = parse_tiles(given, allowed=rules.tile_set)
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from None
+    elif isinstance(given, (Set, Mapping)):  # a deal is an order
+        raise InputError(f"{name}: a deal is tile ids in draw order, not a {type(given).__name__}")
     else:  # tile ids: int() would truncate 1.7 and take "0"
         try:
             items = list(given)

@@ -173,7 +173,9 @@ class TakeItEasyEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray | np.int64], float, bool, bool, dict[str, Any]]:
-        if self.game is None or self._over:
+        if self.game is None:
+            raise InputError("no round yet: call reset() first")
+        if self._over:
             raise InputError("the round is over: call reset() first")
         announcing, number = False, None
         try:

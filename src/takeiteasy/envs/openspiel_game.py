@@ -307,6 +307,9 @@ class TakeItEasyState(pyspiel.State):
                 return None
             return f"draw {action}: not a tile of the set left to draw"
         seat, tile = self.queue[0]
+        if self._announces and action >= self._num_cells:
+            return (f"announce {action - self._num_cells}: player {seat} places tile {TOKENS[tile]} first "
+                    f"(actions 0..{self._num_cells - 1}); the next tile is announced once every player has placed")
         reason = self.rules.refusal(self.boards[seat], tile, action, self.previous[seat], self.previous_cell[seat])
         return None if reason is None else f"player {seat}, cell {action}: {reason}"
 

@@ -200,6 +200,12 @@ class _Round:
         return {"action_mask": self.mask(seat), "score": self.scores[seat], "tile": self.tile(seat),
                 "phase": self.phase(seat)}
 
+    def space(self, spaces: dict, agent):
+        """``spaces[agent]``, or an :class:`InputError` naming the agents (a bare KeyError said nothing)."""
+        if not isinstance(agent, str) or agent not in spaces:
+            raise InputError(f"agent {agent!r}: expected one of {', '.join(self.agents)}")
+        return spaces[agent]
+
     def checked(self, seat: int, action) -> int:
         """``action`` as an int once the seat may place its tile there, or announce now (the tile announced is
         checked when made: only the chooser acts then); raises :class:`IllegalMove` and changes nothing
@@ -215,7 +221,7 @@ class _Round:
                                   "player's turn to announce")
             return cell
         pending = self.live.pending[seat]
-        reason = ("no drawn tile to place: wait for the next draw" if not pending else
+        reason = (self.live.nothing_to_place() if not pending else
                   self.rules.refusal(self.live.boards[seat], pending[0], cell, self.live.previous_tile(seat),
                                      self.live.previous_cell(seat)))
         if reason:
@@ -318,10 +324,10 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
         return self.round.state()
 
     def observation_space(self, agent):
-        return self.round.observation_spaces[agent]
+        return self.round.space(self.round.observation_spaces, agent)
 
     def action_space(self, agent):
-        return self.round.action_spaces[agent]
+        return self.round.space(self.round.action_spaces, agent)
 
     def reset(self, seed: int | None = None,
               options: dict | None = None) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict]]:
@@ -335,6 +341,8 @@ class TakeItEasyParallelEnv(_RoundRendering, ParallelEnv):
 
     def step(self, actions: dict[str, int]) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, float],
                                                      dict[str, bool], dict[str, bool], dict[str, dict]]:
+        if self.round.game is None:
+            raise InputError("no round yet: call reset() first")
         if not self.agents:
             raise InputError("the round is over: call reset() first")
         if not isinstance(actions, dict):
@@ -393,10 +401,10 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
         self.state_space = self.round.state_space
 
     def observation_space(self, agent):
-        return self.round.observation_spaces[agent]
+        return self.round.space(self.round.observation_spaces, agent)
 
     def action_space(self, agent):
-        return self.round.action_spaces[agent]
+        return self.round.space(self.round.action_spaces, agent)
 
     def state(self) -> np.ndarray:
         return self.round.state()
@@ -408,14 +416,14 @@ class TakeItEasyAECEnv(_RoundRendering, AECEnv):
 
     def _check_started(self) -> None:
         if self.round.game is None:
-            raise InputError("call reset() first")
+            raise InputError("no round yet: call reset() first")
         if not self.agents:
             raise InputError("the round is over: call reset() first")
 
     def observe(self, agent):
         seat = self._seat(agent)
         if self.round.game is None:
-            raise InputError("call reset() first")
+            raise InputError("no round yet: call reset() first")
         return self.round.observation(seat)
 
     def last(self, observe: bool = True):

@@ -138,16 +138,23 @@ class TakeItEasyVectorEnv(VectorEnv):
         tile = int(self.deals[i, self.turns[i] - 1])
         return tile, int(np.flatnonzero(self.boards[i] == tile)[0])
 
-    def _seed_list(self, seed) -> list[int]:
+    def _seed_list(self, seed) -> list[int | None]:
+        """The seed of each sub-environment, checked; None where one is to be drawn (by :meth:`_drawn_seeds`,
+        once everything else is checked too)."""
         if seed is None:
-            return [int(s) for s in self.np_random.integers(_common.SEED_LIMIT, size=self.num_envs)]
+            return [None] * self.num_envs
         if not isinstance(seed, (list, tuple, np.ndarray)):  # a string would be iterated, a float truncated
             return [_common.given_seed(seed) + i for i in range(self.num_envs)]
-        seeds = [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else _common.given_seed(s)
-                 for s in seed]
+        seeds = [None if s is None else _common.given_seed(s) for s in seed]
         if len(seeds) != self.num_envs:
             raise InputError(f"reset: {len(seeds)} seeds for {self.num_envs} environments")
         return seeds
+
+    def _drawn_seeds(self, seeds: list[int | None] | None = None) -> list[int]:
+        """``seeds`` with each None drawn from the generator (by default, a seed drawn for every sub-environment)."""
+        if seeds is None or all(s is None for s in seeds):  # at once, as before: the same deals for the same seed
+            return [int(s) for s in self.np_random.integers(_common.SEED_LIMIT, size=self.num_envs)]
+        return [int(self.np_random.integers(_common.SEED_LIMIT)) if s is None else s for s in seeds]
 
     # -- batched views -------------------------------------------------------
     def action_masks(self) -> np.ndarray:
@@ -214,23 +221,27 @@ class TakeItEasyVectorEnv(VectorEnv):
         if options.get("deal") is not None:
             raise InputError("reset option 'deal': the vector environment takes 'deals', one deal per sub-environment")
         options = _common.reset_options(options, ("reset_mask", "deals"))
-        # everything checked before the generator is reseeded: a refused reset changes nothing
-        seeds = self._seed_list(seed) if seed is not None else None
+        if isinstance(seed, np.ndarray) and seed.ndim == 0:
+            seed = seed[()]  # one seed, as a numpy scalar: as TakeItEasyEnv takes it
+        # everything checked before the generator is drawn from or reseeded: a refused reset changes nothing
+        given_seeds = self._seed_list(seed)
         which = self._reset_mask(options.get("reset_mask"))
         chosen = np.flatnonzero(which)
         deals = options.get("deals")
         if deals is not None:
-            if isinstance(deals, (str, bytes)) or not isinstance(deals, Sequence | np.ndarray) \
-                    or len(deals) != self.num_envs:
-                count = f"{len(deals)} deals" if isinstance(deals, Sequence | np.ndarray) else shown(deals)
-                raise InputError(f"reset option 'deals': {count} for {self.num_envs} environments (one deal each)")
+            if isinstance(deals, (str, bytes)) or not isinstance(deals, Sequence | np.ndarray):
+                raise InputError(f"reset option 'deals': expected a list of {self.num_envs} deals (one per "
+                                 f"environment), not {shown(deals)}")
+            if len(deals) != self.num_envs:
+                raise InputError(f"reset option 'deals': {len(deals)} deals for {self.num_envs} environments "
+                                 "(one deal each)")
             deals = {i: _common.checked_deal(self.rules, deals[int(i)], f"reset option 'deals' [{i}]") for i in chosen}
+        seeds = self._drawn_seeds(given_seeds)
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed) % (1 << 64))  # Gymnasium's generator takes no negative seed
-        elif seeds is not None:  # one seed per sub-environment: the later deals repeat too
+        elif seed is not None:  # one seed per sub-environment: the later deals repeat too
             entropy = [s % (1 << 64) for s in seeds]  # a seed may be negative
             super().reset(seed=int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint64)[0] >> 1))
-        seeds = seeds if seeds is not None else self._seed_list(None)
         if deals is None:
             self._start_seeded(chosen, seeds)
         else:
@@ -300,7 +311,7 @@ class TakeItEasyVectorEnv(VectorEnv):
         # next_step autoreset, once no refusal can be raised: a refused step changes nothing, not even the rounds
         # that were over (their new deal would be played on an observation of the old one)
         if not active.all():
-            self._start_seeded(np.flatnonzero(~active), self._seed_list(None))
+            self._start_seeded(np.flatnonzero(~active), self._drawn_seeds())
         active &= ~invalid
         if self._fast is not None:
             gains = np.zeros(n, dtype=np.int64)
@@ -334,7 +345,7 @@ class TakeItEasyVectorEnv(VectorEnv):
             infos["_final_obs"] = ended.copy()
             infos["final_info"] = {key: value.copy() for key, value in infos.items() if not key.startswith("final")}
             infos["_final_info"] = ended.copy()
-            self._start_seeded(np.flatnonzero(ended), self._seed_list(None))
+            self._start_seeded(np.flatnonzero(ended), self._drawn_seeds())
             observations = self._observations()
             infos.update(self._infos())
         return observations, rewards, terminated, truncated, infos

@@ -887,7 +887,7 @@ class Room:
         if not pending:
             if self._game.all_drawn:
                 raise IllegalMove("every tile is placed; nothing to place")
-            raise IllegalMove("no drawn tile to place: wait for the next draw")
+            raise IllegalMove(self._game.nothing_to_place())
         if tile is None:
             return pending[0]
         tile = self._tile(tile)

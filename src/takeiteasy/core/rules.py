@@ -483,7 +483,7 @@ def _check_cell_items(items: list) -> None:
     for cell, item in enumerate(items):
         if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral):
             raise InputError(f"a board is a sequence of tile ids, -1 for an empty cell; cell {cell} holds {shown(item)}")
-        if not -1 <= item < NUM_TILES:
+        if not -1 <= int(item) < NUM_TILES:
             raise InputError(f"cell {cell} holds {item}: expected a tile id 0..{NUM_TILES - 1} or -1 for an empty cell")
 
 

@@ -58,8 +58,11 @@ def test_a_stopped_run_resumed_ends_with_the_file_of_an_uninterrupted_one(tmp_pa
         assert (status, err) == (-signal.SIGKILL, "")
     assert 2 <= done < GAMES and out == "ready\n"
     assert rows[0] == b"game,deal,score" and rows[-1] == b""
-    with open(kept, "ab") as file:
-        file.write(f"{done},178 5".encode())  # the row a crash cut short
+    from takeiteasy.core.deal import deal
+    from takeiteasy.core.tiles import TOKENS
+
+    with open(kept, "ab") as file:  # the row a crash cut short: its start, as written
+        file.write(f"{done},{' '.join(TOKENS[t] for t in deal(5, index=done))}"[:12].encode())
 
     resumed = _bench(capsys, *settings[:-2], "--scores", str(kept), "--resume")  # on one job: any split plays alike
     assert resumed["resumed"] == done and resumed["games_per_second"] > 0
@@ -118,7 +121,7 @@ def test_a_file_of_another_run_or_no_scores_file_is_refused_and_left_as_it_was(t
                          "line 2: '5000' is not a score of this game (0 to at most 456)"),
                         (b"\r\n".join([lines[0], lines[1].rsplit(b",", 1)[0] + b"," + b"9" * 20, b""]),
                          "is not a score of this game"),
-                        (b"\xff\xfe\n", "not a scores file ('utf-8' codec")]:
+                        (b"\xff\xfe\n", "not a scores file (not UTF-8 text)")]:
         kept.write_bytes(broken)
         assert why in _refused(capsys, *argv)
         assert kept.read_bytes() == broken

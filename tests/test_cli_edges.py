@@ -724,7 +724,7 @@ def test_an_answer_with_no_end_is_refused_not_read_to_the_end(capsys, monkeypatc
 
 
 @pytest.mark.parametrize("argv", [["bench", "--games", "2"], ["solve", "--random", "2"],
-                                  ["train", "--out", "{tmp}/run", "--jobs", "2"]])
+                                  ["train", "--out", "{tmp}/run", "--jobs", "2"], ["train", "--out", "{tmp}/run"]])
 def test_an_empty_ray_address_is_named_as_such(capsys, tmp_path, argv):
     """`--ray ""` reached Ray, whose refusal read "Invalid address format:; a cluster that asks for a token..."."""
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
@@ -740,3 +740,71 @@ def test_bench_names_an_empty_weights_option(capsys, argv):
     option = argv[-2]
     assert capsys.readouterr().err == (f"takeiteasy bench: error: {option}: give a file name (a weights.npz from "
                                        "takeiteasy train)\n")
+
+
+def _run_with(argv, *, stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL):
+    """``python -m takeiteasy ARGV`` in a process of its own, with the package of this checkout."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(__import__("pathlib").Path(__file__).resolve().parents[1] / "src"), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-m", "takeiteasy", *argv], stdin=stdin, stdout=stdout, stderr=stderr,
+                          env=env, timeout=300)
+
+
+@pytest.mark.parametrize("argv", [["tiles"], ["score", BOARD], ["hint", "--agent", "heuristic", ". " * 18 + "574", "123"],
+                                  ["deal", "--seed", "1"]])
+def test_a_reader_that_went_away_ends_the_command_with_status_0(argv):
+    """docs/CLI.md: status 0 "also when the reader of the output goes away, as with `| head`". The commands that
+    print through rich (tiles, score, hint, play, call, analyse) ended with status 1: rich's own exit."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # gone before the first write: every write fails (EPIPE)
+    try:
+        done = _run_with(argv, stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+
+
+def test_bad_input_with_standard_error_closed_still_exits_2():
+    """With `2>&-` the error line could not be written, and that failure ended the command with status 1."""
+    done = _run_with(["score", "5x4"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert done.returncode == 2
+    closed = subprocess.run(["sh", "-c", f'"{sys.executable}" -m takeiteasy score 5x4 2>&-'],
+                            env={**os.environ, "PYTHONPATH": str(__import__("pathlib").Path(__file__).resolve()
+                                                                 .parents[1] / "src")},
+                            stdout=subprocess.PIPE, timeout=300)
+    assert closed.returncode == 2 and closed.stdout == b""
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--options", '{"draw": 2}', "--draw", "3"], "--draw: given twice (in --options as 2, then --draw 3)"),
+    (["--caller", "--options", '{"caller": false}'], "--caller: given twice (in --options as false, then --caller)"),
+])
+def test_a_rule_in_options_and_again_as_its_flag_is_refused(capsys, argv, words):
+    """docs/CLI.md: each rule option may be given once. The --options value was dropped without a word."""
+    assert main(["deal", "--seed", "1", *argv]) == 2
+    assert f"takeiteasy deal: error: {words}; give it once\n" == capsys.readouterr().err
+
+
+def test_rulebook_004_hint_announce_refuses_a_game_with_a_caller(capsys):
+    """Rulebook 004: tiles are announced only in a game with no caller; `--announce` implies none, `--caller`
+    contradicts it."""
+    assert main(["hint", "--caller", "--announce", ". " * 18 + "574"]) == 2
+    assert "only a game with no caller has" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("junk", [b"garbage", b"\x01\x02\xff\xfe", b"game,deal,score\r\n7,"])
+def test_bench_resume_refuses_a_last_line_no_stop_could_leave(tmp_path, capsys, junk):
+    """A file ending in text that is not the start of the next line was read as a line cut short by a stop, and
+    the file rewritten; it is refused and left as it was."""
+    scores = tmp_path / "x.csv"
+    argv = ["bench", "--agent", "greedy", "--games", "3", "--scores", str(scores), "--resume"]
+    assert main(argv + ["--json"]) == 0
+    whole = scores.read_bytes()
+    scores.write_bytes(junk if junk.startswith(b"game") or junk == b"garbage" else whole + junk)
+    before = scores.read_bytes()
+    capsys.readouterr()
+    assert main(argv) == 2
+    assert "is not the start of a line bench writes" in capsys.readouterr().err
+    assert scores.read_bytes() == before
+    scores.write_bytes(whole[:-5])  # a stop mid-row: resumed, that game played again
+    assert main(argv + ["--json"]) == 0 and scores.read_bytes() == whole

@@ -132,10 +132,20 @@ def _interrupt_now(frame, event: str, arg) -> None:
     raise _swallowed[0]
 
 
+def _say(line: str) -> None:
+    """``line`` on standard error; with none to write to (closed: ``2>&-``) the exit status alone tells."""
+    if sys.stderr is None:  # print() would write to standard output instead
+        return
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):  # a closed descriptor, or a closed file object
+        pass
+
+
 def _interrupted(stop: KeyboardInterrupt, command: str | None = None) -> int:
     """The line of a stop outside a command's run: ``command`` (named on the command line) did not start."""
     who, where = (f"takeiteasy {command}", "before it started") if command else ("takeiteasy", "")
-    print(stop_line(who, stop, where), file=sys.stderr)
+    _say(stop_line(who, stop, where))
     return exit_status(stop)
 
 
@@ -144,7 +154,7 @@ def stopped(args, stop: KeyboardInterrupt) -> int:
     ``args.stopped_at`` (a function giving words such as "after 37 of 1000 games"), where; the signal's exit
     status.  Called once the stop has passed through the command, its workers stopped and its files closed."""
     where = getattr(args, "stopped_at", None)
-    print(stop_line(f"takeiteasy {args.command}", stop, where() if where else ""), file=sys.stderr)
+    _say(stop_line(f"takeiteasy {args.command}", stop, where() if where else ""))
     return exit_status(stop)
 
 
@@ -224,7 +234,7 @@ def _main(argv: list[str] | None) -> int:
         words = sys.argv[1:] if argv is None else argv
         return _interrupted(stop, words[0] if words and words[0] in (*COMMANDS, "analyze") else None)
     if sys.stdout is None:  # started with standard output closed (`>&-`): print() would drop every line unsaid
-        print("takeiteasy: error: cannot write the output (standard output is closed)", file=sys.stderr)
+        _say("takeiteasy: error: cannot write the output (standard output is closed)")
         return 1
     try:
         args, extra = parser.parse_known_args(argv)
@@ -235,7 +245,7 @@ def _main(argv: list[str] | None) -> int:
         if exc.errno not in OUTPUT_FULL:
             raise
         _discard_stdout()
-        print(f"takeiteasy: error: cannot write the output ({exc.strerror})", file=sys.stderr)
+        _say(f"takeiteasy: error: cannot write the output ({exc.strerror})")
         return 1
     if extra:
         # argparse would blame the top-level parser ("takeiteasy: error:"); name the subcommand instead.
@@ -259,10 +269,10 @@ def _run(args) -> int:
         with first_compile_notice():
             return args.run(args) or 0
     except InputError as exc:
-        print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        _say(f"takeiteasy {args.command}: error: {one_line(exc)}")
         return EXIT_USAGE
     except WorkerError as exc:  # not the user's input: exit status 1, still one line
-        print(f"takeiteasy {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        _say(f"takeiteasy {args.command}: error: {one_line(exc)}")
         return 1
     except BrokenPipeError:  # the reader went away (`| head`): what it wanted it has
         _discard_stdout()
@@ -271,7 +281,7 @@ def _run(args) -> int:
         if exc.errno not in OUTPUT_FULL:
             raise
         _discard_stdout()
-        print(f"takeiteasy {args.command}: error: cannot write the output ({exc.strerror})", file=sys.stderr)
+        _say(f"takeiteasy {args.command}: error: cannot write the output ({exc.strerror})")
         return 1
 
 
@@ -284,7 +294,7 @@ def first_compile_notice(stream=None):
     from . import _jit
 
     stream = stream or sys.stderr
-    if not (_jit.COMPILED and stream.isatty()):
+    if stream is None or not (_jit.COMPILED and stream.isatty()):  # None: started with standard error closed
         yield
         return
     from numba.core import event

@@ -75,10 +75,15 @@ def _probe(address: str, timeout: float = 5.0) -> None:
                              f"within {timeout:g} s); the head node's address is HOST:6379 by default")
 
 
+def check_address(address: str) -> None:
+    """Refuse an empty ``--ray`` (Ray's own words were "Invalid address format:" and a note on tokens)."""
+    if not address.strip():
+        raise InputError("--ray: empty; give 'local', 'auto' or the head node's HOST:6379")
+
+
 def connect(address: str):
     """Start or join Ray (once per process); returns the ``ray`` module."""
-    if not address.strip():  # Ray's own words were "Invalid address format:" and a note on tokens
-        raise InputError("--ray: empty; give 'local', 'auto' or the head node's HOST:6379")
+    check_address(address)
     ray = require_ray()
     if ray.is_initialized():
         return ray

@@ -9,12 +9,22 @@ from __future__ import annotations
 from collections.abc import Set
 
 import numpy as np
+import rich.console
 from rich.text import Text
 
 from .core.layouts import Layout
 from .core.tiles import PALETTES, TILE_VALUES
 
 CELL_WIDTH = 9
+
+
+class Console(rich.console.Console):
+    """rich's console, but a reader that goes away (``| head``) ends the command with status 0, as for the
+    commands that print plainly (rich exits with status 1 there)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True  # nothing more to write
+        raise BrokenPipeError("the reader of the output went away")
 
 
 def ink_on(background: str) -> str:

@@ -345,8 +345,12 @@ class Trainer:
                     [row[0] for row in history] != sorted(row[0] for row in history):
                 raise ValueError("a learning curve that does not fit the games played")
         except _OtherSettings:
-            diff = [k for k in saved.key() if saved.key()[k] != self.config.key()[k]]
-            was = ", ".join(f"{k}={saved.key()[k]}" for k in diff)
+            then, now = saved.key(), self.config.key()
+
+            def setting(value) -> str:
+                return "unset" if value is None else json.dumps(value) if isinstance(value, (str, bool)) else str(value)
+
+            was = ", ".join(f"{k} {setting(then[k])} then, {setting(now[k])} now" for k in then if then[k] != now[k])
             raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({was}); "
                              "use another --out or the same settings") from None
         except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:

@@ -185,11 +185,16 @@ def options_from_args(args: argparse.Namespace) -> Options:
     """Options from --preset / --options, then every explicitly given option."""
     base = preset(args.preset) if getattr(args, "preset", None) is not None else Options()  # '' is no preset name
     data = base.to_json()
-    if getattr(args, "options_json", None) is not None:
-        data.update(_options_json(args.options_json))
+    given = _options_json(args.options_json) if getattr(args, "options_json", None) is not None else {}
+    data.update(given)
     for name in FIELDS:
         value = getattr(args, name, None)
         if value is not None:
+            if name in given:  # as a flag given twice: which one was meant?
+                flag = "--" + name.replace("_", "-")
+                then = (f"--{'' if value else 'no-'}{flag[2:]}" if isinstance(value, bool) else f"{flag} {value}")
+                raise RulesError(f"{flag}: given twice (in --options as {json.dumps(given[name])}, then {then}); "
+                                 "give it once")
             data[name] = value
     return Options.from_json(data)
 

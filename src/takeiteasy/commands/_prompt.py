@@ -6,10 +6,9 @@ from __future__ import annotations
 import sys
 from typing import TextIO, cast
 
-from rich.console import Console
-
 from ..core.errors import InputError
 from ..core.game import check_table
+from ..terminal import Console
 from ._stdin import MAX_LINE, is_text
 
 

@@ -6,7 +6,6 @@ import json
 import numbers
 import sys
 
-from rich.console import Console
 
 from ..core.errors import InputError, shown
 from ..core.files import read_stream, read_text
@@ -16,7 +15,7 @@ from ..core.notation import NotationError, parse_board, parse_tile, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
 from ..solve.analysis import analyse_game, best_text
-from ..terminal import board_text
+from ..terminal import Console, board_text
 from ._options import check_option_types, json_kind
 from ._stdin import is_text
 

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -619,7 +620,9 @@ class ScoresRecord:
         cut = data.rfind(b"\n") + 1
         try:
             rows = list(csv.reader(io.StringIO(data[:cut].decode("utf-8"), newline="")))
-        except (UnicodeDecodeError, csv.Error) as exc:
+        except UnicodeDecodeError:
+            raise self._refuse("not a scores file (not UTF-8 text)") from None
+        except csv.Error as exc:
             raise self._refuse(f"not a scores file ({exc})") from None
         if rows and rows[0] != SCORES_HEADER:
             raise self._refuse("not a scores file of bench (its first line is not game,deal,score)")
@@ -638,7 +641,25 @@ class ScoresRecord:
                 raise self._refuse(f"{where}: {quoted(row[2])} is not a score of this game (0 to at most "
                                    f"{self.bound})")
             scores.append(int(row[2]))
+        if not self._cut_short(data[cut:], bool(rows), len(scores), games):  # a stop leaves the start of a line
+            shown_tail = quoted(data[cut:cut + 40].decode("utf-8", "replace"))
+            raise self._refuse(f"line {len(rows) + 1}: {shown_tail} is not the start of a line bench writes (a "
+                               "stop mid-write leaves only that)")
         return scores, cut
+
+    def _cut_short(self, tail: bytes, header: bool, done: int, games: int) -> bool:
+        """Whether ``tail``, after the last whole line, can be what a stop left of the next line: the start of the
+        header (none yet), else of the row of game ``done`` (of the run's ``games``)."""
+        if not tail:
+            return True
+        if not header:
+            return (",".join(SCORES_HEADER) + "\r\n").encode().startswith(tail)
+        if done >= games:
+            return False
+        start = f"{done},{self.tiles(done)},".encode()
+        if start.startswith(tail):
+            return True
+        return tail.startswith(start) and re.fullmatch(rb"[0-9]{0,6}\r?", tail[len(start):]) is not None
 
     def __enter__(self) -> "ScoresRecord":
         try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import sys
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -26,7 +25,7 @@ from ..core.game import MAX_NAME, MAX_PLAYERS, Match, check_players, group_sizes
 from ..core.notation import NotationError, call_words, parse_board
 from ..core.rules import Ruleset
 from ..core.tiles import PALETTES
-from ..terminal import board_text, symbol_legend, tile_text
+from ..terminal import Console, board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, integer, rules_from_args
 from ._prompt import EndOfInput, Quit, ask, best_possible_line, player_names, round_title
 

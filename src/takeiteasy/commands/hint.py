@@ -57,6 +57,9 @@ def run(args) -> int:
         raise InputError(f"--previous-cell {args.previous_cell}: not a cell of the {rules.layout.name} board "
                          f"(0 to {rules.board_size - 1}, or -1 for none)")
     if args.announce:
+        if getattr(args, "caller", None):  # --no-caller may be left out; a caller named here contradicts it
+            raise InputError("--announce ranks tiles to announce, which only a game with no caller has; "
+                             "--caller says it has one")
         return run_announce(args, rules)
     if args.other:
         raise InputError("--other is for --announce: the other boards matter when choosing the tile to call")
@@ -76,7 +79,7 @@ def run(args) -> int:
         print(json.dumps({"board": format_board(board), "tile": TOKENS[tile], "agent": args.agent,
                           "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}))
         return 0
-    from rich.console import Console
+    from ..terminal import Console
     from rich.table import Table
 
     table = Table(title=f"Where to put {TOKENS[tile]} ({args.agent})")
@@ -115,7 +118,7 @@ def run_announce(args, rules) -> int:
                           "others": [format_board(other) for other in others],
                           "hints": [h.to_json() for h in hints]}))
         return 0
-    from rich.console import Console
+    from ..terminal import Console
     from rich.table import Table
 
     against = f"against {plural(len(others), 'other board')}" if others else "your board only"

@@ -14,7 +14,6 @@ import os
 import sys
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -26,7 +25,7 @@ from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
-from ..terminal import board_text, symbol_legend, tile_text
+from ..terminal import Console, board_text, symbol_legend, tile_text
 from ._options import add_rules_arguments, integer, rules_from_args
 from ._prompt import Quit, ask, best_possible_line, player_names, round_title
 

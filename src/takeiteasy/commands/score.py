@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import sys
 
-from rich.console import Console
 from rich.table import Table
 
 from ..core.errors import InputError
 from ..core.notation import format_board
 from ..core.rules import Ruleset, ScoringRule
+from ..terminal import Console
 from ._options import add_rules_arguments, rules_from_args
 from ._stdin import stdin_lines
 

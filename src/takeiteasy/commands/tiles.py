@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ..core.tiles import DIRECTION_NAMES, PALETTES, TILE_VALUES, TOKENS
+from ..terminal import Console
 from ._options import add_rules_arguments, rules_from_args
 
 

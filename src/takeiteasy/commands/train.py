@@ -112,6 +112,10 @@ def run(args) -> int:
         raise InputError(f"--jobs {args.jobs}: at most {MAX_JOBS}")
     if args.sync > MAX_GAMES:
         raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
+    if args.ray is not None:
+        from ..cluster import check_address
+
+        check_address(args.ray)  # before the words on --jobs, which would not be the point
     if args.ray is not None and args.jobs < 2:
         raise InputError(f"--ray {args.ray}: give the number of workers with --jobs (2 or more)")
     if args.ray is not None:  # before the run's folder and log are written: Ray there, and the cluster reached

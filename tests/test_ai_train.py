@@ -198,7 +198,7 @@ def test_train_command_with_jobs(tmp_path, capsys):
     capsys.readouterr()
     # the number of jobs decides the weights: a checkpoint made with two is not resumed with three
     assert main(["train", "--out", str(out), "--games", "1000", "--jobs", "3", "--sync", "250", "--quiet"]) == 2
-    assert "jobs=2" in capsys.readouterr().err
+    assert "jobs 2 then, 3 now" in capsys.readouterr().err
     for bad, reason in ((["--jobs", "0"], "--jobs must be positive"), (["--sync", "-5", "--jobs", "2"], "--sync"),
                         (["--ray", "local"], "--jobs (2 or more)")):
         assert main(["train", "--out", str(tmp_path / "bad"), "--games", "10", "--quiet", *bad]) == 2
@@ -248,7 +248,7 @@ def test_a_checkpoint_from_before_jobs_resumes_as_one_job_only(tmp_path, capsys)
     capsys.readouterr()
     assert main(args + ["--jobs", "2", "--sync", "250"]) == 2
     error = capsys.readouterr().err.strip()
-    assert "jobs=1" in error and "\n" not in error
+    assert "jobs 1 then, 2 now" in error and "\n" not in error
     assert main(args) == 0 and "finished at game 1000" in capsys.readouterr().out
 
 
@@ -315,7 +315,7 @@ def test_free_placement_training_is_unchanged_by_the_placement_setting(tmp_path)
     again = Trainer(TrainConfig(**SMALL), tmp_path / "free")
     assert again.load_checkpoint() and again.games_done == 1000
     adjacent = Trainer(TrainConfig(**{**SMALL, "placement": "adjacent"}), tmp_path / "free")
-    with pytest.raises(InputError, match="placement=free"):
+    with pytest.raises(InputError, match="placement \"free\" then, \"adjacent\" now"):
         adjacent.load_checkpoint()
 
 
@@ -400,7 +400,7 @@ def test_train_command_takes_wildcards_and_old_checkpoints_resume_without_them(t
     capsys.readouterr()
     assert main(["train", "--out", str(old)] + args[3:] + ["--wildcards"]) == 2
     error = capsys.readouterr().err.strip()
-    assert "wildcards=None" in error and "\n" not in error
+    assert "wildcards unset then, true now" in error and "\n" not in error
     assert main(["train", "--out", str(old)] + args[3:]) == 0 and "finished at game 1000" in capsys.readouterr().out
 
 

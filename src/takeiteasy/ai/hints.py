@@ -120,20 +120,6 @@ def every_cell_estimates(player, view: View) -> np.ndarray | None:
     return estimates
 
 
-def _whole(value) -> bool:
-    """Whether ``value`` is a whole number that is not a truth value (True would pass as tile or cell 1)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _checked_previous(rules: Ruleset, previous_tile, previous_cell) -> tuple[int, int]:
-    """The previous tile and cell as ints (-1: none), or an :class:`InputError` saying which is wrong."""
-    if not _whole(previous_cell) or not -1 <= previous_cell < rules.board_size:
-        raise InputError(f"previous cell {previous_cell!r}: not a cell of this board (-1 for none)")
-    if not _whole(previous_tile) or (previous_tile != -1 and previous_tile not in rules.tile_set):
-        raise InputError(f"previous tile {previous_tile!r}: not in this game's tile set (-1 for none)")
-    return int(previous_tile), int(previous_cell)
-
-
 def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining: Sequence[int] | None = None,
          previous_tile: int = -1, previous_cell: int = -1, agent: str = "best",
          in_hand: Sequence[int] = ()) -> list[Hint]:
@@ -151,7 +137,7 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
         token = isinstance(tile, str) and " (tiles are given by id: parse_tile reads a token such as 574)"
         raise InputError(f"tile {_name(tile)} is not in this game's tile set{token or ''}")
     tile = int(tile)
-    previous_tile, previous_cell = _checked_previous(rules, previous_tile, previous_cell)
+    previous_tile, previous_cell = rules.checked_previous(previous_tile, previous_cell)
     on_board = set(int(t) for t in board)
     if tile in on_board:
         raise InputError(f"tile {TOKENS[tile]} is already on the board")
@@ -209,7 +195,7 @@ def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining:
     and the tile that leaves the player furthest ahead comes first, as the AI players choose (``announce``).
     """
     board = Ruleset.require(rules, "a hint is given").check_board(board)
-    previous_tile, previous_cell = _checked_previous(rules, previous_tile, previous_cell)
+    previous_tile, previous_cell = rules.checked_previous(previous_tile, previous_cell)
     placed = sorted(int(t) for t in board if t >= 0)
     if isinstance(others, (str, bytes)) or not hasattr(others, "__iter__"):
         raise InputError(f"others: expected a list of the other players' boards, not {others!r}")

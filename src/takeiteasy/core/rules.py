@@ -630,8 +630,8 @@ class Ruleset:
     def guidance(self, tile: int, previous_tile: int = -1, previous_cell: int = -1, board=None) -> str:
         """What the placement rule asks of ``tile`` now, in a few words for a player ("" under free placement);
         given the player's ``board``, what the daffodil's stamen rule asks too, first ("; " between the two)."""
-        tile, previous_tile = self._tile_of_set("tile", tile), self._tile_of_set("previous tile", previous_tile, True)
-        previous_cell = _whole("previous cell", previous_cell, -1, self.board_size - 1)
+        tile = self._tile_of_set("tile", tile)
+        previous_tile, previous_cell = self.checked_previous(previous_tile, previous_cell)
         placing = self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
         stamen = "" if board is None else self.stamen_rule.guidance(self.check_board(board), self.layout)
         if stamen and placing == FIRST_TILE_ANYWHERE:  # "any empty cell" would contradict the stamen rule's words
@@ -882,6 +882,12 @@ class Ruleset:
         """``'sun'`` or ``'moon'``: a tile's symbol in this ruleset's symbol map."""
         tile = self._tile_of_set("tile", tile)
         return SYMBOL_NAMES[int(self.symbols[tile])]
+
+    def checked_previous(self, previous_tile, previous_cell) -> tuple[int, int]:
+        """The tile placed just before and its cell as ints (-1: none), else :class:`InputError` naming the wrong
+        one (True would pass as tile or cell 1, 1.0 as a tile)."""
+        return (self._tile_of_set("previous tile", previous_tile, True),
+                _whole("previous cell", previous_cell, -1, self.board_size - 1))
 
     def _tile_of_set(self, what: str, tile, none_allowed: bool = False) -> int:
         """``tile`` as an id of this game's tile set (or -1 if ``none_allowed``), else :class:`InputError` (a

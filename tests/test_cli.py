@@ -317,8 +317,12 @@ def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--out", ""], "--out: give a run directory"),
-    (["--alpha", "inf"], "--alpha inf: expected a finite number"),
-    (["--init", "nan"], "--init nan: expected a finite number"),
+    (["--alpha", "inf"], "argument --alpha: 'inf' is not a finite number"),
+    (["--init", "nan"], "argument --init: 'nan' is not a finite number"),
+    (["--alpha", "1e400"], "argument --alpha: '1e400' is too large a number"),
+    (["--hold", "\uff10.5"], "argument --hold: '\uff10.5' is not a number"),  # full-width digits, which float() took
+    (["--alpha", "2"], "--alpha 2: the step size must be positive"),  # as typed, not 2.0
+    (["--init", "-1e5"], "--init -100000: a starting value of at most 10,000"),  # argparse took -1e5 for an option
     (["--stop-after", "-1"], "--stop-after must be 0 or more, not -1"),
     (["--games", str(10**23)], f"--games {10**23}: at most 1,000,000,000,000,000"),
     (["--eval-games", str(10**14)], f"--eval-games {10**14}: at most 10,000,000"),
@@ -327,8 +331,12 @@ def test_train_refuses_settings_it_cannot_run_before_training(capsys, tmp_path, 
     monkeypatch.chdir(tmp_path)  # a refused --out '' must not leave a run in the working directory
     defaults = {"--out": str(tmp_path / "run"), "--games": "100"}
     defaults.update(dict(zip(argv[::2], argv[1::2])))  # each option once: a second is refused on its own
-    status = main(["train", *[x for pair in defaults.items() for x in pair], "--quiet"])
-    assert status == 2 and capsys.readouterr().err == f"takeiteasy train: error: {message}\n"
+    try:
+        status = main(["train", *[x for pair in defaults.items() for x in pair], "--quiet"])
+    except SystemExit as refusal:  # argparse's own refusals (a number option's type)
+        status = refusal.code
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith(f"takeiteasy train: error: {message}") and err.count("\n") == 1, err
     assert not any(tmp_path.iterdir())
 
 

@@ -17,6 +17,7 @@ import errno
 import functools
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -42,6 +43,13 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors (argparse's default prints the whole usage)."""
 
     commands: dict[str, "ArgumentParser"]  # the top-level parser's: name -> subparser (build_parser)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # What argparse takes for a negative number rather than an option: its own pattern misses an exponent,
+        # so '--init -1e3' said "expected one argument".  No option here starts with a dash and a digit.
+        self._negative_number_matcher = re.compile(
+            r"^-(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9]+)?$")
 
     def error(self, message: str):  # noqa: D401 - argparse API
         self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")

@@ -45,6 +45,28 @@ def integer(text: str) -> int:
                                          f"at most {sys.get_int_max_str_digits():,} digits") from None
 
 
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.(?:[0-9]+(?:_[0-9]+)*)?)?|\.[0-9]+(?:_[0-9]+)*)"
+                      r"(?:[eE][+-]?[0-9]+)?")
+
+
+def decimal(text: str) -> float:
+    """A number option's value in ASCII ('0.5', '2', '1e-3'): float() also took '２' and other scripts' digits,
+    'nan' and 'inf', and made '1e400' inf, each then shown as a number the user never typed."""
+    if not _DECIMAL.fullmatch(text):
+        kind = "finite number" if text.strip().lstrip("+-").lower() in ("inf", "infinity", "nan") else "number"
+        raise argparse.ArgumentTypeError(f"{text!r} is not a {kind}")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is too large a number")
+    return value
+
+
+def number_text(value: float) -> str:
+    """A decimal option's value for a message, as typed in the usual case: 8761, not 8761.0; 1e+308 as Python
+    writes it."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+
+
 def _positive(text: str) -> int:
     value = integer(text)
     if value < 1:

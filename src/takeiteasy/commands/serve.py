@@ -12,7 +12,7 @@ from platformdirs import user_data_dir
 
 from ..core.errors import InputError, shown
 from ..core.files import require_database_file, require_folder
-from ._options import integer
+from ._options import decimal, integer, number_text
 
 if TYPE_CHECKING:  # the server loads only when it serves
     from ..server.store import Store
@@ -41,13 +41,13 @@ def register(sub) -> None:
                              f"(default: {default_db()})")
     parser.add_argument("--max-rooms", type=integer, default=None, metavar="N",
                         help="open rooms allowed at once (default: 500)")
-    parser.add_argument("--idle-hours", type=float, default=None, metavar="H",
+    parser.add_argument("--idle-hours", type=decimal, default=None, metavar="H",
                         help="an unfinished room untouched this long stops counting as open; it stays stored and "
                              "can be resumed (default: 24)")
-    parser.add_argument("--standin-seconds", type=float, default=None, metavar="S",
+    parser.add_argument("--standin-seconds", type=decimal, default=None, metavar="S",
                         help="in a room of friends, how long the game waits for a player with no sign of them "
                              "before the others may let an AI play for them (default: 60)")
-    parser.add_argument("--watch-seconds", type=float, default=None, metavar="S",
+    parser.add_argument("--watch-seconds", type=decimal, default=None, metavar="S",
                         help="with several servers on one database: how often to look for changes the others made "
                              "to rooms with live connections here; 0: never (default: 1)")
     parser.add_argument("--no-rate-limit", action="store_true",
@@ -67,20 +67,20 @@ def app_settings(args) -> dict:
         settings["max_active_rooms"] = args.max_rooms
     if args.idle_hours is not None:
         low, high = IDLE_HOURS
-        if not low <= args.idle_hours <= high:  # nan is refused too
-            raise InputError(f"--idle-hours {args.idle_hours}: expected a number of hours from {low:g} to {high:,g} "
-                             "(a year)")
+        if not low <= args.idle_hours <= high:
+            raise InputError(f"--idle-hours {number_text(args.idle_hours)}: expected a number of hours from {low:g} "
+                             f"to {high:,g} (a year)")
         settings["idle_hours"] = args.idle_hours
     if args.standin_seconds is not None:
         if not 0 <= args.standin_seconds <= MAX_STANDIN_SECONDS:
-            raise InputError(f"--standin-seconds {args.standin_seconds}: expected a number of seconds from 0 to "
-                             f"{MAX_STANDIN_SECONDS:,g} (a day)")
+            raise InputError(f"--standin-seconds {number_text(args.standin_seconds)}: expected a number of seconds "
+                             f"from 0 to {MAX_STANDIN_SECONDS:,g} (a day)")
         settings["standin_seconds"] = args.standin_seconds
     if args.watch_seconds is not None:
         if not (args.watch_seconds == 0 or MIN_WATCH_SECONDS <= args.watch_seconds <= MAX_WATCH_SECONDS):
             # a tiny interval kept a core busy looking at the database
-            raise InputError(f"--watch-seconds {args.watch_seconds}: expected 0 (never) or a number of seconds from "
-                             f"{MIN_WATCH_SECONDS:g} to {MAX_WATCH_SECONDS:,g} (an hour)")
+            raise InputError(f"--watch-seconds {number_text(args.watch_seconds)}: expected 0 (never) or a number of "
+                             f"seconds from {MIN_WATCH_SECONDS:g} to {MAX_WATCH_SECONDS:,g} (an hour)")
         settings["watch_seconds"] = args.watch_seconds or None
     if args.no_rate_limit:
         settings["rate_limits"] = RateLimits.off()

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import math
 
 from ..core.errors import InputError
 from ..core.files import require_folder
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import plural
 from ..core.rules import PLACEMENT_RULES
-from ._options import integer
+from ._options import decimal, integer, number_text
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
@@ -47,11 +46,11 @@ def register(sub) -> None:
     parser.add_argument("--start", metavar="WEIGHTS",
                         help="begin from these weights (a weights.npz of the same board and scoring) instead of "
                              "the optimistic start of --init; part of the settings, by content")
-    parser.add_argument("--alpha", type=float, default=0.2, help="step size while held (default 0.2)")
-    parser.add_argument("--alpha-final", type=float, default=0.01, help="step size at the end (default 0.01)")
-    parser.add_argument("--hold", type=float, default=0.35,
+    parser.add_argument("--alpha", type=decimal, default=0.2, help="step size while held (default 0.2)")
+    parser.add_argument("--alpha-final", type=decimal, default=0.01, help="step size at the end (default 0.01)")
+    parser.add_argument("--hold", type=decimal, default=0.35,
                         help="fraction of games at the full step size (default 0.35)")
-    parser.add_argument("--init", type=float, default=150.0,
+    parser.add_argument("--init", type=decimal, default=150.0,
                         help="optimistic starting value of every position, in points (default 150)")
     parser.add_argument("--eval-games", type=integer, default=2000, help="deals per evaluation (default 2000)")
     parser.add_argument("--eval-every", type=integer, default=200_000, help="games between evaluations (default 200,000)")
@@ -96,16 +95,14 @@ def run(args) -> int:
         raise InputError(f"--eval-games {args.eval_games}: at most {MAX_EVAL_GAMES:,}")
     if args.stop_after is not None and args.stop_after < 0:
         raise InputError(f"--stop-after must be 0 or more, not {args.stop_after}")
-    for name in ("alpha", "alpha_final", "hold", "init"):
-        if not math.isfinite(getattr(args, name)):
-            raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: expected a finite number")
     if not 0 < args.alpha <= 1:  # beyond 1 the learned values run off to infinity
-        raise InputError(f"--alpha {args.alpha}: the step size must be positive and at most 1")
+        raise InputError(f"--alpha {number_text(args.alpha)}: the step size must be positive and at most 1")
     if not abs(args.init) <= MAX_INIT:
-        raise InputError(f"--init {args.init}: a starting value of at most {MAX_INIT:,} points either way "
-                         "(a board scores 307 at most)")
+        raise InputError(f"--init {number_text(args.init)}: a starting value of at most {MAX_INIT:,} points either "
+                         "way (a board scores 307 at most)")
     if not (0 < args.alpha_final <= args.alpha):
-        raise InputError(f"--alpha-final {args.alpha_final}: must be positive and at most --alpha ({args.alpha})")
+        raise InputError(f"--alpha-final {number_text(args.alpha_final)}: must be positive and at most --alpha "
+                         f"({number_text(args.alpha)})")
     if not 0 <= args.hold <= 1:
         raise InputError("--hold is a fraction between 0 and 1")
     if args.jobs > MAX_JOBS:

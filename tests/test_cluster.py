@@ -475,3 +475,21 @@ def test_train_with_ray_missing_writes_nothing_before_refusing(tmp_path, monkeyp
     assert main(["train", "--out", str(out), "--games", "10", "--jobs", "2", "--ray", "auto", "--quiet"]) == 2
     assert "--ray needs Ray: pip install 'takeiteasy[ray]'" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_ray_auto_with_no_cluster_running_names_takeiteasys_own_options(monkeypatch, capsys):
+    """``--ray auto`` where no cluster runs passed on Ray's advice, which names a ``--address`` flag (Ray's own
+    command line's) that takeiteasy does not have.  Ray is made to answer as it does there: another test's
+    private Ray may be running on this machine, which ``auto`` would join."""
+    ray = pytest.importorskip("ray")
+    ray.shutdown()
+
+    def no_cluster(**settings):
+        raise ConnectionError("Could not find any running Ray instance. Please specify the one to connect to by "
+                              "setting `--address` flag or `RAY_ADDRESS` environment variable.")
+
+    monkeypatch.setattr(ray, "init", no_cluster)
+    assert main(["bench", "--agent", "random", "--games", "2", "--ray", "auto"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("takeiteasy bench: error: --ray auto: no Ray cluster runs on this machine")
+    assert "--ray HOST:PORT" in err and "--address" not in err and err.count("\n") == 1

@@ -98,6 +98,9 @@ def connect(address: str):
         # "local" starts a Ray of its own even where RAY_ADDRESS names a cluster (ray.init() alone would join it)
         ray.init(address=address, **settings)
     except (ConnectionError, ValueError, RuntimeError) as exc:
+        if address == "auto" and "running Ray instance" in str(exc):  # Ray's advice names a flag of its own CLI
+            raise InputError("--ray auto: no Ray cluster runs on this machine (start one with 'ray start --head', "
+                             "or give --ray HOST:PORT, or --ray local for a Ray of this command's own)") from None
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"--ray {address}: cannot reach a Ray cluster ({first_line}; a cluster that asks for a "
                          "token needs RAY_AUTH_MODE=token and its token, as Ray documents)") from None

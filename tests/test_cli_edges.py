@@ -306,7 +306,7 @@ def test_train_makes_its_run_directory_but_not_a_missing_folder_above_it(capsys,
 def test_train_blames_the_option_that_is_wrong(capsys, tmp_path):
     out = tmp_path / "run"
     assert main(["train", "--out", str(out), "--alpha", "-1"]) == 2
-    assert "--alpha -1.0: the step size must be positive" in capsys.readouterr().err and not out.exists()
+    assert "--alpha -1: the step size must be positive" in capsys.readouterr().err and not out.exists()
 
 
 def test_hint_refuses_a_previous_tile_that_is_not_on_the_board_and_finds_the_cell_of_one_that_is(capsys):

@@ -137,10 +137,13 @@ def test_the_placement_guidance_the_page_translates_is_the_engines():
         full_but_stamen[others] = np.arange(len(others))
         stamen_first_done = empty.copy()
         stamen_first_done[list(rules.layout.stamen_cells)] = np.arange(3)
-        for board in (empty, full_but_stamen, stamen_first_done):
-            stamen_said.update(rules.guidance(26, -1, -1, board).split("; "))
+        one_on_the_stamen = empty.copy()  # under stamen first, the next stamen cells touch nothing: the rule gives way
+        one_on_the_stamen[rules.layout.stamen_cells[0]] = 0
+        for board, previous in ((empty, -1), (full_but_stamen, -1), (stamen_first_done, -1), (one_on_the_stamen, 0)):
+            cell = -1 if previous < 0 else rules.layout.stamen_cells[0]
+            stamen_said.update(rules.guidance(26, previous, cell, board).split("; "))
     stamen_said.discard("")
-    assert len(stamen_said) == 5 and stamen_said <= known, stamen_said - known
+    assert len(stamen_said) == 7 and stamen_said <= known, stamen_said - known
 
 
 def test_preset_and_ai_descriptions_in_english_are_the_servers():

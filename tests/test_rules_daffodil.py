@@ -111,7 +111,11 @@ def test_rulebook_003_variants_2_to_4_a_player_is_told_what_the_stamen_rule_asks
     both = Ruleset.from_options(Options(board="daffodil", stamen="first", placement="adjacent"))
     board = both.empty_board()
     board[3] = 0
-    assert both.guidance(20, 0, 3, board) == "on the stamen: the first tiles go there; it must touch a placed tile"
+    # the next stamen cells do not touch cell 3, so adjacent placement gives way (docs/RULES.md, "When no cell is
+    # legal"); the words said "it must touch a placed tile" where the allowed cells touch none
+    assert set(np.flatnonzero(both.legal_mask(board, 20, 0, 3)).tolist()) == {12, 15}
+    assert both.guidance(20, 0, 3, board) == ("on the stamen: the first tiles go there; no cell it may take touches "
+                                              "as asked, so the touching rule gives way")
     assert both.guidance(20, 0, 3) == "it must touch a placed tile"  # without the board, the placement rule alone
     # the first tile: the placement rule's "any empty cell" is left out where the stamen rule narrows it
     assert both.guidance(20, board=both.empty_board()) == "on the stamen: the first tiles go there"

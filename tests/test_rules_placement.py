@@ -129,6 +129,29 @@ def test_rulebook_000_placement_guidance_names_the_case_that_applies():
     assert not ADJACENT.uses_symbols and not Ruleset.from_options().uses_symbols
 
 
+def test_rulebook_000_and_003_the_words_say_when_the_placement_rule_gives_way():
+    """Rulebook 000 (placement variants) with rulebooks 002 and 003: where no cell the tile may take touches as
+    the rule asks, the rule gives way (docs/RULES.md, "When no cell is legal"), and the words given the board say
+    so.  They said "it must touch ..." over cells that touch nothing."""
+    sun1, sun2 = tiles_with(SUNMOON_PREVIOUS, SUN)[:2]
+    board = SUNMOON_PREVIOUS.empty_board()
+    board[0] = sun1
+    around = sorted(neighbours_by_coordinates(SUNMOON_PREVIOUS, 0))
+    board[around] = [t for t in range(27) if t not in (sun1, sun2)][:len(around)]
+    assert legal(SUNMOON_PREVIOUS, board, sun2, sun1, 0) == set(range(19)) - {0, *around}
+    assert SUNMOON_PREVIOUS.guidance(sun2, sun1, 0, board) == ("no cell it may take touches as asked, so the "
+                                                               "touching rule gives way")
+    assert SUNMOON_PREVIOUS.guidance(sun2, sun1, 0) == "a sun like your last tile: it must touch that tile"  # no board
+    board[around[0]] = -1  # a neighbour free again: the rule holds
+    assert SUNMOON_PREVIOUS.guidance(sun2, sun1, 0, board) == "a sun like your last tile: it must touch that tile"
+    # daffodil variant 4: the first tile held aside leaves the board empty, so the next goes anywhere allowed
+    holding = Ruleset.from_options(Options(board="daffodil", stamen="holding", placement="adjacent"))
+    board = holding.empty_board()
+    board[21] = 0
+    assert holding.guidance(5, 0, 21, board) == "on a coloured cell or in the holding area: the stamen stays empty"
+    assert legal(holding, board, 5, 0, 21) == set(range(21)) - set(holding.layout.stamen_cells) | {22, 23}
+
+
 def test_rulebook_002_sunmoon_touch_previous_option():
     """Rulebook 002 (French text), Sun/Moon Adjacent Placement: with sunmoon_touch=previous a repeated symbol
     must touch the previous tile itself."""

@@ -82,6 +82,8 @@ class PlacementRule:
 
 #: What the placement rules say of a player's first tile.
 FIRST_TILE_ANYWHERE = "the first tile: any empty cell"
+#: What they say where no cell the tile may take touches as they ask (docs/RULES.md, "When no cell is legal").
+PLACEMENT_GIVES_WAY = "no cell it may take touches as asked, so the touching rule gives way"
 
 
 class FreePlacement(PlacementRule):
@@ -633,10 +635,27 @@ class Ruleset:
         tile = self._tile_of_set("tile", tile)
         previous_tile, previous_cell = self.checked_previous(previous_tile, previous_cell)
         placing = self.placement.guidance(PlacementContext(tile, previous_tile, self.symbols, previous_cell))
-        stamen = "" if board is None else self.stamen_rule.guidance(self.check_board(board), self.layout)
+        stamen = ""
+        if board is not None:
+            board = self.check_board(board)
+            stamen = self.stamen_rule.guidance(board, self.layout)
+            if placing and placing != FIRST_TILE_ANYWHERE:
+                placing = self._placing_on(board, tile, previous_tile, previous_cell, placing)
         if stamen and placing == FIRST_TILE_ANYWHERE:  # "any empty cell" would contradict the stamen rule's words
             placing = ""
         return "; ".join(part for part in (stamen, placing) if part)
+
+    def _placing_on(self, board: np.ndarray, tile: int, previous_tile: int, previous_cell: int, words: str) -> str:
+        """The placement rule's ``words`` as they hold on ``board``: a board with no tile yet (the first ones held
+        aside, daffodil variant 4) takes its first anywhere, and where no cell the tile may take touches as the
+        rule asks, the rule gives way (``kernels.legal_mask``)."""
+        shape = self.layout
+        if kernels.board_is_empty(board, shape.num_cells):
+            return FIRST_TILE_ANYWHERE
+        touching = kernels.placement_mask(board, shape.num_cells, shape.neighbours, self.symbols, tile, previous_tile,
+                                          previous_cell, self.placement.code)[:shape.num_cells]
+        legal = self.legal_mask(board, tile, previous_tile, previous_cell)[:shape.num_cells]
+        return PLACEMENT_GIVES_WAY if (legal & ~touching).any() else words
 
     def differences_in_play(self, other: "Ruleset") -> list[str]:
         """The options by which ``other`` lays and scores a round otherwise than these rules (none: an agent made

@@ -76,6 +76,7 @@ function guidanceWords(rule) {
   if (stamen) return t(stamen);
   if (rule === "the first tile: any empty cell") return t("guide.first");
   if (rule === "it must touch a placed tile") return t("guide.touch");
+  if (rule === "no cell it may take touches as asked, so the touching rule gives way") return t("guide.gives_way");
   let m = /^a (sun|moon) after a (sun|moon): any empty cell$/.exec(rule);
   if (m && m[1] !== m[2]) return t(`guide.${m[1]}_after_${m[2]}`);
   m = /^a (sun|moon) like your last tile: it must touch (that tile|a placed tile)$/.exec(rule);

@@ -14,7 +14,7 @@ from solver_reference import reference_score
 RULES = Ruleset.from_options()
 
 
-def test_maximum_is_307_on_exactly_sixteen_boards():
+def test_rulebook_000_maximum_is_307_on_exactly_sixteen_boards():
     """Rulebook 000 claims 307 in "sixteen ways": exhaustive search lists 16 distinct boards, each scoring 307."""
     result = maximum(RULES, all=True)
     assert result.score == 307
@@ -27,7 +27,7 @@ def test_maximum_is_307_on_exactly_sixteen_boards():
         assert all(line.status == "complete" and line.points > 0 for line in RULES.lines(board))
 
 
-def test_sixteen_boards_are_eight_up_to_a_half_turn_on_four_tile_sets():
+def test_rulebook_001_two_ways_the_sixteen_boards_are_eight_up_to_a_half_turn_on_four_tile_sets():
     """Rulebook 001's "two ways" counts fewer: the 16 boards are 8 pairs under a half turn, on 4 sets of 19 tiles."""
     result = maximum(RULES, all=True)
     rotation = list(RULES.layout.rotation180())

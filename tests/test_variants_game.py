@@ -150,6 +150,29 @@ def test_rulebook_000_highest_score_wins_the_round_and_equal_scores_share_it():
     assert played.winners == [p for p in range(2) if scores[p] == max(scores)]
 
 
+@pytest.mark.parametrize("placement", ["adjacent", "sunmoon"])
+@pytest.mark.parametrize("scoring", ["sunrays", "best-sunray"])
+def test_rulebook_000_any_placement_variant_combines_with_any_scoring_variant(placement, scoring):
+    """Rulebook 000: the placement variants combine with the scoring variants.  Together they lay out a round
+    as the placement variant alone does (the same cells allowed at every step) and score its boards as the
+    scoring variant alone does, round bonus included."""
+    both = Ruleset.from_options(Options(placement=placement, scoring=scoring))
+    placing_only = Ruleset.from_options(Options(placement=placement))
+    scoring_only = Ruleset.from_options(Options(scoring=scoring))
+    choice = np.random.default_rng(sum(map(ord, placement + scoring)))
+    game = Game(both, ["a", "b", "c"], seed=11)
+    while not game.all_drawn:
+        (tile,) = game.draw()
+        for player in range(3):
+            board, before = game.boards[player], (game.previous_tile(player), game.previous_cell(player))
+            cells = game.view(player, tile).legal_cells()
+            assert cells == np.flatnonzero(placing_only.legal_mask(board, tile, *before)).tolist()
+            game.place(player, int(choice.choice(cells)))
+    assert game.board_scores() == [scoring_only.score(board) for board in game.boards]
+    assert game.round_bonuses() == scoring_only.round_bonuses(game.boards)
+    assert game.scores() == [s + b for s, b in zip(game.board_scores(), game.round_bonuses())]
+
+
 def test_rulebook_001_four_rounds_caller_rotates_and_totals_run():
     """Rulebook 001: four rounds, the caller rotating each round, running totals decide."""
     rules = Ruleset.from_options(preset("four-rounds"))

@@ -110,7 +110,7 @@ def test_rulebook_000_the_search_puts_coming_tiles_only_where_the_placement_vari
 
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
     allowed = rules.legal_mask(board, tile)
-    expectimax_cells(board, tile, allowed, in_bag, BEST_WIDTH, 2, 3, 2, 0, placing, WEIGHTS, *TABLES, now, future,
+    expectimax_cells(board, tile, allowed, in_bag, BEST_WIDTH, 2, 3, 2, placing, WEIGHTS, *TABLES, now, future,
                      searched)
     assert searched.sum() == 2 and allowed[searched].all()
     for cell in np.flatnonzero(searched):
@@ -166,7 +166,7 @@ def test_one_draw_search_covers_the_most_promising_cells():
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
     value_cells(board, tile, board < 0, in_bag, WEIGHTS, *TABLES, now, future)
     promising = set(np.argsort(-np.where(np.isnan(now), -np.inf, now + future))[:BEST_WIDTH])
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, 0, FREE, WEIGHTS, *TABLES, now, future,
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, FREE, WEIGHTS, *TABLES, now, future,
                      searched)
     assert set(np.flatnonzero(searched)) == promising
     for cell in promising:
@@ -178,11 +178,11 @@ def test_one_draw_search_covers_the_most_promising_cells():
 def test_two_draw_search_takes_the_best_one_draw_cells_only():
     board, tile, in_bag = position(11)
     now, future, searched = np.empty(19), np.empty(19), np.zeros(19, dtype=np.bool_)
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, 0, FREE, WEIGHTS, *TABLES, now, future,
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 1, 3, 0, FREE, WEIGHTS, *TABLES, now, future,
                      searched)
     shallow = np.where(searched, now + future, -np.inf)
     top = set(np.argsort(-shallow)[:2])
-    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 2, 3, 2, 0, FREE, WEIGHTS, *TABLES, now, future,
+    expectimax_cells(board, tile, board < 0, in_bag, BEST_WIDTH, 2, 3, 2, FREE, WEIGHTS, *TABLES, now, future,
                      searched)
     assert set(np.flatnonzero(searched)) == top
     for cell in top:

@@ -28,8 +28,8 @@ from .basic import Agent
 from .features import NO_BONUS, WILD_INDEX, all_line_codes, bag_counts
 from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
-from .search import (bag_from, best_cell, expectimax_cells, fast_choice, hand_pair_cells, placing_of, third_draw,
-                     value_cells)
+from .search import (bag_from, best_cell, expectimax_cells, fast_choice, hand_pair_cells, pair_expectimax_cells,
+                     placing_of, third_draw, value_cells)
 from .value import ValueFunction, shipped_for
 
 #: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
@@ -436,8 +436,13 @@ class ExpectimaxAgent(_Estimating):
         depth, deep = self.plan(board, in_bag, width, self.deep if deep is None else deep)
         n = board.shape[0]
         now, future, searched = np.empty(n), np.empty(n), np.zeros(n, dtype=np.bool_)
-        expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.pair_next(board),
-                         self.placing, self.value.weights, *self.tables, now, future, searched)
+        pair_width = self.pair_next(board)
+        if pair_width > 0:
+            pair_expectimax_cells(board, tile, allowed, in_bag, width, pair_width, self.placing, self.value.weights,
+                                  *self.tables, now, future, searched)
+        else:
+            expectimax_cells(board, tile, allowed, in_bag, width, depth, self.width2, deep, self.placing,
+                             self.value.weights, *self.tables, now, future, searched)
         return now, future, searched
 
     def hand_totals(self, view: View, tile: int, estimate, width: int | None = None,

@@ -16,6 +16,7 @@ tables' ``per_tile`` is not zero (see :func:`~takeiteasy.ai.features.placement_v
   of those are then searched two draws deep and only they count as searched
   (the rest keep their one-draw estimate).  Cells never searched keep their
   learned value.  A final placement needs no search: its future is 0.
+  :func:`pair_expectimax_cells` does the one-draw search when that draw is a pair.
 * :func:`third_draw` -- ``future`` of a few given cells searched three draws
   deep (``deep`` uses it where ``best``'s two best cells are close).
 
@@ -68,7 +69,9 @@ def placement_totals(work, tile, before, placing, codes, counts, fits, filled, l
     """For every cell of ``work`` where ``tile`` may go: ``totals`` = points ``tile`` completes there plus the
     learned value after it (nothing after the ``last`` placement), ``gained`` = those points; other cells get
     -1e300.  Where it may go is the game's rule (``placing``, see :func:`placing_of`), ``before`` being the
-    (tile, cell) placed just before it; ``legal`` is scratch space."""
+    (tile, cell) placed just before it; ``legal`` is scratch space.  Callers pass ``last`` as worked out from
+    ``filled``, never as the constant ``False`` where it cannot be the last: numba compiles a kernel once more
+    for a literal argument."""
     neighbours, stamen, symbols, placement, stamen_rule = placing
     constrained = placement != kernels.PLACE_FREE or stamen_rule != kernels.STAMEN_FREE
     if constrained:  # the engine's own rule; a free game skips it (most searches)
@@ -225,9 +228,9 @@ def pair_chance(work, filled, bag, before, placing, pair_width, weights, line_ce
         for tile in tiles:
             bag[tile] = False
             bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
-            placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells,
-                             line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-                             symbol_of, per_tile, index, totals, gained, legal)
+            placement_totals(work, tile, before, placing, codes, counts, fits, filled, filled + 1 == num_cells,
+                             weights, line_cells, line_len, line_dir, cell_lines, cross, triples, parallel,
+                             phase_bucket, offsets, symbol_of, per_tile, index, totals, gained, legal)
             top[tile, :] = np.argsort(-totals)[:width]
             while allowed[tile] < width and totals[top[tile, allowed[tile]]] > -1e300:
                 allowed[tile] += 1
@@ -290,10 +293,9 @@ def chance2(work, filled, bag, width, before, placing, weights, line_cells, line
             continue
         bag[tile] = False
         bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
-        placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells,
-                         line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
-                         per_tile, index, totals,
-                         gained, legal)
+        placement_totals(work, tile, before, placing, codes, counts, fits, filled, filled + 1 == num_cells, weights,
+                         line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                         symbol_of, per_tile, index, totals, gained, legal)
         order = np.argsort(-totals)
         best = -1e300
         for rank in range(min(width, num_cells - filled)):
@@ -314,43 +316,43 @@ def chance2(work, filled, bag, width, before, placing, weights, line_cells, line
 
 
 @kernel
-def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, pair_width, placing, weights,
-                     line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
-                     symbol_of, per_tile, now, future, searched):
-    """Search the ``width`` best cells by learned value one draw deep; with ``depth`` 2, search the ``deep``
-    best of them again two draws deep (``width2`` cells per drawn tile at the first level).  A ``pair_width``
-    above 0 says the next draw is a pair: the one draw is :func:`pair_chance`'s (with that width), and there
-    is no second."""
+def _one_draw_order(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                    triples, parallel, phase_bucket, offsets, symbol_of, per_tile, now, future, searched):
+    """What both searches below begin with: ``now`` and ``future`` by learned value (:func:`value_cells`), nothing
+    searched yet, and the cells best first (NaN last); an empty order when this placement ends the round."""
     searched[:] = False
     value_cells(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross, triples,
                 parallel, phase_bucket, offsets, symbol_of, per_tile, now, future)
-    num_cells = board.shape[0]
-    filled = kernels.count_filled(board)
-    if filled + 1 >= num_cells:
-        return
-    order = np.argsort(-(now + future))  # NaN sorts last
+    if kernels.count_filled(board) + 1 >= board.shape[0]:
+        return np.empty(0, dtype=np.int64)
+    return np.argsort(-(now + future))
+
+
+@kernel
+def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, placing, weights, line_cells,
+                     line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
+                     per_tile, now, future, searched):
+    """Search the ``width`` best cells by learned value one draw deep; with ``depth`` 2, search the ``deep``
+    best of them again two draws deep (``width2`` cells per drawn tile at the first level)."""
+    order = _one_draw_order(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                            triples, parallel, phase_bucket, offsets, symbol_of, per_tile, now, future, searched)
+    num_cells, filled = board.shape[0], kernels.count_filled(board)
     bag = in_bag.copy()
     work = board.copy()
     # late in the round: no need to rank by one draw first
-    every_cell_deep = depth >= 2 and deep >= width and pair_width <= 0
-    for rank in range(min(width, num_cells)):
+    every_cell_deep = depth >= 2 and deep >= width
+    for rank in range(min(width, order.shape[0])):
         cell = order[rank]
         if np.isnan(future[cell]):
             break
-        if pair_width > 0:
-            work[cell] = tile
-            future[cell] = pair_chance(work, filled + 1, bag, (tile, cell), placing, pair_width, weights, line_cells,
-                                       line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket,
-                                       offsets, symbol_of, per_tile)
-            work[cell] = -1
-        elif not every_cell_deep:
+        if not every_cell_deep:
             work[cell] = tile
             future[cell] = chance1(work, filled + 1, bag, (tile, cell), placing, weights, line_cells, line_len,
                                    line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
                                    per_tile)
             work[cell] = -1
         searched[cell] = True
-    if depth < 2 or deep <= 0 or pair_width > 0:
+    if depth < 2 or deep <= 0 or order.shape[0] == 0:
         return
     # the two-draw search is 50 to 100 times dearer: spend it on the best few one-draw candidates only
     shallow = np.where(searched, now + future, -np.inf)
@@ -364,6 +366,30 @@ def expectimax_cells(board, tile, allowed, in_bag, width, depth, width2, deep, p
         future[cell] = chance2(work, filled + 1, bag, width2, (tile, cell), placing, weights, line_cells, line_len,
                                line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of,
                                per_tile)
+        work[cell] = -1
+        searched[cell] = True
+
+
+@kernel
+def pair_expectimax_cells(board, tile, allowed, in_bag, width, pair_width, placing, weights, line_cells, line_len,
+                          line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile,
+                          now, future, searched):
+    """:func:`expectimax_cells` one draw deep when that draw is a pair (the easier game): the ``width`` best
+    cells' futures are :func:`pair_chance`'s, with ``pair_width``.  A kernel of its own, so that the standard
+    game's search never compiles the pair search (half of its first compile)."""
+    order = _one_draw_order(board, tile, allowed, in_bag, weights, line_cells, line_len, line_dir, cell_lines, cross,
+                            triples, parallel, phase_bucket, offsets, symbol_of, per_tile, now, future, searched)
+    filled = kernels.count_filled(board)
+    bag = in_bag.copy()
+    work = board.copy()
+    for rank in range(min(width, order.shape[0])):
+        cell = order[rank]
+        if np.isnan(future[cell]):
+            break
+        work[cell] = tile
+        future[cell] = pair_chance(work, filled + 1, bag, (tile, cell), placing, pair_width, weights, line_cells,
+                                   line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                                   symbol_of, per_tile)
         work[cell] = -1
         searched[cell] = True
 
@@ -439,9 +465,9 @@ def after_draw2(work, filled, bag, tile, width, width2, before, placing, weights
     legal = np.ones(num_cells, dtype=np.bool_)
     all_line_codes(work, line_cells, line_len, line_dir, TILE_VALUES, codes)
     bag_counts(bag, TILE_VALUES, counts, fits, symbol_of)
-    placement_totals(work, tile, before, placing, codes, counts, fits, filled, False, weights, line_cells, line_len,
-                     line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets, symbol_of, per_tile,
-                     index, totals, gained, legal)
+    placement_totals(work, tile, before, placing, codes, counts, fits, filled, filled + 1 == num_cells, weights,
+                     line_cells, line_len, line_dir, cell_lines, cross, triples, parallel, phase_bucket, offsets,
+                     symbol_of, per_tile, index, totals, gained, legal)
     order = np.argsort(-totals)
     best = -1e300
     for rank in range(min(width, num_cells - filled)):

@@ -33,6 +33,9 @@ DIRECTION_VALUES: tuple[tuple[int, int, int], ...] = ((1, 5, 9), (2, 6, 7), (3, 
 DIRECTION_NAMES: tuple[str, str, str] = ("vertical", "rising", "falling")
 #: The best value in each direction: what an all-wildcard line scores per tile.
 DIRECTION_BEST = np.array([max(v) for v in DIRECTION_VALUES], dtype=np.int64)
+# read-only, as a kernel sees a global array: passed from Python writable, it was another type to numba, and the
+# scoring kernels compiled twice
+DIRECTION_BEST.setflags(write=False)
 
 WILD = 0  # a wildcard stripe in TILE_VALUES
 EMPTY = -1  # an empty cell in a board array

@@ -341,8 +341,9 @@ def solve_in_order(rules: Ruleset, drawn: Sequence[int], floor: np.ndarray | Non
     unconstrained = solve(rules, drawn, allowed=allowed)
     sizes = group_sizes(len(drawn), rules.options.draw)
     group_end = np.repeat(np.cumsum(sizes), sizes).astype(np.int64)
-    lay = (np.array(drawn, dtype=np.int64), group_end, None, shape.neighbours, shape.stamen.astype(np.int64),
-           np.asarray(rules.symbols, dtype=np.int64), int(leaf_budget))
+    # the layout's own read-only tables, as Ruleset.legal_mask passes them: one compile of the legal mask serves both
+    lay = (np.array(drawn, dtype=np.int64), group_end, None, shape.neighbours, shape.stamen, rules.symbols,
+           int(leaf_budget))
     board = floor
     score = -1 if floor is None else int(rules.score(floor))
     bound = unconstrained.score  # no board laid in order scores more
@@ -591,8 +592,16 @@ def _symbol_bound(shape, channels: _Channels, dec_line, dec_channel, option_tile
     return child, bound
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
 _NO_INT = np.zeros(0, dtype=np.int64)
-_NOT_IN_ORDER = (_NO_INT, _NO_INT, _NO_INT, np.zeros((0, 6), dtype=np.int64), _NO_INT, _NO_INT, 0, 0)
+_NO_TABLE = _read_only(np.zeros(0, dtype=np.int64))
+# Read-only where solve_in_order passes the layout's tables: numba compiles the search once for both (a writable
+# array is another type, and the search with its legal mask took some 11 s more to compile a second time).
+_NOT_IN_ORDER = (_NO_INT, _NO_INT, _NO_INT, _read_only(np.zeros((0, 6), dtype=np.int64)), _NO_TABLE, _NO_TABLE, 0, 0)
 
 
 def _placement_symmetric(shape, rotation) -> bool:

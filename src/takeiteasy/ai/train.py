@@ -113,8 +113,10 @@ def play_games(weights, rng, first_game, count, total_games, alpha, alpha_final,
         for t in tile_set:
             in_bag[t] = True
         total = 0
-        last_cell = -1
-        t = 0
+        # np.int64, not the bare constants: a kernel called with a variable that starts as a constant is compiled
+        # once more for that literal value (pair_totals and placement_value were compiled two and three times)
+        last_cell = np.int64(-1)
+        t = np.int64(0)
         while t < per_round:
             tile = order[t]
             in_bag[tile] = False

@@ -918,9 +918,9 @@ def test_a_storage_failure_while_reading_is_a_503_saying_so():
             self._check()
             return super().listed(limit, since)
 
-        def count(self, statuses, since=0.0):
+        def count(self, statuses, since=0.0, solo_since=0.0):
             self._check()
-            return super().count(statuses, since)
+            return super().count(statuses, since, solo_since)
 
     store = UnreadableStore()
     with TestClient(create_app(store, rooms_in_memory=1, rate_limits=UNLIMITED)) as client:

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Buckets, Limit, RateLimits  # noqa: E402
+from takeiteasy.server.rooms import SOLO_IDLE_MINUTES  # noqa: E402
 from takeiteasy.core.errors import InputError  # noqa: E402
 from takeiteasy.core.tiles import TOKENS  # noqa: E402
 
@@ -97,6 +98,37 @@ def test_one_address_holds_a_few_open_rooms_not_the_servers_whole_limit(tmp_path
         assert create(client, mode="room").status_code == 429
         clock.now += 2 * 3600  # made longer ago than the idle hours: they count no more
         assert create(client, mode="room").status_code == 201
+
+
+def test_a_solo_game_left_for_an_hour_stops_counting_as_open_until_it_is_played_again(tmp_path, monkeypatch):
+    """A player who starts a new solo game leaves the old one unfinished: a day of such games held the server's
+    open rooms (and an address's), and everyone was turned away.  A solo game untouched for SOLO_IDLE_MINUTES no
+    longer counts, on the server or its address; played again, it counts again.  Other rooms keep the idle hours."""
+    clock = Clock()
+    monkeypatch.setattr(time, "time", clock)
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=3)
+    with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), max_active_rooms=2, rate_limits=limits)) as client:
+        first, second = (create(client, mode="solo").json() for _ in range(2))
+        assert create(client, mode="solo").status_code == 503  # the server's two open rooms
+        clock.now += (SOLO_IDLE_MINUTES - 1) * 60
+        assert create(client, mode="solo").status_code == 503  # played a minute ago: still open
+        clock.now += 2 * 60
+        third = create(client, mode="solo")
+        assert third.status_code == 201  # the two left an hour ago count no more
+        code, token = first["code"], first["token"]
+        st = client.get(f"/api/rooms/{code}", headers={"x-player-token": token}).json()["state"]
+        assert st["status"] == "playing" and st["players"][0]["placed"] == 0  # still there to resume
+        placed = client.post(f"/api/rooms/{code}/place",
+                             json={"token": token, "cell": st["me"]["legal"][st["me"]["pending"][0]][0]})
+        assert placed.status_code == 200 and placed.json()["state"]["players"][0]["placed"] == 1
+        assert create(client, mode="solo").status_code == 503  # resumed: it and the third are open
+
+    with TestClient(create_app(SQLiteStore(tmp_path / "other.db"), rate_limits=limits)) as client:
+        assert [create(client, mode=mode).status_code for mode in ("solo", "room", "room")] == [201] * 3
+        assert create(client, mode="solo").status_code == 429  # the address's three open rooms
+        clock.now += (SOLO_IDLE_MINUTES + 1) * 60
+        assert create(client, mode="room").status_code == 201  # the solo game freed its place, not the rooms
+        assert create(client, mode="room").status_code == 429
 
 
 def test_an_ipv6_client_counts_by_its_64_network():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from dataclasses import fields
@@ -29,7 +30,8 @@ FIELDS = tuple(f.name for f in fields(Options))
 MAX_JOBS = 4096
 
 
-_WHOLE = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+_DIGITS = r"[0-9]+(?:_[0-9]+)*"  # ASCII digits, grouped by single underscores as Python allows
+_WHOLE = re.compile(rf"[+-]?{_DIGITS}")
 
 
 def integer(text: str) -> int:
@@ -45,8 +47,7 @@ def integer(text: str) -> int:
                                          f"at most {sys.get_int_max_str_digits():,} digits") from None
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.(?:[0-9]+(?:_[0-9]+)*)?)?|\.[0-9]+(?:_[0-9]+)*)"
-                      r"(?:[eE][+-]?[0-9]+)?")
+_DECIMAL = re.compile(rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?[0-9]+)?")
 
 
 def decimal(text: str) -> float:
@@ -56,7 +57,7 @@ def decimal(text: str) -> float:
         kind = "finite number" if text.strip().lstrip("+-").lower() in ("inf", "infinity", "nan") else "number"
         raise argparse.ArgumentTypeError(f"{text!r} is not a {kind}")
     value = float(text)
-    if value in (float("inf"), float("-inf")):
+    if math.isinf(value):
         raise argparse.ArgumentTypeError(f"{text!r} is too large a number")
     return value
 

@@ -74,6 +74,9 @@ MAX_AGENTS = 5
 MAX_AI_DRAW = 2
 MAX_ACTIVE_ROOMS = 500
 IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
+# a solo game untouched this long stops counting sooner: a player who starts a new game leaves the old one
+# unfinished, and a day of such games filled the server's open rooms (it can still be resumed)
+SOLO_IDLE_MINUTES = 60
 WATCHED_MINUTES = 30  # a game under way is listed to watch while someone moved this recently
 ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
 MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
@@ -1121,9 +1124,9 @@ class RoomMaster:
     """Rooms by code: loaded from the store on first use, persisted on every accepted action.
 
     At most ``max_active_rooms`` rooms may be open (lobby, playing, or between
-    rounds), counting only rooms that changed in the last ``idle_hours``, so
-    abandoned rooms cannot fill the server; they stay stored and can be
-    resumed.  The ``in_memory`` most recently used rooms are kept replayed.
+    rounds), counting only rooms that changed in the last ``idle_hours`` (solo
+    games: the last :data:`SOLO_IDLE_MINUTES`, if sooner), so abandoned rooms
+    cannot fill the server; they stay stored and can be resumed.  The ``in_memory`` most recently used rooms are kept replayed.
     ``server`` names this server in the presence it stores (default: random).
     """
 
@@ -1151,6 +1154,9 @@ class RoomMaster:
 
     def _recent(self) -> float:
         return time.time() - self.idle_seconds
+
+    def _recent_solo(self) -> float:
+        return time.time() - min(self.idle_seconds, SOLO_IDLE_MINUTES * 60.0)
 
     def _keep(self, room: Room) -> None:
         """Remember ``room`` as the most recently used; forget the least recently used beyond the limit, except
@@ -1344,11 +1350,15 @@ class RoomMaster:
         return code
 
     def counts_as_open(self, code: str) -> bool:
-        """Whether room ``code`` is open (lobby, playing, or between rounds)."""
-        return self.get(code).status in ACTIVE
+        """Whether room ``code`` is open (lobby, playing, or between rounds), a solo game only while played (changed
+        in the last :data:`SOLO_IDLE_MINUTES`)."""
+        room = self.get(code)
+        if room.status not in ACTIVE:
+            return False
+        return room.mode != "solo" or (self._read(self.store.changed, code) or 0.0) >= self._recent_solo()
 
     def _check_room_limit(self) -> None:
-        if self._read(self.store.count, ACTIVE, self._recent()) >= self.max_active_rooms:
+        if self._read(self.store.count, ACTIVE, self._recent(), self._recent_solo()) >= self.max_active_rooms:
             raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
 
     def act(self, code, action, *args, token: str | None = None, **kwargs) -> tuple[Room, list[dict], object]:

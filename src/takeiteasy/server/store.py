@@ -97,8 +97,14 @@ class Store(ABC):
         """Summaries of rooms open to join (``listed`` true) and changed at ``since`` or later, newest first."""
 
     @abstractmethod
-    def count(self, statuses: tuple[str, ...], since: float = 0.0) -> int:
-        """How many rooms have one of these statuses and changed at ``since`` (a ``time.time()``) or later."""
+    def count(self, statuses: tuple[str, ...], since: float = 0.0, solo_since: float = 0.0) -> int:
+        """How many rooms have one of these statuses and changed at ``since`` (a ``time.time()``) or later; a solo
+        game (summary ``mode`` "solo") only if it changed at ``solo_since`` or later too."""
+
+    @abstractmethod
+    def changed(self, code: str) -> float | None:
+        """When room ``code`` last changed (a ``time.time()``: made, or events appended), or None if there is no
+        such room."""
 
     @abstractmethod
     def add_scores(self, rows: list[dict]) -> None:
@@ -194,9 +200,15 @@ class MemoryStore(Store):
             rows = sorted(self._rooms.values(), key=lambda e: -e.created)
             return [dict(e.summary) for e in rows if e.summary.get("listed") and e.updated >= since][:limit]
 
-    def count(self, statuses, since=0.0):
+    def count(self, statuses, since=0.0, solo_since=0.0):
         with self._lock:
-            return sum(1 for e in self._rooms.values() if e.summary.get("status") in statuses and e.updated >= since)
+            return sum(1 for e in self._rooms.values() if e.summary.get("status") in statuses and e.updated >= since
+                       and (e.updated >= solo_since or e.summary.get("mode") != "solo"))
+
+    def changed(self, code):
+        with self._lock:
+            entry = self._rooms.get(code)
+            return None if entry is None else entry.updated
 
     def add_scores(self, rows):
         with self._lock:
@@ -467,11 +479,17 @@ class SQLiteStore(Store):
                               "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def count(self, statuses, since=0.0):
+    def count(self, statuses, since=0.0, solo_since=0.0):
         marks = ",".join("?" * len(statuses))
         with self._reading() as db:
-            return db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ?",
-                              (*statuses, since)).fetchone()[0]
+            return db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ? "
+                              "AND (updated >= ? OR json_extract(summary, '$.mode') IS NOT 'solo')",
+                              (*statuses, since, solo_since)).fetchone()[0]
+
+    def changed(self, code):
+        with self._reading() as db:
+            row = db.execute("SELECT updated FROM rooms WHERE code = ?", (code,)).fetchone()
+        return None if row is None else row[0]
 
     def add_scores(self, rows):
         values = [tuple(row[c] for c in SCORE_COLUMNS) for row in rows]

@@ -1399,14 +1399,15 @@ def test_the_first_compile_is_announced_once_on_a_terminal(tmp_path):
 
 
 @pytest.mark.parametrize("command", [
-    ["bench", "--agent", "fast", "--games", "8", "--jobs", "2"],
+    ["bench", "--agent", "greedy", "--games", "8", "--jobs", "2"],  # greedy: the agent that compiles fastest
     ["solve", "--random", "6", "--jobs", "2"],
 ])
 def test_the_first_compile_under_jobs_is_announced_too(tmp_path, command):
     """With ``--jobs`` the workers compiled the kernels themselves, where no notice is given: a first
     ``bench --jobs 2`` sat at 0 games for half a minute without a word, ``solve --random 6 --jobs 2`` for nearly a
     minute. The command now compiles them first, says so once, and its workers load them from the cache; a second
-    run says nothing. (``train`` compiles in the command anyway, for its evaluations.)"""
+    run says nothing. (``train`` compiles in the command anyway, for its evaluations.)  Both commands decide by
+    ``cluster.compile_here_first``, tested below for every kind of run."""
     import os
 
     from takeiteasy._jit import COMPILED
@@ -1420,15 +1421,13 @@ def test_the_first_compile_under_jobs_is_announced_too(tmp_path, command):
     assert _stderr_on_a_terminal(command, env) == (0, "")
 
 
-@pytest.mark.parametrize("command", [
-    ["bench", "--agent", "fast", "--games", "8", "--ray", "local", "--jobs", "2"],
-    ["solve", "--random", "4", "--ray", "local", "--jobs", "2"],
-])
-def test_the_first_compile_under_a_ray_of_its_own_is_announced_too(tmp_path, command):
+def test_the_first_compile_under_a_ray_of_its_own_is_announced_too(tmp_path):
     """With ``--ray local`` the Ray workers, all on this machine, compiled the kernels themselves without a word (a
     first ``bench --agent fast --games 8`` sat silent for half a minute).  The command now compiles them first, as
     with ``--jobs``, and says so once; the workers load them from the cache, and a second run says nothing.  (Ray
-    prints lines of its own on a terminal, so only the notice is counted.)"""
+    prints lines of its own on a terminal, so only the notice is counted.)  ``solve`` decides as ``bench`` does
+    (``cluster.compile_here_first``), and runs under ``--jobs`` above."""
+    command = ["bench", "--agent", "greedy", "--games", "8", "--ray", "local", "--jobs", "2"]
     import os
 
     from takeiteasy._jit import COMPILED

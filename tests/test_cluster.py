@@ -25,6 +25,18 @@ def local_ray():
         ray.shutdown()
 
 
+@pytest.mark.parametrize("ray, parts, here", [
+    (None, 1, False),  # one piece, no Ray: the command runs it itself, compiling as it goes
+    (None, 2, True),  # --jobs: local worker processes load what the command compiled
+    ("local", 1, True), ("local", 8, True),  # a Ray of its own, on this machine
+    ("auto", 8, False), ("10.0.0.5:6379", 8, False),  # a cluster: its other nodes compile their own
+])
+def test_a_command_compiles_first_only_for_workers_on_this_machine(ray, parts, here):
+    from takeiteasy.cluster import compile_here_first
+
+    assert compile_here_first(ray, parts) is here
+
+
 def test_bench_over_ray_plays_exactly_the_local_games(capsys, local_ray):
     args = ["bench", "--agent", "fast", "--games", "24", "--seed", "11", "--json"]
     assert main(args) == 0

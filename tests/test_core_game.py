@@ -491,3 +491,16 @@ def test_check_table_refuses_a_name_in_the_words_of_clean_name(names, message):
     with pytest.raises(InputError) as refused:
         check_table(names)
     assert str(refused.value) == message
+
+
+def test_views_compare_and_hash_by_value():
+    """A View holds board arrays: the generated ``==`` asked numpy for one truth value of a whole board (an error)
+    and ``hash`` failed.  Two views of the same moment are equal and hash alike; a view after a move is not."""
+    game = Game(RULES, ["a", "b"], seed=5)
+    game.draw()
+    first, again = game.view(0), game.view(0)
+    assert first is not again and first == again and hash(first) == hash(again) and len({first, again}) == 1
+    game.place(0, first.legal_cells()[0], first.tile)
+    after = game.view(0)
+    assert after != first and after != game.view(1) and hash(after) != hash(first)
+    assert (first == "not a view") is False

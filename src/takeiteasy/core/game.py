@@ -68,6 +68,22 @@ class View:
     others: tuple[np.ndarray, ...] = ()  # the other players' boards, when the rules let players look (no caller)
     phase: str = "place"
 
+    def _identity(self) -> tuple:
+        """The fields with the boards as bytes (with their shape), so that views compare and hash by value."""
+        def plain(board: np.ndarray) -> tuple:
+            board = np.asarray(board)
+            return board.shape, board.dtype.str, board.tobytes()
+        return (self.rules, plain(self.board), self.tile, self.remaining, self.previous_tile, self.turn,
+                self.previous_cell, self.pending, tuple(plain(b) for b in self.others), self.phase)
+
+    def __eq__(self, other) -> bool:  # the generated one compares the board arrays, which has no single truth value
+        if not isinstance(other, View):
+            return NotImplemented
+        return self is other or self._identity() == other._identity()
+
+    def __hash__(self) -> int:  # a view may key a cache of decisions
+        return hash(self._identity())
+
     def legal_cells(self, tile: int | None = None) -> list[int]:
         """Cells where ``tile`` (default: this view's tile) may go under every rule of the game; none when there
         is no tile to place (announcing)."""

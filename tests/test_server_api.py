@@ -380,6 +380,27 @@ def test_rulebook_004_alone_with_no_caller_a_round_is_a_puzzle_and_no_best_score
     assert client.get("/api/scores", params={"preset": "no-caller"}).json()["scores"] == []
 
 
+def test_rulebook_004_two_people_with_no_caller_are_kept_off_the_best_scores(client):
+    """Rulebook 004, no caller: the players announce the tiles in turn.  One person joining their own room a second
+    time (or two friends agreeing) announced a 307 board's tiles between the two seats, and both 307s went on the
+    best-scores list.  With no caller only a person among AI players, who choose their own tiles, is ranked (as in
+    ``test_no_caller_boards_are_visible_and_players_announce``)."""
+    from takeiteasy.solve import maximum
+
+    best = maximum(Ruleset.from_options(Options(caller=False))).boards[0]
+    joined = create(client, mode="room", preset="no-caller", name="Ann", public=False)
+    code, tokens = joined["code"], [joined["token"]]
+    tokens.append(post(client, code, "join", name="Ann2").json()["token"])
+    assert post(client, code, "start", token=tokens[0]).status_code == 200
+    for cell, tile in enumerate(best.tolist()):
+        chooser = state(client, code, tokens[0])["chooser"]
+        assert post(client, code, "announce", token=tokens[chooser], tile=TOKENS[tile]).status_code == 200
+        for token in tokens:
+            st = post(client, code, "place", token=token, cell=cell, tile=TOKENS[tile]).json()["state"]
+    assert [p["round_score"] for p in st["players"]] == [307, 307]
+    assert client.get("/api/scores", params={"preset": "no-caller"}).json()["scores"] == []
+
+
 def test_rulebook_004_the_next_chooser_is_told_to_wait_until_everyone_has_placed(client):
     """Rulebook 004, no caller: the next tile is announced once every player has placed the last.  The next
     chooser, done placing before the others, used to be offered the tiles to announce, and got a refusal."""
@@ -477,10 +498,12 @@ def test_ai_players_only_in_games_of_one_or_two_tiles_at_a_time(client):
 def test_joining_and_leaving_a_lobby_again_and_again_is_limited(client):
     """A guest joining and giving up the seat over and over stored 3,000 events in 5 s: the joins a room takes
     are bounded (and so its removals).  Removing stays possible: a stranger's comings and goings must not stop
-    the host taking a seat out."""
+    the host taking a seat out.  The open-rooms list then no longer offers the room to join (it still said
+    ``joinable``, to a refusal)."""
     from takeiteasy.server.rooms import MAX_PLAYERS, MAX_REMOVALS
 
-    host = create(client, mode="room")
+    host = create(client, mode="room", public=True)
+    listed = lambda: [r for r in client.get("/api/rooms").json()["rooms"] if r["code"] == code]  # noqa: E731
     code, ann = host["code"], host["token"]
     joined = 1  # the host
     while True:
@@ -492,6 +515,7 @@ def test_joining_and_leaving_a_lobby_again_and_again_is_limited(client):
         assert post(client, code, "remove", token=guest if joined % 2 else ann, player=1).status_code == 200
     assert joined == MAX_PLAYERS + MAX_REMOVALS
     assert f"has seen {joined} players join" in refused(r, 409)
+    assert [r["joinable"] for r in listed()] == [False]  # listed still, to watch once it plays
     version = state(client, code)["version"]
     assert "has seen" in refused(post(client, code, "add", token=ann, agent="random"), 409)
     assert state(client, code)["version"] == version
@@ -918,9 +942,9 @@ def test_a_storage_failure_while_reading_is_a_503_saying_so():
             self._check()
             return super().listed(limit, since)
 
-        def count(self, statuses, since=0.0, solo_since=0.0):
+        def count(self, statuses, since=0.0, quiet_since=0.0):
             self._check()
-            return super().count(statuses, since, solo_since)
+            return super().count(statuses, since, quiet_since)
 
     store = UnreadableStore()
     with TestClient(create_app(store, rooms_in_memory=1, rate_limits=UNLIMITED)) as client:

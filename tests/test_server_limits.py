@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from takeiteasy.server import MemoryStore, SQLiteStore, create_app  # noqa: E402
 from takeiteasy.server.limits import Buckets, Limit, RateLimits  # noqa: E402
-from takeiteasy.server.rooms import SOLO_IDLE_MINUTES  # noqa: E402
+from takeiteasy.server.rooms import QUIET_MINUTES  # noqa: E402
 from takeiteasy.core.errors import InputError  # noqa: E402
 from takeiteasy.core.tiles import TOKENS  # noqa: E402
 
@@ -100,17 +100,18 @@ def test_one_address_holds_a_few_open_rooms_not_the_servers_whole_limit(tmp_path
         assert create(client, mode="room").status_code == 201
 
 
-def test_a_solo_game_left_for_an_hour_stops_counting_as_open_until_it_is_played_again(tmp_path, monkeypatch):
+def test_a_solo_game_or_lobby_left_for_an_hour_stops_counting_as_open_until_used_again(tmp_path, monkeypatch):
     """A player who starts a new solo game leaves the old one unfinished: a day of such games held the server's
-    open rooms (and an address's), and everyone was turned away.  A solo game untouched for SOLO_IDLE_MINUTES no
-    longer counts, on the server or its address; played again, it counts again.  Other rooms keep the idle hours."""
+    open rooms (and an address's), and everyone was turned away; lobbies made from a few addresses and left did
+    the same.  A solo game or a lobby untouched for QUIET_MINUTES no longer counts, on the server or its address;
+    used again, it counts again.  Rooms under way keep the idle hours."""
     clock = Clock()
     monkeypatch.setattr(time, "time", clock)
     limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=3)
     with TestClient(create_app(SQLiteStore(tmp_path / "rooms.db"), max_active_rooms=2, rate_limits=limits)) as client:
         first, second = (create(client, mode="solo").json() for _ in range(2))
         assert create(client, mode="solo").status_code == 503  # the server's two open rooms
-        clock.now += (SOLO_IDLE_MINUTES - 1) * 60
+        clock.now += (QUIET_MINUTES - 1) * 60
         assert create(client, mode="solo").status_code == 503  # played a minute ago: still open
         clock.now += 2 * 60
         third = create(client, mode="solo")
@@ -124,11 +125,17 @@ def test_a_solo_game_left_for_an_hour_stops_counting_as_open_until_it_is_played_
         assert create(client, mode="solo").status_code == 503  # resumed: it and the third are open
 
     with TestClient(create_app(SQLiteStore(tmp_path / "other.db"), rate_limits=limits)) as client:
-        assert [create(client, mode=mode).status_code for mode in ("solo", "room", "room")] == [201] * 3
+        made = [create(client, mode=mode) for mode in ("solo", "room", "room")]
+        assert [r.status_code for r in made] == [201] * 3
+        started = made[2].json()
+        assert client.post(f"/api/rooms/{started['code']}/start", json={"token": started["token"]}).status_code == 200
         assert create(client, mode="solo").status_code == 429  # the address's three open rooms
-        clock.now += (SOLO_IDLE_MINUTES + 1) * 60
-        assert create(client, mode="room").status_code == 201  # the solo game freed its place, not the rooms
-        assert create(client, mode="room").status_code == 429
+        clock.now += (QUIET_MINUTES + 1) * 60  # the solo game and the lobby free their places, not the room under way
+        lobby = made[1].json()  # a friend joins the lobby left an hour ago: it counts again
+        assert client.post(f"/api/rooms/{lobby['code']}/join", json={"name": "bob"}).status_code == 201
+        assert [create(client, mode="room").status_code for _ in range(2)] == [201, 429]
+        clock.now += (QUIET_MINUTES + 1) * 60  # both lobbies quiet again
+        assert [create(client, mode="room").status_code for _ in range(3)] == [201, 201, 429]
 
 
 def test_an_ipv6_client_counts_by_its_64_network():

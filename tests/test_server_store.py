@@ -176,24 +176,28 @@ def test_only_rooms_changed_since_a_time_are_listed_and_counted(open_store):
     assert len(store.listed(10, 0.0)) == 2 and store.count(("lobby",), 0.0) == 2
 
 
-def test_solo_games_count_only_if_changed_since_their_own_time_and_each_room_says_when_it_changed(open_store):
-    """A solo game left unfinished stops counting as open sooner than other rooms (RoomMaster: a player starting a
-    new game leaves the old one open); ``changed`` is when a room was made or last appended to."""
+def test_solo_games_and_lobbies_count_only_if_changed_since_the_quiet_time_and_each_room_says_when(open_store):
+    """A solo game or a lobby left alone stops counting as open sooner than other rooms (RoomMaster: a player
+    starting a new game leaves the old one open); ``changed`` is when a room was made or last appended to."""
     import time
 
     store = open_store()
     before = time.time()
     store.create("S", {"code": "S"}, {"code": "S", "mode": "solo", "status": "playing", "listed": False})
     store.create("R", {"code": "R"}, {"code": "R", "mode": "room", "status": "playing", "listed": False})
-    store.create("C", {"code": "C"}, {"code": "C", "status": "lobby", "listed": True})  # no mode: not solo
+    store.create("C", {"code": "C"}, {"code": "C", "status": "round_over", "listed": True})  # no mode: not solo
+    store.create("L", {"code": "L"}, {"code": "L", "mode": "room", "status": "lobby", "listed": True})
     made_s = store.changed("S")
     assert before <= made_s <= time.time() and store.changed("NONE") is None
     later = time.time() + 3600
-    assert store.count(("playing", "lobby"), 0.0, 0.0) == 3
-    assert store.count(("playing", "lobby"), 0.0, later) == 2  # the solo game has not changed since
+    statuses = ("lobby", "playing", "round_over")
+    assert store.count(statuses, 0.0, 0.0) == 4
+    assert store.count(statuses, 0.0, later) == 2  # the solo game and the lobby have not changed since
     assert store.count(("playing",), 0.0, later) == 1 and store.count(("playing",), later, 0.0) == 0
     store.append("S", 0, [{"t": "x"}], {"code": "S", "mode": "solo", "status": "playing", "listed": False})
     assert store.changed("S") >= made_s and store.count(("playing",), 0.0, store.changed("S")) == 2
+    store.append("L", 0, [{"t": "start"}], {"code": "L", "mode": "room", "status": "playing", "listed": True})
+    assert store.count(statuses, 0.0, later) == 3  # a started room keeps the idle hours
 
 
 def test_a_rooms_ai_lease_is_one_owners_until_given_back_or_run_out(open_store):

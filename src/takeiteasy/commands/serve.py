@@ -42,8 +42,8 @@ def register(sub) -> None:
     parser.add_argument("--max-rooms", type=integer, default=None, metavar="N",
                         help="open rooms allowed at once (default: 500)")
     parser.add_argument("--idle-hours", type=decimal, default=None, metavar="H",
-                        help="an unfinished room untouched this long stops counting as open (a solo game after an "
-                             "hour, if sooner); it stays stored and can be resumed (default: 24)")
+                        help="an unfinished room untouched this long stops counting as open (a solo game or a lobby "
+                             "after an hour, if sooner); it stays stored and can be resumed (default: 24)")
     parser.add_argument("--standin-seconds", type=decimal, default=None, metavar="S",
                         help="in a room of friends, how long the game waits for a player with no sign of them "
                              "before the others may let an AI play for them (default: 60)")

@@ -887,7 +887,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
         if place is None:
             hours = f"{master.idle_seconds / 3600:g}"
             return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one (a room made more "
-                               f"than {hours} hours ago, or a solo game left for an hour, no longer counts)", "open_rooms",
+                               f"than {hours} hours ago, or a solo game or lobby left for an hour, no longer "
+                               "counts)", "open_rooms",
                           {"client": client, "most": open_rooms.most, "hours": hours})
         try:
             made = await make()

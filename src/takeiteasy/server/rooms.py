@@ -74,9 +74,10 @@ MAX_AGENTS = 5
 MAX_AI_DRAW = 2
 MAX_ACTIVE_ROOMS = 500
 IDLE_HOURS = 24.0  # an unfinished room untouched this long stops counting as open (it can still be resumed)
-# a solo game untouched this long stops counting sooner: a player who starts a new game leaves the old one
-# unfinished, and a day of such games filled the server's open rooms (it can still be resumed)
-SOLO_IDLE_MINUTES = 60
+# a solo game or a lobby untouched this long stops counting sooner: a player who starts a new game leaves the old
+# one unfinished, and a day of such games filled the server's open rooms, as lobbies made by a few addresses did
+# (either can still be resumed, and counts again when it changes)
+QUIET_MINUTES = 60
 WATCHED_MINUTES = 30  # a game under way is listed to watch while someone moved this recently
 ROOMS_IN_MEMORY = 256  # rooms kept replayed in memory; the others are rebuilt from storage when next used
 MAX_SCORE = 2000  # a typed-in score above this is a typo (307 is the standard maximum)
@@ -289,10 +290,16 @@ class Room:
         games do not: the tiles already drawn were never theirs to place."""
         return not self.digital and self.status == "playing" and not self._match.results
 
+    @property
+    def joins_used_up(self) -> bool:
+        """Whether the room has taken its MAX_PLAYERS + MAX_REMOVALS joins (see :data:`MAX_REMOVALS`)."""
+        return sum(event["t"] == "join" for event in self.events) >= MAX_PLAYERS + MAX_REMOVALS
+
     def summary(self) -> dict:
         """The public record the home page lists: a public room of friends or caller room is listed while it is
         open, to join (``joinable``) or else to watch."""
-        joinable = (self.status == "lobby" or self.takes_late_players) and len(self.seats) < MAX_PLAYERS
+        joinable = ((self.status == "lobby" or self.takes_late_players) and len(self.seats) < MAX_PLAYERS
+                    and not self.joins_used_up)
         return {"code": self.code, "mode": self.mode, "status": self.status, "preset": self.record.get("preset"),
                 "players": [s.name for s in self.seats], "max_players": MAX_PLAYERS,
                 "listed": bool(self.record.get("public")) and self.mode != "solo" and self.status in ACTIVE,
@@ -539,7 +546,7 @@ class Room:
         if len(self.seats) >= MAX_PLAYERS:
             raise Conflict(f"room {self.code} is full ({MAX_PLAYERS} players)", "room_full", code=self.code,
                            most=MAX_PLAYERS)
-        if sum(event["t"] == "join" for event in self.events) >= MAX_PLAYERS + MAX_REMOVALS:
+        if self.joins_used_up:
             # joins, not removals, are counted: a stranger joining and leaving must not stop the host removing
             raise Conflict(f"room {self.code} has seen {MAX_PLAYERS + MAX_REMOVALS} players join; no more may "
                            "join it (make a new room)")
@@ -997,9 +1004,11 @@ class Room:
         preset = self.record.get("preset")
         if not self.digital or preset is None or self.match is None or not self.match.results:
             return []
-        if not self.options.caller and len(self.seats) == 1:
-            # alone with no caller the player chooses every tile: a puzzle with 307 always there (as solitaire
-            # with no caller, which the rules refuse), not a score to set beside the others
+        people = sum(seat.kind == "human" or seat.standin for seat in self.seats)
+        if not self.options.caller and (people != 1 or len(self.seats) == 1):
+            # with no caller the people choose the tiles: alone, a puzzle with 307 always there (as solitaire with
+            # no caller, which the rules refuse); two seats of one person (or friends agreeing) announce a 307
+            # board's tiles between them.  Only a person among AI players, who choose their own tiles, is ranked.
             return []
         scores, now = self.match.results[-1], time.time()
         return [{"code": self.code, "round": self.round, "seat": p, "preset": preset, "name": seat.name,
@@ -1125,8 +1134,9 @@ class RoomMaster:
 
     At most ``max_active_rooms`` rooms may be open (lobby, playing, or between
     rounds), counting only rooms that changed in the last ``idle_hours`` (solo
-    games: the last :data:`SOLO_IDLE_MINUTES`, if sooner), so abandoned rooms
-    cannot fill the server; they stay stored and can be resumed.  The ``in_memory`` most recently used rooms are kept replayed.
+    games and lobbies: the last :data:`QUIET_MINUTES`, if sooner), so abandoned
+    rooms cannot fill the server; they stay stored and can be resumed.  The
+    ``in_memory`` most recently used rooms are kept replayed.
     ``server`` names this server in the presence it stores (default: random).
     """
 
@@ -1155,8 +1165,8 @@ class RoomMaster:
     def _recent(self) -> float:
         return time.time() - self.idle_seconds
 
-    def _recent_solo(self) -> float:
-        return time.time() - min(self.idle_seconds, SOLO_IDLE_MINUTES * 60.0)
+    def _recent_quiet(self) -> float:
+        return time.time() - min(self.idle_seconds, QUIET_MINUTES * 60.0)
 
     def _keep(self, room: Room) -> None:
         """Remember ``room`` as the most recently used; forget the least recently used beyond the limit, except
@@ -1350,15 +1360,16 @@ class RoomMaster:
         return code
 
     def counts_as_open(self, code: str) -> bool:
-        """Whether room ``code`` is open (lobby, playing, or between rounds), a solo game only while played (changed
-        in the last :data:`SOLO_IDLE_MINUTES`)."""
+        """Whether room ``code`` is open (lobby, playing, or between rounds), a solo game or a lobby only while in use
+        (changed in the last :data:`QUIET_MINUTES`)."""
         room = self.get(code)
         if room.status not in ACTIVE:
             return False
-        return room.mode != "solo" or (self._read(self.store.changed, code) or 0.0) >= self._recent_solo()
+        quiet_counts = room.mode != "solo" and room.status != "lobby"
+        return quiet_counts or (self._read(self.store.changed, code) or 0.0) >= self._recent_quiet()
 
     def _check_room_limit(self) -> None:
-        if self._read(self.store.count, ACTIVE, self._recent(), self._recent_solo()) >= self.max_active_rooms:
+        if self._read(self.store.count, ACTIVE, self._recent(), self._recent_quiet()) >= self.max_active_rooms:
             raise Busy(f"the server has {self.max_active_rooms} open rooms; try again later")
 
     def act(self, code, action, *args, token: str | None = None, **kwargs) -> tuple[Room, list[dict], object]:

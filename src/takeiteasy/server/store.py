@@ -97,9 +97,10 @@ class Store(ABC):
         """Summaries of rooms open to join (``listed`` true) and changed at ``since`` or later, newest first."""
 
     @abstractmethod
-    def count(self, statuses: tuple[str, ...], since: float = 0.0, solo_since: float = 0.0) -> int:
+    def count(self, statuses: tuple[str, ...], since: float = 0.0, quiet_since: float = 0.0) -> int:
         """How many rooms have one of these statuses and changed at ``since`` (a ``time.time()``) or later; a solo
-        game (summary ``mode`` "solo") only if it changed at ``solo_since`` or later too."""
+        game (summary ``mode`` "solo") or a lobby (status "lobby") only if it changed at ``quiet_since`` or later
+        too."""
 
     @abstractmethod
     def changed(self, code: str) -> float | None:
@@ -200,10 +201,11 @@ class MemoryStore(Store):
             rows = sorted(self._rooms.values(), key=lambda e: -e.created)
             return [dict(e.summary) for e in rows if e.summary.get("listed") and e.updated >= since][:limit]
 
-    def count(self, statuses, since=0.0, solo_since=0.0):
+    def count(self, statuses, since=0.0, quiet_since=0.0):
         with self._lock:
             return sum(1 for e in self._rooms.values() if e.summary.get("status") in statuses and e.updated >= since
-                       and (e.updated >= solo_since or e.summary.get("mode") != "solo"))
+                       and (e.updated >= quiet_since
+                            or (e.summary.get("mode") != "solo" and e.summary.get("status") != "lobby")))
 
     def changed(self, code):
         with self._lock:
@@ -479,12 +481,13 @@ class SQLiteStore(Store):
                               "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def count(self, statuses, since=0.0, solo_since=0.0):
+    def count(self, statuses, since=0.0, quiet_since=0.0):
         marks = ",".join("?" * len(statuses))
         with self._reading() as db:
             return db.execute(f"SELECT COUNT(*) FROM rooms WHERE status IN ({marks}) AND updated >= ? "
-                              "AND (updated >= ? OR json_extract(summary, '$.mode') IS NOT 'solo')",
-                              (*statuses, since, solo_since)).fetchone()[0]
+                              "AND (updated >= ? OR (status <> 'lobby' "
+                              "AND json_extract(summary, '$.mode') IS NOT 'solo'))",
+                              (*statuses, since, quiet_since)).fetchone()[0]
 
     def changed(self, code):
         with self._reading() as db:

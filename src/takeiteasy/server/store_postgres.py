@@ -494,11 +494,11 @@ class PostgresStore(Store):
             (since, limit)).fetchall(), read=True)
         return [json.loads(r[0]) for r in rows]
 
-    def count(self, statuses, since=0.0, solo_since=0.0):
+    def count(self, statuses, since=0.0, quiet_since=0.0):
         return self._call(lambda conn: conn.execute(
             "SELECT COUNT(*) FROM rooms WHERE status = ANY(%s) AND updated >= %s "
-            "AND (updated >= %s OR (summary::jsonb ->> 'mode') IS DISTINCT FROM 'solo')",
-            (list(statuses), since, solo_since)).fetchone()[0], read=True)
+            "AND (updated >= %s OR (status <> 'lobby' AND (summary::jsonb ->> 'mode') IS DISTINCT FROM 'solo'))",
+            (list(statuses), since, quiet_since)).fetchone()[0], read=True)
 
     def changed(self, code):
         row = self._call(lambda conn: conn.execute("SELECT updated FROM rooms WHERE code = %s", (code,)).fetchone(),

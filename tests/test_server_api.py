@@ -1945,6 +1945,48 @@ def test_a_caller_room_takes_late_players_until_its_first_round_is_ended(tmp_pat
         assert "has started" in refused(post(client, screen["code"], "join", name="late"), 409)
 
 
+def test_the_host_removes_a_stranger_from_a_listed_caller_room_until_the_first_round_ends(tmp_path):
+    """A public caller room is listed as joinable during its first round, and removing worked only in the lobby: a
+    stranger who joined could not be taken out, entered the best score the called tiles allow and was named the
+    winner (and a few of them filled the seats).  Until the first round ends the host takes out a seat with no
+    entry yet (and a player may give theirs up); one with an entry stays, and screen games still refuse."""
+    path = tmp_path / "rooms.db"
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:
+        host = create(client, mode="caller", public=True)
+        code, ann = host["code"], host["token"]
+        bob = post(client, code, "join", name="bob").json()["token"]
+        post(client, code, "start", token=ann)
+        for _ in range(19):
+            post(client, code, "call", token=ann)
+        stranger = post(client, code, "join", name="stranger").json()
+        cy = post(client, code, "join", name="cy").json()["token"]
+        quitter = post(client, code, "join", name="quitter").json()["token"]
+        assert stranger["player"] == 2
+        assert post(client, code, "entry", token=bob, score=150).status_code == 200
+        assert post(client, code, "entry", token=cy, score=90).status_code == 200
+        assert "only the host" in refused(post(client, code, "remove", token=bob, player=2), 403)
+        assert "entered a score" in refused(post(client, code, "remove", token=ann, player=1), 409)
+        st = post(client, code, "remove", token=ann, player=2, name="stranger").json()["state"]
+        assert [p["name"] for p in st["players"]] == ["ann", "bob", "cy", "quitter"]
+        assert {int(p): e["score"] for p, e in st["entries"].items()} == {1: 150, 2: 90}  # cy's entry moved up
+        refused(post(client, code, "entry", token=stranger["token"], score=200), 403)  # the seat is gone
+        assert post(client, code, "remove", token=quitter, player=3).status_code == 200  # their own seat
+        assert post(client, code, "entry", token=ann, score=120).status_code == 200
+        st = post(client, code, "end-round", token=ann).json()["state"]
+        assert st["results"] == [[120, 150, 90]] and st["winners"] == [1]
+        late = post(client, code, "join", name="late")
+        assert "has started" in refused(late, 409)
+        refused(post(client, code, "remove", token=ann, player=1), 409)  # the first round is over
+    with TestClient(create_app(SQLiteStore(path), rate_limits=UNLIMITED)) as client:  # replayed from its events
+        st = state(client, code, bob)
+        assert st["you"] == 1 and [p["name"] for p in st["players"]] == ["ann", "bob", "cy"]
+        assert st["totals"] == [120, 150, 90]
+        screen = create(client, mode="room")
+        post(client, screen["code"], "join", name="bob")
+        assert post(client, screen["code"], "start", token=screen["token"]).status_code == 200
+        assert "has started" in refused(post(client, screen["code"], "remove", token=screen["token"], player=1), 409)
+
+
 def test_a_call_taken_back_comes_again_with_the_next_call(tmp_path):
     """Rulebook 001's caller, on a phone: a second tap on "Call" called a tile the table was not ready for, with no
     way back.  The host may take back the last call; the deal is fixed when the round starts, so the next call

@@ -373,6 +373,21 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
             assert said.replace("-", "") == host.get_attribute("#caller-current svg", "data-tile")
     called = host.eval_on_selector_all("#caller-history svg", "s => s.map(x => x.dataset.tile)")
     assert len(set(called)) == 19 and host.locator("#call-btn").is_disabled()
+    # a stranger joins from the open-rooms list during the first round: the host takes the seat out again (any
+    # seat with no entry yet may go; the guest's page offers nothing of the kind)
+    import httpx
+
+    with httpx.Client(base_url=server) as api:
+        joined = api.post(f"/api/rooms/{host.evaluate('S.session.code')}/join", json={"name": "Stranger"})
+        assert joined.status_code == 201, joined.text
+    remove = host.locator("#caller-table button.remove[aria-label='Remove Stranger']")
+    remove.wait_for()
+    assert host.locator("#caller-table button.remove").count() == 3  # Dora, Eve and the stranger
+    eve.wait_for_function("document.querySelectorAll('#caller-table tr').length === 5")
+    assert eve.locator("#caller-table button.remove").count() == 0
+    remove.click()
+    host.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
+    assert "Stranger" not in host.text_content("#caller-table")
     # the host types in Dora's board; Eve enters her own score
     dora_board = " ".join(called)
     host.select_option("#entry-player", label="Dora")
@@ -380,6 +395,7 @@ def test_the_caller_screen_calls_tiles_and_keeps_the_scores(server, browser):
     host.click("#entry-btn")
     dora_score = Ruleset.from_options().score(parse_board(dora_board))
     host.wait_for_function(f"[...document.querySelectorAll('#caller-table td')].some(td => td.textContent === '{dora_score} ▦')")
+    assert host.locator("#caller-table button.remove").count() == 1  # Dora's entry is in: Eve's seat alone
     eve.fill("#entry-score", "123")
     eve.click("#entry-btn")
     # a typed score is checked against the best board of the calls: the server's first solve may compile the solver
@@ -1311,7 +1327,7 @@ def test_a_caller_room_takes_a_late_phone_and_a_forgotten_person_during_its_firs
     host.press("#caller-person", "Enter")
     host.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
     host.wait_for_function("document.getElementById('caller-person').value === ''")  # once the answer comes
-    names = host.eval_on_selector_all("#caller-table tr td:first-child", "ts => ts.map(t => t.textContent)")
+    names = host.eval_on_selector_all("#caller-table tr td:first-child span", "ts => ts.map(t => t.textContent)")
     assert names == ["Teller", "Latecomer", "Forgotten"]
     late.wait_for_function("document.querySelectorAll('#caller-table tr').length === 4")
     assert not errors

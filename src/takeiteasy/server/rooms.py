@@ -329,8 +329,12 @@ class Room:
             self.seats.append(Seat(event["name"], event["kind"], event.get("agent"), event.get("token")))
             if self.match is not None:  # a caller room's first round: a late player (see join)
                 self.match.players.append(event["name"])
-        elif kind == "remove":  # only in the lobby: no event names a seat by its index before the start
-            del self.seats[int(event["p"])]
+        elif kind == "remove":  # in the lobby, or a caller room's first round (see remove)
+            gone = int(event["p"])
+            del self.seats[gone]
+            if self.match is not None:  # the seat has no entry, and no round has results yet
+                del self.match.players[gone]
+                self.entries = {p - (p > gone): e for p, e in self.entries.items()}
         elif kind == "start":
             self.match = Match(self.rules, [s.name for s in self.seats], seed=self.seed)
             self._new_round()
@@ -573,14 +577,22 @@ class Room:
         not play), or a player who is not the host leaves.  The seats after it move up one place: nothing
         refers to a seat by its index before the start (tokens name their seat by themselves).  ``name``, if
         given, must be the seat's: a page that had not seen a seat before it go would remove the wrong one.  It is
-        cleaned and compared as the room compares names (``core.game.same_name``: "bob  smith" is "Bob Smith")."""
+        cleaned and compared as the room compares names (``core.game.same_name``: "bob  smith" is "Bob Smith").
+
+        A caller room takes late players during its first round (:attr:`takes_late_players`), a listed one
+        strangers too: until that round ends a seat with no entry yet may go as well (only its entry, which it
+        has none of, would name it by its index)."""
         if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.seats):
             raise RoomError(f"player {target}: there is no such player")
         if name is not None and not same_name(name, self.seats[target].name):
             raise Conflict(f"player {target} is {self.seats[target].name}, not {name}: the seats have changed; "
                            "look again")
-        if self.status != "lobby":
-            raise Conflict(f"room {self.code} has started; players leave only before the host starts")
+        if self.status != "lobby" and not self.takes_late_players:
+            raise Conflict(f"room {self.code} has started; players leave only before the host starts"
+                           + (" or during the first round" if not self.digital else ""))
+        if target in self.entries and self.status != "lobby":
+            raise Conflict(f"{self.seats[target].name} has entered a score this round; a player with an entry "
+                           "stays until the round is over")
         if target == 0:
             raise RoomError("the host cannot leave the lobby; a room nobody starts simply lapses")
         if seat != 0 and target != seat:

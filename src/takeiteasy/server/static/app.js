@@ -1246,6 +1246,14 @@ function renderCaller() {
     // in the cell's title): broken anywhere, "Maximiliana_Wolkenst / ein" was hard to read
     const who = el("td", { class: "who", title: p.name });
     who.appendChild(el("span", {}, p.name));
+    // the first round takes late players, strangers from the list too: the host may take out a seat with no
+    // entry yet (the server refuses any other)
+    if (host && st.status === "playing" && !st.results.length && p.index !== st.host && !(st.entries || {})[p.index]) {
+      const b = el("button", { class: "remove", "aria-label": t("lobby.remove_label", { name: p.name }),
+        title: t("lobby.remove_title", { name: p.name }) }, t("lobby.remove"));
+      b.addEventListener("click", () => act("remove", { player: p.index, name: p.name }));
+      who.append(" ", b);
+    }
     tr.appendChild(who);
     st.results.forEach((r, k) => {
       const e = k === st.results.length - 1 && st.status !== "playing" ? (st.entries || {})[p.index] : null;

@@ -160,6 +160,31 @@ def test_an_ipv6_client_counts_by_its_64_network():
         assert refused.status_code == 429 and refused.json()["error"].startswith("192.0.2.7 has 1 open rooms")
 
 
+def test_the_64s_of_one_ipv6_48_share_a_few_times_one_clients_open_rooms():
+    """A home or hosting customer is commonly given a /56 or a /48: counted by /64 alone, one client with a /56 had
+    256 budgets and filled the server's 500 open rooms at once.  The /64s of one /48 share SITE_OPEN_ROOMS times
+    one client's open rooms; another /48 has its own, and IPv4 addresses are not grouped."""
+    from takeiteasy.server.app import SITE_OPEN_ROOMS
+
+    limits = RateLimits(requests=None, rooms=None, hints=None, open_rooms=2)
+    app = create_app(MemoryStore(), rate_limits=limits)
+    site = 2 * SITE_OPEN_ROOMS
+    made = []
+    for net in range(site):  # one room from each of as many /64s of one /48
+        with TestClient(app, client=(f"2001:db8:abcd:{net:x}::1", 5000)) as client:
+            made.append(create(client, mode="room").status_code)
+    assert made == [201] * site
+    with TestClient(app, client=("2001:db8:abcd:ff::1", 5000)) as fresh_64:
+        refused = create(fresh_64)  # a /64 with rooms to spare, in a /48 with none
+        assert refused.status_code == 429 and refused.json()["error"].startswith(
+            f"2001:db8:abcd::/48 has {site} open rooms already")
+        assert refused.json()["params"]["client"] == "2001:db8:abcd::/48"
+    with TestClient(app, client=("2001:db8:abce::1", 5000)) as other_48, \
+            TestClient(app, client=("192.0.2.1", 5000)) as ipv4, TestClient(app, client=("192.0.2.2", 5000)) as near:
+        assert [create(c).status_code for c in (other_48, ipv4, ipv4, near, near)] == [201] * 5
+        assert create(ipv4).status_code == 429  # its own two
+
+
 def test_rooms_leave_memory_and_come_back_from_storage(tmp_path):
     app = create_app(SQLiteStore(tmp_path / "rooms.db"), rooms_in_memory=2, rate_limits=RateLimits.off())
     with TestClient(app) as client:

@@ -107,6 +107,22 @@ def client_address(request: HTTPConnection) -> str:
     return host
 
 
+#: the open rooms of one IPv6 /48 (see :func:`client_site`), as a multiple of one client's (``RateLimits.open_rooms``)
+SITE_OPEN_ROOMS = 4
+
+
+def client_site(client: str) -> str | None:
+    """The IPv6 /48 a client's /64 (:func:`client_address`) is part of, or None for any other client.  A home or
+    hosting customer is commonly given a /56 or a /48 (256 or 65,536 /64s): counted by /64 alone, one such client
+    held the server's every open room within a minute.  IPv4 addresses are not grouped: a whole school or carrier
+    may share a block."""
+    try:
+        network = ipaddress.IPv6Network(client)
+    except ValueError:  # an IPv4 address, or no address
+        return None
+    return str(network.supernet(new_prefix=48)) if network.prefixlen > 48 else None
+
+
 def _error(status: int, text: str, key: str | None = None, params: dict | None = None) -> JSONResponse:
     """The one form of every refusal: ``{"error": text}``, and for those the web page words in the player's language
     its ``key`` and ``params`` (the text's parts) too."""
@@ -464,6 +480,8 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
                if (limit := getattr(limits, kind)) is not None}
     socket_messages = Buckets(SOCKET_MESSAGES)  # by connection, whatever the limits per address
     open_rooms = None if limits.open_rooms is None else OpenRooms(limits.open_rooms, master.idle_seconds)
+    open_sites = None if limits.open_rooms is None else OpenRooms(SITE_OPEN_ROOMS * limits.open_rooms,
+                                                                  master.idle_seconds)
 
     def room_is_open(code: str) -> bool:
         """Whether a room still counts towards its maker's open rooms (see ``RoomMaster``: open and in use)."""
@@ -879,23 +897,34 @@ def create_app(store: Store | None = None, max_active_rooms: int = MAX_ACTIVE_RO
 
     async def with_open_room_place(request: Request, make):
         """``await make()``, which makes a room and returns ``(room, ...)``, holding a place among the asking
-        address's open rooms (``RateLimits.open_rooms``); a 429 answer instead when it has none left."""
-        if open_rooms is None:  # no limit
+        address's open rooms (``RateLimits.open_rooms``), and its IPv6 /48's (:func:`client_site`); a 429 answer
+        instead when either has none left."""
+        if open_rooms is None or open_sites is None:  # no limit
             return await make()
         client = client_address(request)
-        place = await run_in_threadpool(open_rooms.reserve, client, room_is_open)
-        if place is None:
-            hours = f"{master.idle_seconds / 3600:g}"
-            return _error(429, f"{client} has {open_rooms.most} open rooms already; finish one (a room made more "
-                               f"than {hours} hours ago, or a solo game or lobby left for an hour, no longer "
-                               "counts)", "open_rooms",
-                          {"client": client, "most": open_rooms.most, "hours": hours})
+        site = client_site(client)
+        places: list[tuple[OpenRooms, str, list]] = []  # (counter, key, place) held
+        for counter, key in ((open_rooms, client), (open_sites, site)):
+            if key is None:
+                continue
+            place = await run_in_threadpool(counter.reserve, key, room_is_open)
+            if place is None:
+                for held, held_key, held_place in places:
+                    held.release(held_key, held_place)
+                hours = f"{master.idle_seconds / 3600:g}"
+                return _error(429, f"{key} has {counter.most} open rooms already; finish one (a room made more "
+                                   f"than {hours} hours ago, or a solo game or lobby left for an hour, no longer "
+                                   "counts)", "open_rooms",
+                              {"client": key, "most": counter.most, "hours": hours})
+            places.append((counter, key, place))
         try:
             made = await make()
         except BaseException:
-            open_rooms.release(client, place)
+            for counter, key, place in places:
+                counter.release(key, place)
             raise
-        open_rooms.made(place, made[0].code)
+        for counter, _, place in places:
+            counter.made(place, made[0].code)
         return made
 
     @app.post("/api/rooms", status_code=201)

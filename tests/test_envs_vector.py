@@ -78,11 +78,54 @@ def test_same_step_autoreset_reports_the_final_observation():
         actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
         obs, rewards, terminated, _, info = envs.step(actions)
     assert terminated.all()
-    assert (info["final_obs"]["board"] > 0).all() and (obs["board"] == 0).all()
-    final_scores = [envs.rules.score(board - 1) for board in info["final_obs"]["board"]]
+    assert all((final["board"] > 0).all() for final in info["final_obs"]) and (obs["board"] == 0).all()
+    final_scores = [envs.rules.score(final["board"] - 1) for final in info["final_obs"]]
     assert info["final_info"]["score"].tolist() == final_scores
     assert info["score"].tolist() == [0, 0]  # the new rounds
     assert info["_final_obs"].all()
+
+
+def test_same_step_autoreset_gives_final_obs_and_final_info_as_gymnasiums_own_vector_env():
+    """info["final_obs"] was one dict of batched arrays, so the usual ``infos["final_obs"][i]`` raised KeyError,
+    and final_info held a stray "_final_obs".  Both now take the form Gymnasium's SyncVectorEnv gives them, for a
+    round that ends in one sub-environment only (cut off by max_episode_steps) as for all."""
+    from gymnasium.vector import AutoresetMode
+
+    ours = TakeItEasyVectorEnv(3, autoreset_mode="same_step")
+    theirs = gym.make_vec("TakeItEasy-v0", num_envs=3, vectorization_mode="sync",
+                          vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP})
+    _, info = ours.reset(seed=4)
+    _, their_info = theirs.reset(seed=4)
+    for _ in range(19):
+        actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+        _, _, terminated, _, info = ours.step(actions)
+        _, _, _, _, their_info = theirs.step(actions)
+    assert terminated.all() and set(info) == set(their_info)
+    assert info["final_obs"].dtype == object and info["_final_obs"].tolist() == their_info["_final_obs"].tolist()
+    for mine, gyms in zip(info["final_obs"], their_info["final_obs"]):
+        assert set(mine) == set(gyms) and all(np.array_equal(mine[key], gyms[key]) for key in gyms)
+    assert set(info["final_info"]) == set(their_info["final_info"])
+    for key, value in their_info["final_info"].items():
+        assert np.array_equal(info["final_info"][key], value), key
+
+    cut = TakeItEasyVectorEnv(2, autoreset_mode="same_step", max_episode_steps=3)
+    _, info = cut.reset(seed=1)
+    info = cut.step([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])[4]
+    _, info = cut.reset(options={"reset_mask": [True, False]})  # the first starts over: the second is cut off first
+    for _ in range(2):
+        _, info = cut.step([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])[3:]
+    assert info["_final_obs"].tolist() == [False, True] and info["final_obs"][0] is None
+    assert info["final_obs"][1]["board"].shape == cut.single_observation_space["board"].shape
+    assert info["final_info"]["_turn"].tolist() == [False, True] and info["final_info"]["turn"][1] == 3
+
+
+@pytest.mark.parametrize("mode", ["disabled", "Disabled", "DISABLED"])
+def test_the_disabled_autoreset_mode_is_refused_saying_why(mode):
+    from gymnasium.vector import AutoresetMode
+
+    for given in (mode, AutoresetMode.DISABLED):
+        with pytest.raises(InputError, match=r"expected 'next_step' or 'same_step' \('disabled' is not offered"):
+            TakeItEasyVectorEnv(2, autoreset_mode=given)
 
 
 def test_partial_reset_and_invalid_actions():

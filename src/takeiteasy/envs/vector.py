@@ -10,8 +10,9 @@ returns it too.  Tiles are placed in the order they are turned over.
 
 Autoreset follows Gymnasium's modes: ``"next_step"`` (default: the step after
 an episode ends resets that sub-environment, ignores its action and returns
-reward 0) or ``"same_step"`` (the reset happens at once and the last
-observation goes to ``info["final_obs"]``).
+reward 0) or ``"same_step"`` (the reset happens at once; ``info["final_obs"]``
+holds the last observation of each sub-environment that ended, None for the
+others, as Gymnasium's own vector envs give it).
 
 With standard or sunrays scoring and no holding area, one compiled kernel
 (:mod:`takeiteasy.envs._batch`, built from the engine's rule kernels) steps
@@ -73,7 +74,9 @@ class TakeItEasyVectorEnv(VectorEnv):
         self.autoreset_mode = AUTORESET_MODES.get(autoreset_mode if isinstance(autoreset_mode, AutoresetMode)
                                                   else str(autoreset_mode).lower().replace("_", ""))
         if self.autoreset_mode is None:
-            raise InputError(f"autoreset_mode={quoted(autoreset_mode)}; expected 'next_step' or 'same_step'")
+            why = ("" if str(getattr(autoreset_mode, "value", autoreset_mode)).lower() != "disabled"
+                   else " ('disabled' is not offered: a round that ends is always reset)")
+            raise InputError(f"autoreset_mode={quoted(autoreset_mode)}; expected 'next_step' or 'same_step'{why}")
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
 
         n, cells, k = self.num_envs, self.rules.board_size, _common.num_tile_ids(self.rules)
@@ -341,10 +344,15 @@ class TakeItEasyVectorEnv(VectorEnv):
             infos["invalid_action"], infos["_invalid_action"] = invalid, invalid.copy()
         ended = terminated | truncated
         if self.autoreset_mode == AutoresetMode.SAME_STEP and ended.any():
-            infos["final_obs"] = {key: value.copy() for key, value in observations.items()}
-            infos["_final_obs"] = ended.copy()
-            infos["final_info"] = {key: value.copy() for key, value in infos.items() if not key.startswith("final")}
-            infos["_final_info"] = ended.copy()
+            # as Gymnasium's own vector envs give them: final_obs one observation per ended sub-environment (None
+            # for the others), final_info the ended ones' infos batched, each key flagged for those only
+            final_obs = np.full(n, None, dtype=object)
+            for i in np.flatnonzero(ended).tolist():
+                final_obs[i] = {key: value[i].copy() for key, value in observations.items()}
+            final_info = {key: value.copy() for key, value in infos.items() if not key.startswith("_")}
+            final_info.update({f"_{key}": ended.copy() for key in list(final_info)})
+            infos["final_obs"], infos["_final_obs"] = final_obs, ended.copy()
+            infos["final_info"], infos["_final_info"] = final_info, ended.copy()
             self._start_seeded(np.flatnonzero(ended), self._drawn_seeds())
             observations = self._observations()
             infos.update(self._infos())

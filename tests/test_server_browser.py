@@ -2200,7 +2200,7 @@ def test_on_a_phone_the_caller_table_breaks_long_names_between_words_only(server
         return out; })""")
     assert split == []
     cells = page.eval_on_selector_all("#caller-table tr td:first-child", "tds => tds.map(td => [td.textContent, "
-                                      "td.getAttribute('title')])")
+                                      "td.querySelector('span').getAttribute('title')])")
     assert [c[0] for c in cells] == ["Keeper", long_word, words] and all(c[1] == c[0] for c in cells)
     assert page.evaluate(FITS)
     table = page.locator("#caller-table").bounding_box()

@@ -1243,9 +1243,9 @@ function renderCaller() {
   const rows = st.players.map((p) => {
     const tr = el("tr", { class: [p.index === st.you ? "me" : "", winners.has(p.index) ? "winner" : ""].join(" ").trim() });
     // a long name breaks between its words only, a word too long for the column ending in "…" (the whole name
-    // in the cell's title): broken anywhere, "Maximiliana_Wolkenst / ein" was hard to read
-    const who = el("td", { class: "who", title: p.name });
-    who.appendChild(el("span", {}, p.name));
+    // in the name's title): broken anywhere, "Maximiliana_Wolkenst / ein" was hard to read
+    const who = el("td", { class: "who" });
+    who.appendChild(el("span", { title: p.name }, p.name));  // on the name, which a Remove button may follow
     // the first round takes late players, strangers from the list too: the host may take out a seat with no
     // entry yet (the server refuses any other)
     if (host && st.status === "playing" && !st.results.length && p.index !== st.host && !(st.entries || {})[p.index]) {

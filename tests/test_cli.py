@@ -1407,7 +1407,7 @@ def test_the_first_compile_under_jobs_is_announced_too(tmp_path, command):
     ``bench --jobs 2`` sat at 0 games for half a minute without a word, ``solve --random 6 --jobs 2`` for nearly a
     minute. The command now compiles them first, says so once, and its workers load them from the cache; a second
     run says nothing. (``train`` compiles in the command anyway, for its evaluations.)  Both commands decide by
-    ``cluster.compile_here_first``, tested below for every kind of run."""
+    ``cluster.compile_here_first``, tested for every kind of run in test_cluster.py."""
     import os
 
     from takeiteasy._jit import COMPILED

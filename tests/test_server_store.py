@@ -13,6 +13,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import math
 import secrets
 import threading
 import time
@@ -1109,7 +1110,9 @@ class Clock:
     presence by its own clock)."""
 
     def __init__(self):
-        self.now, self.wall = time.monotonic(), time.time()
+        # whole seconds, so that the sums and differences of whole-second steps are exact: from an arbitrary
+        # start, a wait of exactly 60 s could come out 59.99999999 and be shown as 1 s still to go
+        self.now, self.wall = float(math.floor(time.monotonic())), float(math.floor(time.time()))
 
     def monotonic(self) -> float:
         return self.now

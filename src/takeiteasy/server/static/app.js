@@ -726,7 +726,7 @@ function renderPlayersTable(st) {
     // AI players move in the background; at the end of a round with a holding area people settle, not place
     const busy = !p.waiting ? "" : ` — ${t(p.kind === "ai" ? "table.thinking" : settling(p) ? "table.settling" : "table.placing")}`;
     const kind = p.standin ? ` (${t("table.ai_standin")})` : p.kind === "ai" ? ` (${t("table.ai")})` : "";
-    tr.appendChild(el("td", {}, `${p.name}${kind}${busy}`));
+    tr.appendChild(el("td", { class: "name" }, `${p.name}${kind}${busy}`));
     tr.appendChild(el("td", { class: "num" }, `${p.placed ?? 0}`));
     if (over) tr.appendChild(el("td", { class: "num" }, p.round_score !== undefined ? `${p.round_score}` : ""));
     tr.appendChild(el("td", { class: "num" }, `${(bestOf ? st.standings : st.totals)[p.index] ?? 0}`));
@@ -749,7 +749,7 @@ function renderResult(st, mine, layout) {
   rt[0].append(el("th", { class: "num" }, t("table.round")));
   for (const p of st.players) {
     const tr = el("tr", { class: p.index === st.you ? "me" : "" });
-    tr.append(el("td", {}, p.name), el("td", { class: "num" }, p.score));
+    tr.append(el("td", { class: "name" }, p.name), el("td", { class: "num" }, p.score));
     if (bonus) tr.append(el("td", { class: "num" }, p.bonus));
     tr.append(el("td", { class: "num" }, p.round_score));
     rt.push(tr);
@@ -1047,7 +1047,7 @@ function hintKey() {
   if (m.phase === "announce") {
     return `${st.code}|${st.round}|${board}|announce|${(st.announced || []).join(" ")}|${otherBoards().join("|")}`;
   }
-  if (S.moving) return `${st.code}|${st.round}|${board}|move|${S.moving}`;  // a tile just placed, picked up
+  if (S.moving) return `${st.code}|${st.round}|${board}|move|${S.moving}|${m.pending.join(" ")}`;  // a tile just placed, picked up
   if (m.phase !== "place" || !S.selected) return null;
   return `${st.code}|${st.round}|${board}|${S.selected}|${m.pending.join(" ")}`;
 }
@@ -1116,7 +1116,8 @@ async function requestHint() {
   if (announce) { body.announce = true; body.others = otherBoards(); }
   else if (moving) {
     body.tile = moving;
-    body.in_hand = m.movable.filter((t) => t !== moving);  // placed with it since the draw: lifted too
+    // placed with it since the draw: lifted too; and drawn with it, not placed yet: certain to come
+    body.in_hand = [...m.movable.filter((t) => t !== moving), ...m.pending];
   } else {
     body.tile = S.selected;
     body.in_hand = m.pending.filter((t) => t !== S.selected);  // drawn with it: certain to come
@@ -2179,6 +2180,7 @@ async function init() {
   $("score-btn").addEventListener("click", async () => {
     try {
       $("score-out").textContent = "";  // no earlier board's score beside a refused one
+      clearRefusal();  // nor an earlier board's refusal beside a score
       const body = { board: $("score-text").value, preset: $("preset").value };
       const options = symbolOptions(body.preset);  // scored with the table's sun/moon map
       if (options) body.options = options;

@@ -504,6 +504,15 @@ def test_serve_on_a_busy_port_is_a_one_line_error_not_a_server_log(capsys, tmp_p
     assert err == f"takeiteasy serve: error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)\n"
 
 
+@pytest.mark.parametrize("host", ["a\udcffb", "ä" * 70])  # bytes that are not UTF-8; a name label over 63 characters
+def test_serve_on_a_host_the_system_cannot_encode_is_a_one_line_error(capsys, tmp_path, host):
+    """The socket module raised TypeError ("encoding of hostname failed"): a traceback and status 1."""
+    status = main(["serve", "--host", host, "--db", str(tmp_path / "rooms.db")])
+    out, err = capsys.readouterr()
+    assert status == 2 and "serving on" not in out
+    assert err == f"takeiteasy serve: error: --host {host!r}: not a host name or address the system can look up\n"
+
+
 def test_play_answers_that_are_not_a_cell_or_a_tile_and_cell_get_a_plain_reason(capsys, monkeypatch):
     """A superscript digit is not a cell number; at the end of daffodil variant 4, a move onto the stamen
     is 'TILE CELL' (rulebook 003), and anything else is named as such, not as a Python unpacking error."""
@@ -548,6 +557,31 @@ def test_hint_takes_a_previous_tile_that_is_where_it_says(capsys):
     rules = Ruleset.from_options(Options(placement="sunmoon", sunmoon_touch="previous"))
     cells = sorted(h["cell"] for h in json.loads(capsys.readouterr().out)["hints"])
     assert cells == sorted(rules.layout.cell_neighbours(9))
+
+
+def test_rulebook_000_sunmoon_hint_follows_the_previous_tile_given_or_the_only_one_placed(capsys):
+    """Rulebook 000, Sun/Moon Adjacent Placement: where a tile may go follows the tile placed last.  Left out, the
+    hint took "no previous tile" and ranked cells the rule forbids; with one tile placed it is that one, with more
+    it must be given (the command line and the library alike)."""
+    from takeiteasy.ai.hints import hint
+    from takeiteasy.core import InputError, Options
+    from takeiteasy.core.notation import parse_board, parse_tile
+
+    rules = Ruleset.from_options(Options(placement="sunmoon"))
+    assert rules.symbols[parse_tile("928")] == rules.symbols[parse_tile("574")]  # the same symbol
+    one = "928 " + " ".join(["."] * 18)
+    assert main(["hint", one, "574", "--agent", "heuristic", "--placement", "sunmoon", "--json"]) == 0
+    cells = sorted(h["cell"] for h in json.loads(capsys.readouterr().out)["hints"])
+    assert cells == sorted(rules.layout.cell_neighbours(0))
+    two = one[:-1] + "123"
+    assert main(["hint", two, "574", "--agent", "heuristic", "--placement", "sunmoon"]) == 2
+    assert capsys.readouterr().err.startswith("takeiteasy hint: error: --previous: needed under --placement sunmoon")
+    with pytest.raises(InputError, match="which tile was placed last"):
+        hint(rules, parse_board(two), parse_tile("574"), agent="heuristic")
+    given = hint(rules, parse_board(two), parse_tile("574"), previous_tile=parse_tile("123"), agent="heuristic")
+    touching = set(rules.layout.cell_neighbours(0)) | set(rules.layout.cell_neighbours(18))  # any placed tile
+    assert sorted(h.cell for h in given) == sorted(touching)
+    assert main(["hint", two, "574", "--agent", "heuristic", "--placement", "sunmoon", "--previous", "123"]) == 0
 
 
 def test_rulebook_003_variant_4_hint_takes_the_holding_slots_after_the_board_as_the_web_app_does(capsys):

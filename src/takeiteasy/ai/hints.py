@@ -156,6 +156,13 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
             raise InputError(f"previous tile {TOKENS[previous_tile]} is not on the board; it is the tile placed last")
         if previous_cell == -1 and where.size:  # where it lies is on the board: placement rules need the cell
             previous_cell = int(where[0])
+    elif rules.placement.follows_previous and (board >= 0).any():
+        # left out, "no previous tile" would allow cells the rule forbids; with one tile placed it can only be that
+        placed = np.flatnonzero(board >= 0)
+        if placed.size > 1:
+            raise InputError(f"which tile was placed last? Under this placement rule ({rules.placement.summary}) "
+                             f"where {TOKENS[tile]} may go depends on it: give the previous tile")
+        previous_tile, previous_cell = int(board[placed[0]]), int(placed[0])
     in_hand = tuple(tile_ids(rules, in_hand, "in hand"))
     for other in in_hand:
         if other in on_board:

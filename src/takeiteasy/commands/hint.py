@@ -68,6 +68,7 @@ def run(args) -> int:
     board = rules.parse_board(" ".join(args.tokens[:-1]))
     tile = parse_tile(args.tokens[-1], allowed=rules.tile_set)
     previous = _option_tiles("--previous", args.previous, rules)[0] if args.previous else -1
+    _previous_needed(rules, board, previous)
     in_hand = _option_tiles("--in-hand", args.in_hand, rules) if args.in_hand else []
     if len(in_hand) >= rules.options.draw:  # more than a draw holds: the hint would be for another game
         raise InputError(f"--in-hand: {TOKENS[tile]} and {plural(len(in_hand), 'tile')} in hand make a draw of "
@@ -92,6 +93,14 @@ def run(args) -> int:
     return 0
 
 
+def _previous_needed(rules, board, previous: int) -> None:
+    """Refuses to leave out ``--previous`` where the placement rule follows it and more than one tile is placed
+    (with one, the hint takes that one): the hint would allow cells the rule forbids."""
+    if previous == -1 and rules.placement.follows_previous and int((board >= 0).sum()) > 1:
+        raise InputError(f"--previous: needed under --placement {rules.placement.name} ({rules.placement.summary}): "
+                         "name the tile placed last, and --previous-cell if it is not on the board")
+
+
 def run_announce(args, rules) -> int:
     from ..ai.hints import announce_hints
 
@@ -105,6 +114,7 @@ def run_announce(args, rules) -> int:
                              f"({rules.layout.num_cells} tokens)") from None
         raise
     previous = parse_tile(args.previous, allowed=rules.tile_set) if args.previous else -1
+    _previous_needed(rules, board, previous)
     remaining = _remaining(args, rules, board, now=[])
     others = []
     for number, text in enumerate(args.other, start=1):

@@ -103,6 +103,9 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise InputError(f"--host {host} --port {port}: cannot listen there ({exc.strerror or exc})") from None
+    except (TypeError, UnicodeError):  # the socket module cannot even encode it (a label over 63 characters, bytes)
+        sock.close()
+        raise InputError(f"--host {host!r}: not a host name or address the system can look up") from None
     return sock
 
 

@@ -128,7 +128,8 @@ def test_the_end_of_the_input_stops_the_caller_with_status_1(capsys, monkeypatch
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--preset", "no-caller"], "--caller: under the no-caller variant the players announce the tiles themselves"),
+    (["--preset", "no-caller"], "these rules have no caller (the no-caller variant): the players announce"),
+    (["--no-caller"], "these rules have no caller (the no-caller variant): the players announce"),
     (["--players", "ann,ann"], "--players: player 2: name 'ann' is player 1's too"),
     (["--players", "ann,"], "--players: 'ann,' has an empty name"),
     (["--players", " "], "--players: give at least one name (leave --players out to only call the tiles)"),
@@ -142,12 +143,12 @@ def test_call_refuses_what_cannot_be_played_in_one_line(capsys, monkeypatch, arg
 
 def test_names_are_shown_as_typed_and_a_huge_score_is_refused(capsys, monkeypatch):
     """A name like "[/]" was read as colour markup (a traceback at the first entry); a score of 5,000 digits
-    reached int() and raised."""
+    reached int() and raised.  Leading zeros are no digits too many (000100 was refused as such)."""
     tiles = deal(5, index=0)
-    answers = [""] * 19 + ["9" * 5000, format_board(tiles), "100", ""]
+    answers = [""] * 19 + ["9" * 5000, format_board(tiles), "000100", ""]
     status, out, err = call(capsys, monkeypatch, answers, "--seed", "5", "--players", "[/],Bob [host]")
     assert status == 0 and not err
-    assert "score: expected a whole number of at most 4 digits" in out
+    assert out.count("score: expected a whole number of at most 4 digits") == 1 and "Bob [host]: 100 points" in out
     assert "[/]: board or score" in out and "Bob [host]" in out
 
 

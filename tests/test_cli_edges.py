@@ -157,11 +157,13 @@ def test_the_terminal_seats_exactly_the_names_a_room_seats(names):
 
 
 def test_a_long_cell_number_at_the_play_prompt_is_no_cell(tmp_path):
-    typed = "9" * 5000 + "\n" + "\n".join(str(c) for c in range(19)) + "\n"
+    """A number of 5,000 digits is no cell (int() raised); cell 0 typed with leading zeros is cell 0 (it was
+    refused as "that many cells")."""
+    typed = "9" * 5000 + "\n" + "000000\n" + "\n".join(str(c) for c in range(1, 19)) + "\n"
     result = subprocess.run([sys.executable, "-m", "takeiteasy", "play", "--players", "ann", "--no-record",
                              "--quick", "--seed", "1"], input=typed.encode(), capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode()
-    assert b"no board has that many cells" in result.stdout and b"Exceeds the limit" not in result.stdout
+    assert result.stdout.count(b"no board has that many cells") == 1 and b"Exceeds the limit" not in result.stdout
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -181,8 +183,8 @@ def test_a_closed_standard_output_is_an_error_not_a_silent_success():
     nothing and exited 0."""
     result = subprocess.run([sys.executable, "-m", "takeiteasy", "deal", "--seed", "1"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, timeout=120, preexec_fn=lambda: os.close(1))
-    assert result.returncode == 1
-    assert result.stderr.decode() == "takeiteasy: error: cannot write the output (standard output is closed)\n"
+    assert result.returncode == 1  # named after its command, as every other error is
+    assert result.stderr.decode() == "takeiteasy deal: error: cannot write the output (standard output is closed)\n"
 
 
 @pytest.mark.parametrize("argv, reason", [

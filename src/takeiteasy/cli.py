@@ -232,6 +232,12 @@ def sigterm_stops():
             signal.signal(signal.SIGTERM, previous)
 
 
+def _command_named(argv: list[str] | None) -> str | None:
+    """The command the words begin with, if they do (read before the parser can)."""
+    words = sys.argv[1:] if argv is None else argv
+    return words[0] if words and words[0] in (*COMMANDS, "analyze") else None
+
+
 def _main(argv: list[str] | None) -> int:
     try:
         parser = build_parser()  # the commands load (numpy, rich...): a second or two
@@ -239,10 +245,11 @@ def _main(argv: list[str] | None) -> int:
         stop = interruption(exc)
         if stop is None:
             raise
-        words = sys.argv[1:] if argv is None else argv
-        return _interrupted(stop, words[0] if words and words[0] in (*COMMANDS, "analyze") else None)
+        return _interrupted(stop, _command_named(argv))
     if sys.stdout is None:  # started with standard output closed (`>&-`): print() would drop every line unsaid
-        _say("takeiteasy: error: cannot write the output (standard output is closed)")
+        command = _command_named(argv)
+        _say(f"takeiteasy{f' {command}' if command else ''}: error: cannot write the output (standard output is "
+             "closed)")
         return 1
     try:
         args, extra = parser.parse_known_args(argv)

@@ -58,8 +58,9 @@ def register(sub) -> None:
 def run(args) -> int:
     rules = rules_from_args(args)
     if not rules.options.caller:
-        raise InputError("--caller: under the no-caller variant the players announce the tiles themselves; "
-                         "play it with `takeiteasy play` or in the web app")
+        # not named after an option: --no-caller, a preset or --options may have chosen it
+        raise InputError("these rules have no caller (the no-caller variant): the players announce the tiles "
+                         "themselves; play it with `takeiteasy play` or in the web app")
     names = [] if args.players is None else player_names(args.players)
     if args.players is not None and not names:
         raise InputError("--players: give at least one name (leave --players out to only call the tiles)")
@@ -300,7 +301,7 @@ def _read_entry(table: Sitting, tiles: list[int], name: str, best, may_take_back
                 raise TakeBack
             console.print("[red]a call cannot be taken back once a result is typed in[/]")
             continue
-        if answer.isascii() and answer.isdigit() and len(answer) > 4:  # int() of 5,000 digits raises
+        if answer.isascii() and answer.isdigit() and len(answer.lstrip("0")) > 4:  # int() of 5,000 digits raises
             why: str | None = "score: expected a whole number of at most 4 digits"
         elif answer.isascii() and answer.isdigit():
             why = score_refusal(rules, int(answer), best())

@@ -407,7 +407,7 @@ def _parse_answer(answer: str, tiles: list[int], default: int | None = None) -> 
 
 def _cell_number(text: str) -> int:
     """A typed cell number (decimal digits); a long one is no cell (and int() refuses over 4,300 digits)."""
-    if len(text) > 4:
+    if len(text.lstrip("0")) > 4:  # leading zeros aside: 0003 is cell 3
         raise ValueError(f"cell {text[:8]}{'...' if len(text) > 8 else ''}: no board has that many cells")
     return int(text)
 

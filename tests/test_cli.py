@@ -374,7 +374,7 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     # below: a field of the wrong type was a Python error message, or taken quietly
     (lambda g: g.update(deal=None), 'deal: expected a list of tile tokens, like ["574", "123", ...], not null'),
     (lambda g: g.update(deal=" ".join(g["deal"])),  # was "token '9': a tile has exactly three values"
-     'deal: expected a list of tile tokens, like ["574", "123", ...], not "128 523 174 964 923 973 574 924 568 ...'),
+     'deal: expected a list of tile tokens, like ["574", "123", ...], not "128 523 174 964 923 973 574 924 568..."'),
     (lambda g: g.update(deal=g["deal"][:5]), "deal: 5 tiles, but a round of this game deals 19"),
     (lambda g: g.update(deal=g["deal"] + ["123"]), "deal: 20 tiles, but a round of this game deals 19"),
     (lambda g: g["deal"].__setitem__(1, g["deal"][0]), "deal: token 2 '128': duplicate tile: 128 is already token 1"),

@@ -75,7 +75,7 @@ EIGHT = ",".join(f"player {n}" for n in range(1, 9))  # as many people as a room
     (["play", "--players", EIGHT + ",ann"], "--players: 9 players; at most 8 at one table"),
     (["play", "--players", EIGHT, "--vs", "random"], "--players and --vs: 9 players; at most 8 at one table"),
     (["call", "--players", "ann," + "b" * 10**6],
-     "--players: player 2: name 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb... has 1,000,000 characters; at most 24"),
+     "--players: player 2: name 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...' has 1,000,000 characters; at most 24"),
     (["call", "--players", EIGHT + ",ann"], "--players: 9 players; at most 8 at one table"),
 ])
 def test_play_and_call_seat_the_players_a_room_of_the_web_app_seats(capsys, argv, message):

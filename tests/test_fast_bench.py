@@ -164,6 +164,18 @@ def test_plot_reports_the_file_it_wrote(capsys, tmp_path, monkeypatch):
     assert bench(capsys, "--agent", "random", "--games", "5", "--plot", "h.svg")["plot"] == "h.svg"
 
 
+def test_the_histogram_counts_whole_games(capsys, tmp_path, monkeypatch):
+    """Five games: the count axis had ticks at 0.5, 1.5, ... games."""
+    import matplotlib.pyplot as plt
+
+    figures = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda figure=None: (figures.append(figure), close(figure)))
+    bench(capsys, "--agent", "random", "--games", "5", "--plot", str(tmp_path / "h.png"))
+    ticks = figures[0].axes[0].get_yticks()
+    assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks)
+
+
 def test_an_empty_plot_name_is_refused_before_any_game(capsys):
     assert main(["bench", "--games", "5", "--plot", ""]) == 2
     out, err = capsys.readouterr()

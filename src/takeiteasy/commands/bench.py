@@ -497,6 +497,7 @@ def write_plot(path: str, series: list[Series]) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, axes = plt.subplots(figsize=(7, 4))
     top = max(int(s.scores.max()) for s in series)
@@ -505,6 +506,7 @@ def write_plot(path: str, series: list[Series]) -> str:
         axes.hist(s.scores, bins=bins, alpha=0.6, label=f"{s.agent} (mean {s.scores.mean():.1f})")
     axes.set_xlabel("score")
     axes.set_ylabel("games")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # a count of games: no tick at half a game
     axes.set_title(f"Take It Easy: {plural(len(series[0].scores), 'game')}")
     axes.legend()
     figure.tight_layout()

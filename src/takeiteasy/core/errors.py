@@ -21,20 +21,23 @@ def shown(value, limit: int = 40) -> str:
     """A refused value as the input had it (JSON), cut short, for a one-line message.
 
     >>> shown(1.5), shown("x" * 50)
-    ('1.5', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')
+    ('1.5', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."')
     """
     try:
         text = json.dumps(value, default=repr)
     except ValueError:  # a list holding itself, say
         return quoted(value, limit)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    closing = text[-1] if isinstance(value, str) else ""  # a text cut short still ends in its quote
+    return text[:limit - 3 - len(closing)] + "..." + closing
 
 
 def quoted(value, limit: int = 40) -> str:
     """A refused value as Python writes it (``repr``), cut short, for a one-line message.
 
     >>> quoted("y" * 50), quoted(10 ** 5000)
-    ("'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...", 'a whole number of 5001 digits')
+    ("'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...'", 'a whole number of 5001 digits')
     """
     try:
         text = repr(value)
@@ -44,4 +47,7 @@ def quoted(value, limit: int = 40) -> str:
         dropped = abs(value).bit_length() * 3 // 10 - 100  # digits surely below the top hundred (log10(2) > 0.3)
         return f"a whole number of {len(str(abs(value) // 10 ** dropped)) + dropped} digits"
     text = " ".join(text.split()) if "\n" in text else text  # a numpy array's repr spans lines
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    closing = text[-1] if isinstance(value, str) else ""  # a text cut short still ends in its quote
+    return text[:limit - 3 - len(closing)] + "..." + closing

@@ -859,6 +859,20 @@ def test_a_checkpoint_of_another_board_or_scoring_is_refused_as_other_settings(t
                                        f"other settings ({was}); use another --out or the same settings\n")
 
 
+def test_a_finished_run_asked_for_more_games_says_how_to_go_on_from_its_weights(tmp_path, capsys):
+    """A longer run is another run (its step sizes follow --games): refused, saying how to begin from the weights."""
+    out = tmp_path / "run"
+    args = ["train", "--out", str(out), "--eval-games", "20", "--eval-every", "100", "--quiet"]
+    assert main(args + ["--games", "200"]) == 0
+    capsys.readouterr()
+    assert main(args + ["--games", "400"]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"(games 200 then, 400 now); use another --out or the same settings, or go on from its "
+                        f"weights in another folder: --start {out / 'weights.npz'}\n")
+    assert main(["train", "--out", str(tmp_path / "more"), "--start", str(out / "weights.npz"), "--games", "200",
+                 "--eval-games", "20", "--eval-every", "100", "--quiet"]) == 0
+
+
 @pytest.mark.parametrize("kind", ["folder", "device"])
 def test_a_checkpoint_that_is_no_regular_file_is_refused_before_training(tmp_path, capsys, kind):
     """A folder (or a link to /dev/zero) where the checkpoint goes was taken for no checkpoint: the run trained from

@@ -352,9 +352,13 @@ class Trainer:
             def setting(value) -> str:
                 return "unset" if value is None else json.dumps(value) if isinstance(value, (str, bool)) else str(value)
 
-            was = ", ".join(f"{k} {setting(then[k])} then, {setting(now[k])} now" for k in then if then[k] != now[k])
+            differ = [k for k in then if then[k] != now[k]]
+            was = ", ".join(f"{k} {setting(then[k])} then, {setting(now[k])} now" for k in differ)
+            # a longer run is another run (its step sizes follow --games); it may begin where this one ended
+            longer = (f", or go on from its weights in another folder: --start {self.out / 'weights.npz'}"
+                      if differ == ["games"] else "")
             raise InputError(f"checkpoint {self.checkpoint_path} was made with other settings ({was}); "
-                             "use another --out or the same settings") from None
+                             f"use another --out or the same settings{longer}") from None
         except (OSError, KeyError, TypeError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise InputError(f"checkpoint {self.checkpoint_path}: cannot read it ({exc}); "
                              "use --fresh to start over") from None

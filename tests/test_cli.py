@@ -584,6 +584,23 @@ def test_rulebook_000_sunmoon_hint_follows_the_previous_tile_given_or_the_only_o
     assert main(["hint", two, "574", "--agent", "heuristic", "--placement", "sunmoon", "--previous", "123"]) == 0
 
 
+def test_hint_takes_weights_of_ones_own_as_bench_does(capsys):
+    """A researcher's own weights (takeiteasy train) could be benchmarked but not asked for hints."""
+    from importlib.resources import files
+
+    shipped = files("takeiteasy") / "data" / "weights"
+    board, argv = ". . . . . . . . . 574 . . . . . . . . .", ["--agent", "fast", "--json"]
+
+    def hints(*more):
+        assert main(["hint", board, "123", *argv, *more]) == 0
+        return json.loads(capsys.readouterr().out)["hints"]
+
+    assert hints("--weights", str(shipped / "standard.npz")) == hints()  # the shipped ones, named
+    assert hints("--weights", str(shipped / "standard-draw2.npz")) != hints()  # others: other estimates
+    assert main(["hint", board, "123", "--agent", "heuristic", "--weights", str(shipped / "standard.npz")]) == 2
+    assert "agent 'heuristic' does not use weights" in capsys.readouterr().err
+
+
 def test_rulebook_003_variant_4_hint_takes_the_holding_slots_after_the_board_as_the_web_app_does(capsys):
     """Rulebook 003, Daffodil variant 4: the board may end with the holding slots (they were refused here, and
     taken by the web app's hint); a tile held there is on the board, and a wildcard may go in a free slot."""

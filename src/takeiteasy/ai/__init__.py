@@ -56,7 +56,8 @@ STRENGTH = {
 LEARNED = ("fast", "expectimax", "rollout", "best", "deep")
 
 
-def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0, weights: str | None = None) -> Agent:
+def make_agent(name: str, rules: Ruleset | None = None, seed: int = 0,
+               weights: str | os.PathLike | None = None) -> Agent:
     """An agent by name for a ruleset (the standard rules by default).
 
     ``weights`` is a weight file (from ``takeiteasy train``) to use instead of

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -122,11 +123,12 @@ def every_cell_estimates(player, view: View) -> np.ndarray | None:
 
 def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining: Sequence[int] | None = None,
          previous_tile: int = -1, previous_cell: int = -1, agent: str = "best",
-         in_hand: Sequence[int] = ()) -> list[Hint]:
+         in_hand: Sequence[int] = (), weights: str | os.PathLike | None = None) -> list[Hint]:
     """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first).
 
     ``in_hand`` are other tiles drawn with it (two-tile draw): they are certain to
-    come, so each estimate places them after ``tile`` as well as possible.
+    come, so each estimate places them after ``tile`` as well as possible.  ``weights``: a weights file from
+    ``takeiteasy train`` for the learned agents, instead of the shipped weights (:func:`make_agent`).
     """
     from . import make_agent
 
@@ -182,7 +184,7 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
         check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
-    estimates = every_cell_estimates(make_agent(agent, rules), view)
+    estimates = every_cell_estimates(make_agent(agent, rules, weights=weights), view)
     if estimates is None:
         raise InputError(f"agent {agent!r} cannot estimate scores; use best, expectimax, rollout, fast or "
                          f"heuristic")
@@ -193,7 +195,7 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
 
 def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining: Sequence[int] | None = None,
                    previous_tile: int = -1, previous_cell: int = -1, agent: str = "best",
-                   others: Sequence[np.ndarray] = ()) -> list[AnnounceHint]:
+                   others: Sequence[np.ndarray] = (), weights: str | os.PathLike | None = None) -> list[AnnounceHint]:
     """No caller: every tile that may be announced (``remaining``, default every tile not on the board) with
     the expected final score of the player's own board when it comes now and goes on its best cell.
 
@@ -228,7 +230,8 @@ def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining:
 
     def best_for(on_board, tile, where_previous):
         others_to_come = [t for t in remaining if t != tile]
-        return hint(rules, on_board, tile, others_to_come, previous_tile, where_previous, agent=agent)[0]
+        return hint(rules, on_board, tile, others_to_come, previous_tile, where_previous, agent=agent,
+                    weights=weights)[0]
 
     # everyone placed the previous tile, each on a cell of their own
     previous_cells = [int(np.flatnonzero(other == previous_tile)[0]) if previous_tile >= 0 and previous_tile in other

@@ -29,6 +29,8 @@ def register(sub) -> None:
     parser.add_argument("--agent", default="best",
                         help="whose estimate: best (default; deep hints as best does), expectimax, rollout, fast "
                              "or heuristic")
+    parser.add_argument("--weights", metavar="FILE", help="weights for --agent instead of the shipped ones "
+                                                          "(a weights.npz from takeiteasy train)")
     parser.add_argument("--previous", metavar="TILE", help="the tile placed just before (for placement rules "
                                                            "that depend on it)")
     parser.add_argument("--previous-cell", type=integer, default=-1, metavar="CELL",
@@ -75,7 +77,8 @@ def run(args) -> int:
                          f"{len(in_hand) + 1}, but the rules turn over {plural(rules.options.draw, 'tile')} at a "
                          "time (--draw N)")
     remaining = _remaining(args, rules, board, now=[tile, *in_hand])
-    hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent, in_hand=in_hand)
+    hints = hint(rules, board, tile, remaining, previous, args.previous_cell, agent=args.agent, in_hand=in_hand,
+                 weights=args.weights)
     if args.json:
         print(json.dumps({"board": format_board(board), "tile": TOKENS[tile], "agent": args.agent,
                           "in_hand": [TOKENS[t] for t in in_hand], "hints": [h.to_json() for h in hints]}))
@@ -122,7 +125,8 @@ def run_announce(args, rules) -> int:
             others.append(rules.parse_board(text))
         except InputError as exc:
             raise InputError(f"--other board {number}: {exc}") from None
-    hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent, others=others)
+    hints = announce_hints(rules, board, remaining, previous, args.previous_cell, agent=args.agent, others=others,
+                           weights=args.weights)
     if args.json:
         print(json.dumps({"board": format_board(board), "agent": args.agent, "announce": True,
                           "others": [format_board(other) for other in others],

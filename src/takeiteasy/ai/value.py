@@ -16,6 +16,7 @@ agents prefer them in those variants' games: :func:`shipped`).
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from dataclasses import dataclass
 from functools import cache
@@ -35,7 +36,7 @@ class WeightsError(InputError):
     """A weight file that cannot be used."""
 
 
-def weights_bytes(path: str | Path) -> int:
+def weights_bytes(path: str | os.PathLike) -> int:
     """How many bytes the arrays of an ``.npz`` archive take unpacked, as its directory says (reading a member
     stops at the size the directory gives it, so a lying directory cannot make it larger)."""
     try:
@@ -117,7 +118,7 @@ class ValueFunction:
                     np.lib.format.write_array(member, array, allow_pickle=False)
 
     @classmethod
-    def load(cls, path: str | Path) -> "ValueFunction":
+    def load(cls, path: str | os.PathLike) -> "ValueFunction":
         """Read weights written by :meth:`save`; :class:`WeightsError` for a file that cannot be used."""
         if Path(path).exists() and not Path(path).is_file():  # a device such as /dev/zero: numpy read it whole
             raise WeightsError(f"weights {path}: not a regular file (takeiteasy train writes weights.npz)")

@@ -56,10 +56,16 @@ def browser():
             chromium.close()
 
 
+#: how long a page waits for what a test expects: not a speed check.  In CI, on a cold numba cache, a kernel the server
+#: compiles (for an AI player an earlier test left playing, say) can hold Python's lock in this process for tens of
+#: seconds: a caller lobby's "add" once waited more than 20 s there, and passed alone.
+PAGE_WAIT_MS = 60_000
+
+
 def open_page(browser, server, errors: list[str], name: str):
     """A fresh browser context (its own storage: another person) on the home page, with a name typed in."""
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
     page.goto(server)
     page.wait_for_selector("#preset option", state="attached")
@@ -694,7 +700,7 @@ def test_the_home_buttons_wait_until_the_page_can_act_on_them(server, browser):
     bound yet). The buttons now stay disabled until the page is ready, and then work."""
     errors: list[str] = []
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     held = []
     # the page's start-up waits on this answer until it is released
@@ -1942,7 +1948,7 @@ def test_a_join_link_on_a_phone_leads_to_joining(server, browser):
     code = host.text_content("#lobby-code")
     context = browser.new_context(viewport={"width": 375, "height": 667})
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
     page.goto(f"{server}#join={code}")
     page.wait_for_function("document.activeElement && document.activeElement.id === 'name'")
@@ -1959,7 +1965,7 @@ def test_a_join_link_on_a_phone_leads_to_joining(server, browser):
     assert "Zed" in host.text_content("#lobby-players")
     # a name this device remembers is filled in instead
     again = context.new_page()
-    again.set_default_timeout(20_000)
+    again.set_default_timeout(PAGE_WAIT_MS)
     again.on("pageerror", lambda exc: errors.append(f"again: {exc}"))
     again.goto(server)
     again.evaluate("localStorage.setItem('tie-name', 'Zed'); localStorage.removeItem('tie-last')")
@@ -2309,7 +2315,7 @@ def analysed_solo(server):
 def open_seat(browser, server, errors: list[str], seat: dict, viewport: dict, ready: str = "#result:not([hidden])"):
     """A fresh browser context of ``viewport`` size holding ``seat`` (as a page that played it), back in its room."""
     page = browser.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(f"{seat['code']}: {exc}"))
     page.goto(server)
     page.wait_for_selector("#solo:not([disabled])")

@@ -13,7 +13,7 @@ import re
 import pytest
 
 # the shared fixtures (and the module's skip when there is no browser outside CI)
-from test_server_browser import analysed_solo, browser, call_tiles, place, server  # noqa: F401
+from test_server_browser import PAGE_WAIT_MS, analysed_solo, browser, call_tiles, place, server  # noqa: F401
 from test_i18n_strings import EN, STRINGS
 
 from takeiteasy.core.notation import call_words, parse_tile
@@ -44,7 +44,7 @@ def open_in(browser, server, errors: list[str], locale: str | None, name: str = 
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
                                   **({"locale": locale} if locale else {}))
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(PAGE_WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
     if speech:  # the browser's speech replaced by a recorder of what would be said, and in which language
         page.add_init_script("""

@@ -1710,6 +1710,21 @@ def test_a_page_loading_slowly_never_draws_an_older_state_over_a_newer_one(serve
 FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
 
+def words_split_over_lines(page, cells: str) -> list[str]:
+    """The words of the names in the ``cells`` (a selector) that are broken over two lines; a cell's name is its
+    first text, or its first element's (a name followed by a button)."""
+    return page.evaluate("""(cells) => [...document.querySelectorAll(cells)].flatMap(td => {
+        const text = td.firstElementChild ? td.firstElementChild.firstChild : td.firstChild;
+        const out = []; let at = 0;
+        for (const word of text.textContent.split(' ')) {
+          const range = document.createRange(); range.setStart(text, at); range.setEnd(text, at + word.length);
+          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (tops.size > 1) out.push(word);
+          at += word.length + 1;
+        }
+        return out; })""", cells)
+
+
 def open_caller_room(browser, server, errors, host_name, preset="standard", people=("Dora",), viewport=None):
     """A caller room of ``preset`` started by ``host_name`` with ``people`` added by name (players without a
     device), on a page of ``viewport`` size if given."""
@@ -2209,17 +2224,7 @@ def test_on_a_phone_the_caller_table_breaks_long_names_between_words_only(server
     call_tiles(page, 19)
     enter_for(page, long_word, score=144)
     # no word of a name split over two lines
-    split = page.evaluate("""() => [...document.querySelectorAll('#caller-table tr td:first-child')].flatMap(td => {
-        const text = td.firstElementChild ? td.firstElementChild.firstChild : td.firstChild;
-        const out = []; let at = 0;
-        for (const word of text.textContent.split(' ')) {
-          const range = document.createRange(); range.setStart(text, at); range.setEnd(text, at + word.length);
-          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-          if (tops.size > 1) out.push(word);
-          at += word.length + 1;
-        }
-        return out; })""")
-    assert split == []
+    assert words_split_over_lines(page, "#caller-table tr td:first-child") == []
     cells = page.eval_on_selector_all("#caller-table tr td:first-child", "tds => tds.map(td => [td.textContent, "
                                       "td.querySelector('span').getAttribute('title')])")
     assert [c[0] for c in cells] == ["Keeper", long_word, words] and all(c[1] == c[0] for c in cells)
@@ -2816,16 +2821,7 @@ def test_on_a_phone_the_players_and_round_tables_break_names_between_words(serve
         assert api.post(f"/api/rooms/{code}/start", json={"token": host["token"]}).status_code == 200
         play_round_by_api(api, code, [host, guest], first_legal)
     page = open_seat(browser, server, errors, guest, {"width": 360, "height": 740})
-    split = page.evaluate("""() => [...document.querySelectorAll('#players td.name, #result-table td.name')]
-      .flatMap(td => {
-        const text = td.firstChild, out = []; let at = 0;
-        for (const word of text.textContent.split(' ')) {
-          const range = document.createRange(); range.setStart(text, at); range.setEnd(text, at + word.length);
-          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-          if (tops.size > 1) out.push(word);
-          at += word.length + 1;
-        }
-        return out; })""")
+    split = words_split_over_lines(page, "#players td.name, #result-table td.name")
     assert "Maximiliana" not in split and "Wilhelmina" not in split, split
     assert set(split) <= {long_word}  # longer than a phone's name column: it may break inside
     names = page.eval_on_selector_all("#players td.name, #result-table td.name", "tds => tds.map(td => td.textContent)")

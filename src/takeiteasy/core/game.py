@@ -151,7 +151,8 @@ def _unprintable_kind(name: str) -> tuple[str, str, dict[str, str]] | None:
         return None
     if unicodedata.category(name[where]) == "Cc":
         return "name_control", "a control character", {}
-    char = repr(name[where])
+    code = ord(name[where])  # by its Unicode name: an escape such as '\u200b' said little to a player
+    char = f"U+{code:04X}" + (f" {unicodedata.name(name[where])}" if unicodedata.name(name[where], "") else "")
     return "name_unprintable", f"a character that does not print ({char})", {"char": char}
 
 

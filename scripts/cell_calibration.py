@@ -56,8 +56,10 @@ def main() -> int:
         in_bag[list(rules.tile_set)] = True
         for turn, tile in enumerate(deal(args.seed, rules.tile_set, rules.tiles_per_round, index=game)):
             in_bag[tile] = False
+            fast_hints = None
             if turn in moves and turn < size - 1:
                 promises = hint(rules, board, tile, agent=args.agent)
+                fast_hints = promises if args.agent == "fast" else None
                 top = promises[0].expected
                 futures = sample_futures(args.seed * 1_000_003 + game, turn, np.flatnonzero(in_bag), args.rollouts,
                                          size - 1 - turn)
@@ -67,22 +69,22 @@ def main() -> int:
                                    playout.value.weights, *playout.tables, shape.num_cells, shape.neighbours,
                                    shape.stamen, rules.placement.code, rules.stamen_rule.code, totals)
                     rows.append((top - promise.expected, promise.expected, float(totals.mean()), turn))
-            cell = hint(rules, board, tile, agent="fast")[0].cell  # fast's own move: the positions are its games'
+            # fast's own move: the positions are its games'
+            cell = (fast_hints or hint(rules, board, tile, agent="fast"))[0].cell
             board[cell] = tile
     data = np.array(rows)
-    gap = data[:, 0]
+    gap, excess, move = data[:, 0], data[:, 1] - data[:, 2], data[:, 3]
     bands = [("top cell", gap == 0)] + [(f"{low:g} to {high:g} below the top", (gap > low) & (gap <= high))
                                          for low, high in zip(GAPS, GAPS[1:])]
     groups = []
     for label, inside in bands:
-        excess = data[inside, 1] - data[inside, 2]
-        if excess.size > 1:
-            groups.append({"cells": label, "count": int(excess.size),
-                           "promise_minus_playout": round(float(excess.mean()), 2),
-                           "ci95": round(float(1.96 * excess.std(ddof=1) / np.sqrt(excess.size)), 2)})
+        band = excess[inside]
+        if band.size > 1:
+            groups.append({"cells": label, "count": int(band.size),
+                           "promise_minus_playout": round(float(band.mean()), 2),
+                           "ci95": round(float(1.96 * band.std(ddof=1) / np.sqrt(band.size)), 2)})
     far = gap > 5  # by move: the cells more than 5 points below the top
-    by_move = {int(m): round(float((data[far & (data[:, 3] == m), 1] - data[far & (data[:, 3] == m), 2]).mean()), 2)
-               for m in sorted(moves) if (far & (data[:, 3] == m)).any()}
+    by_move = {m: round(float(excess[far & (move == m)].mean()), 2) for m in sorted(moves) if (far & (move == m)).any()}
     print(json.dumps({"agent": args.agent, "seed": args.seed, "games": args.games, "moves": sorted(moves),
                       "rollouts": args.rollouts, "groups": groups, "far_cells_by_move": by_move,
                       "seconds": round(time.perf_counter() - started, 1)}))

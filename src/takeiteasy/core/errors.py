@@ -27,10 +27,7 @@ def shown(value, limit: int = 40) -> str:
         text = json.dumps(value, default=repr)
     except ValueError:  # a list holding itself, say
         return quoted(value, limit)
-    if len(text) <= limit:
-        return text
-    closing = text[-1] if isinstance(value, str) else ""  # a text cut short still ends in its quote
-    return text[:limit - 3 - len(closing)] + "..." + closing
+    return _cut(text, limit, isinstance(value, str))
 
 
 def quoted(value, limit: int = 40) -> str:
@@ -47,7 +44,12 @@ def quoted(value, limit: int = 40) -> str:
         dropped = abs(value).bit_length() * 3 // 10 - 100  # digits surely below the top hundred (log10(2) > 0.3)
         return f"a whole number of {len(str(abs(value) // 10 ** dropped)) + dropped} digits"
     text = " ".join(text.split()) if "\n" in text else text  # a numpy array's repr spans lines
+    return _cut(text, limit, isinstance(value, str))
+
+
+def _cut(text: str, limit: int, quoted_text: bool) -> str:
+    """``text`` cut short to ``limit`` characters with "..."; a quoted text keeps its closing quote."""
     if len(text) <= limit:
         return text
-    closing = text[-1] if isinstance(value, str) else ""  # a text cut short still ends in its quote
+    closing = text[-1] if quoted_text else ""
     return text[:limit - 3 - len(closing)] + "..." + closing

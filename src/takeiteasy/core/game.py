@@ -151,8 +151,8 @@ def _unprintable_kind(name: str) -> tuple[str, str, dict[str, str]] | None:
         return None
     if unicodedata.category(name[where]) == "Cc":
         return "name_control", "a control character", {}
-    code = ord(name[where])  # by its Unicode name: an escape such as '\u200b' said little to a player
-    char = f"U+{code:04X}" + (f" {unicodedata.name(name[where])}" if unicodedata.name(name[where], "") else "")
+    # by its Unicode name: an escape such as '\u200b' said little to a player
+    char = " ".join(filter(None, (f"U+{ord(name[where]):04X}", unicodedata.name(name[where], ""))))
     return "name_unprintable", f"a character that does not print ({char})", {"char": char}
 
 

@@ -92,3 +92,32 @@ def test_rollout_agent_falls_back_to_expectimax_where_rollouts_do_not_model_the_
                     Options(board="daffodil", stamen="holding")):
         assert not make_agent("rollout", Ruleset.from_options(options)).rollouts
     assert make_agent("rollout", Ruleset.from_options(Options(placement="sunmoon"))).rollouts
+
+
+@pytest.mark.parametrize("variant", list(RULES))
+def test_play_outs_are_fast_finishes_from_each_cell_on_the_same_futures(variant):
+    """``play_outs`` (the post-round analysis' check of a costly move) plays every cell on the same futures: the
+    totals are the scores of the boards ``fast`` finishes, future by future (a cell asked twice is played once)."""
+    rules = Ruleset.from_options(RULES[variant])
+    agent = RolloutAgent(rules, seed=5)
+    tiles = deal(9, rules.tile_set, rules.tiles_per_round)
+    board = rules.empty_board()
+    for turn in range(14):
+        board[agent.choose(View(rules, board.copy(), tiles[turn], tuple(tiles[turn:]), -1, turn))] = tiles[turn]
+    tile = tiles[14]
+    bag = [t for t in rules.tile_set if t not in tiles[:15]]  # every tile not drawn yet may come
+    view = View(rules, board.copy(), tile, (tile, *bag), -1, 14)
+    cells = [int(c) for c in np.flatnonzero(rules.legal_mask(board, tile, -1))[:2]]
+    totals = agent.play_outs(view, cells + cells[:1], 8)
+    futures = sample_futures(5, 14, np.flatnonzero(bag_of(bag)), 8, 4)  # the agent's seed and the turn
+    for cell in cells:
+        for r in range(8):
+            final = fast_finish(rules, board, tile, cell, [int(t) for t in futures[r]], bag)
+            assert totals[cell][r] == rules.score(final)
+    assert set(totals) == set(cells)
+
+
+def test_play_outs_are_refused_where_rollouts_do_not_model_the_game():
+    rules = Ruleset.from_options(Options(draw=2))
+    view = View(rules, rules.empty_board(), 0, tuple(rules.tile_set[1:]), -1, 0, pending=(0, 1))
+    assert RolloutAgent(rules).play_outs(view, [0, 1], 4) is None

@@ -999,7 +999,8 @@ def test_analyse_writes_every_loss_with_two_decimals(capsys, monkeypatch, tmp_pa
     losses = re.findall(r"loss (\S+)", out)
     assert len(losses) == 19 and all(re.fullmatch(r"\d+\.\d\d", loss) for loss in losses)
     worst = re.search(r"worst moves: (.*)", " ".join(out.split())).group(1)  # rich wraps long lines
-    assert len(re.findall(r", -\d+\.\d\d\)", worst)) == 3
+    # the search's loss, or where it was 5 or more the cost played out, with its 95% half-width
+    assert len(re.findall(r", -\d+\.\d\d( ± \d+\.\d\d played out)?\)", worst)) == 3
 
 
 @pytest.mark.parametrize("cells, argv", [

@@ -2467,6 +2467,25 @@ def test_at_320_px_the_round_analysis_fits_and_tile_names_stay_on_one_line(serve
     assert not errors
 
 
+def test_a_costly_move_shows_the_cost_played_out_and_says_how_it_was_measured(server, browser, analysed_solo):
+    """The search's values run high for poor cells, so the analysis plays a costly move's round on from both cells
+    (solve/analysis.py, PLAYOUT_FROM); the table shows that cost with its 95% half-width, and a line says how it was
+    measured.  A move the search put lower keeps the search's cost."""
+    errors: list[str] = []
+    page = open_seat(browser, server, errors, analysed_solo, {"width": 1280, "height": 900})
+    mine = open_analysis(page)
+    measured = [m for m in mine["worst_moves"] if m["played_out"]]
+    assert measured, "every tile on the first allowed cell: some move cost 5 points or more"
+    costs = page.eval_on_selector_all("#analysis .worst-moves td.cost", "cells => cells.map(c => c.textContent)")
+    for move, shown in zip(mine["worst_moves"], costs):
+        played = move["played_out"]
+        assert shown == (f"{played['loss']:.1f} ± {played['ci95']:.1f}" if played else f"{move['loss']:.1f}")
+    rounds = measured[0]["played_out"]["rounds"]
+    assert (f"Costs with ± were measured by playing the round on {rounds} times from both cells with the fast AI"
+            in page.text_content("#analysis"))
+    assert not errors
+
+
 def test_on_a_phone_a_costly_move_leads_to_its_step_with_both_cells_shown_and_the_buttons_by_the_board(
         server, browser, analysed_solo):
     """The analysis named "your cell 15 / best cell 14", but no board numbers its cells.  A costly move's row now

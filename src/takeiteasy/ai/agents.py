@@ -17,6 +17,8 @@ weights they fall back to the heuristic estimate.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .._jit import kernel
@@ -532,21 +534,42 @@ class RolloutAgent(ExpectimaxAgent):
         candidates = [int(c) for c in ranked[:self.rollout_width]]
         return self.rollout_choice(view, board, in_bag, candidates, left)
 
+    def play_outs(self, view: View, cells: Sequence[int], count: int) -> dict[int, np.ndarray] | None:
+        """The final scores of ``count`` rounds played out to the end by the fast policy after ``view.tile`` goes
+        on each of ``cells``, all on the same sampled futures (so the differences between cells are paired);
+        None where rollouts cannot model the game."""
+        if not self.rollouts or view.phase != "place":
+            return None
+        assert self.value is not None and self.tables is not None
+        board, _, in_bag = self._arrays(view, view.tile)
+        left = int((board < 0).sum()) - 1
+        futures = sample_futures(self.seed, view.turn, np.flatnonzero(in_bag), count, left)
+        totals = {cell: np.empty(count) for cell in cells}
+        for cell in cells:
+            self._roll(view, board, in_bag, cell, futures, 0, count, 0, totals[cell])
+        return totals
+
+    def _roll(self, view: View, board, in_bag, cell: int, futures, first: int, stop: int, depth: int,
+              totals: np.ndarray) -> None:
+        """Rollouts ``first`` .. ``stop - 1`` from ``view.tile`` on ``cell`` into ``totals`` (see rollout_totals)."""
+        assert self.value is not None and self.tables is not None
+        shape = self.rules.layout
+        rollout_totals(board, view.tile, cell, futures, first, stop, depth, in_bag, self.value.weights, *self.tables,
+                       shape.num_cells, shape.neighbours, shape.stamen, self.rules.placement.code,
+                       self.rules.stamen_rule.code, totals)
+
     def rollout_choice(self, view: View, board, in_bag, candidates: list[int], left: int) -> int:
         """The candidate cell whose sampled rollouts with the fast policy score best on average."""
         assert self.value is not None and self.tables is not None  # rollouts need the learned value (self.rollouts)
         count = self.first * 2 ** (self.rounds - 1)
         futures = sample_futures(self.seed, view.turn, np.flatnonzero(in_bag), count, left)
-        shape = self.rules.layout
         totals = {cell: np.empty(count) for cell in candidates}
         done = 0
         batch = self.first
         alive = list(candidates)
         for round_number in range(self.rounds):
             for cell in alive:
-                rollout_totals(board, view.tile, cell, futures, done, done + batch, self.depth_limit, in_bag,
-                               self.value.weights, *self.tables, shape.num_cells, shape.neighbours, shape.stamen,
-                               self.rules.placement.code, self.rules.stamen_rule.code, totals[cell])
+                self._roll(view, board, in_bag, cell, futures, done, done + batch, self.depth_limit, totals[cell])
             done += batch
             means = {cell: totals[cell][:done].mean() for cell in alive}
             # best mean first; lower cell on ties, so play is reproducible

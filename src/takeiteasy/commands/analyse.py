@@ -14,7 +14,7 @@ from ..core.layouts import read_json
 from ..core.notation import NotationError, parse_board, parse_tile, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
-from ..solve.analysis import analyse_game, best_text
+from ..solve.analysis import PLAYOUT_FROM, PLAYOUTS, analyse_game, best_text
 from ..terminal import Console, board_text
 from ._options import check_option_types, json_kind
 from ._stdin import is_text
@@ -146,6 +146,14 @@ def _loss(value: float | None, sign: str = "") -> str:
     return "n/a" if value is None else f"{sign}{value:.2f}"
 
 
+def _cost(move: dict) -> str:
+    """A worst move's cost: played out where it was measured so (with its 95% half-width), else the search's."""
+    measured = move.get("played_out")
+    if measured is None:
+        return _loss(move["loss"], "-")
+    return f"-{measured['loss']:.2f} ± {measured['ci95']:.2f} played out"
+
+
 def run(args) -> int:
     game = _load(args.game)
     try:
@@ -181,11 +189,16 @@ def run(args) -> int:
         console.print(f"\n{player['name']}: {player['score']} ({player['missed']} below the best possible)")
         draw(player["board"], {m["cell"] for m in player["worst_moves"]})  # underlined in a terminal
         for move in player["moves"]:
+            measured = move.get("played_out")
             console.print(f"  {move['move']:2d}. {move['tile']} -> cell {move['cell']:2d}   "
-                          f"best cell {move['best_cell']:2d}   loss {_loss(move['loss'])}")
-        worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, {_loss(m['loss'], '-')})"
-                          for m in player["worst_moves"])
+                          f"best cell {move['best_cell']:2d}   loss {_loss(move['loss'])}"
+                          + (f"   played out {measured['loss']:.2f} ± {measured['ci95']:.2f}" if measured else ""))
+        worst = ", ".join(f"move {m['move']} ({m['tile']} on {m['cell']}, {_cost(m)})" for m in player["worst_moves"])
         console.print(f"  worst moves: {worst or 'none (no move lost points)'}")
+        if any(m["played_out"] for m in player["moves"]):
+            console.print(f"  (played out: a cost measured by {PLAYOUTS:,} rounds played on from both cells by the "
+                          f"fast AI, for moves the search put at {PLAYOUT_FROM:g} points or more: its values run high "
+                          "for poor cells)")
         best_end = player.get("best_releases")
         if best_end is not None:  # daffodil variant 4: the end moves count too, and the moves above leave them out
             yours = ", ".join(f"{r['tile']} to {r['cell']}" for r in player["releases"]) or "none"

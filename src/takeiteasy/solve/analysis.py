@@ -48,6 +48,14 @@ ANALYSIS_FORMAT = "takeiteasy-analysis"
 REACHABLE_CANDIDATES = 64
 #: Agents tried, strongest first, for "the agent's score on the same deal".
 AGENT_PREFERENCE = ("best", "fast", "heuristic", "greedy")
+#: A move the search says cost at least this many points is measured again by playing the round out: the learned
+#: value runs high for cells this far below the best, and is honest nearer, where play-outs would only add noise
+#: (docs/BENCHMARKS.md, "How honest a hint is about a poor cell").
+PLAYOUT_FROM = 5.0
+#: Rounds played out from each of the two cells (the same futures for both), and the most moves a player gets
+#: measured that way (the costliest by the search first).
+PLAYOUTS = 2000
+PLAYOUT_MOVES = 6
 
 
 class SampledSolverEvaluator:
@@ -299,6 +307,7 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
     group_end = np.repeat(np.cumsum(sizes), sizes)  # per move: how many tiles had been turned over
     placed: set[int] = set()
     records: list[dict[str, Any]] = []
+    views: list[View] = []
     for number, (tile, cell) in enumerate(moves, start=1):
         drawn = set(deal[:group_end[number - 1]]) | {tile}
         remaining = tuple(t for t in rules.tile_set if t not in drawn)
@@ -313,13 +322,15 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         loss = None if expected is None or expected_best is None else round(max(0.0, expected_best - expected), 2)
         records.append({
             "move": number, "tile": TOKENS[tile], "cell": int(cell), "best_cell": int(best_cell),
-            "expected": expected, "expected_best": expected_best, "loss": loss,
+            "expected": expected, "expected_best": expected_best, "loss": loss, "played_out": None,
         })
+        views.append(view)
         board[cell] = tile
         previous, previous_cell = tile, cell
         placed.add(tile)
     score = rules.score(final_board)
-    worst = sorted((r for r in records if r["loss"]), key=lambda r: (-r["loss"], r["move"]))[:3]  # moves that cost
+    _play_out_costly(rules, records, views)
+    worst = sorted((r for r in records if _cost(r) > 0), key=lambda r: (-_cost(r), r["move"]))[:3]  # moves that cost
     extra = {}
     if rules.holding_cells and len(moves) == len(deal):  # daffodil variant 4: the end moves, against the best ones
         best_releases = rules.best_release(board)
@@ -333,6 +344,33 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         "missed": best_score - int(score),
         "moves": records,
         "releases": [{"tile": TOKENS[t], "cell": int(c)} for t, c in releases],
-        "worst_moves": [{k: r[k] for k in ("move", "tile", "cell", "best_cell", "loss")} for r in worst],
+        "worst_moves": [{k: r[k] for k in ("move", "tile", "cell", "best_cell", "loss", "played_out")} for r in worst],
         **extra,
     }
+
+
+def _cost(record: dict) -> float:
+    """What a move cost: played out where it was measured so, else the search's loss."""
+    measured = record["played_out"]
+    return measured["loss"] if measured is not None else record["loss"] or 0.0
+
+
+def _play_out_costly(rules: Ruleset, records: list[dict], views: list[View]) -> None:
+    """Measure the moves the search says cost :data:`PLAYOUT_FROM` points or more (at most :data:`PLAYOUT_MOVES`,
+    costliest first) by playing the round out from the chosen cell and from the best one, and set each one's
+    ``played_out``: the mean loss over the paired rounds and its 95% half-width.  Left None where no agent can
+    play rounds out in this game (no caller, two tiles at a time, the holding area, the best-ray bonus)."""
+    from ..ai.agents import RolloutAgent  # the ai package imports this package's solver
+
+    costly = sorted((r for r in records if (r["loss"] or 0.0) >= PLAYOUT_FROM), key=lambda r: (-r["loss"], r["move"]))
+    if not costly:
+        return
+    player = RolloutAgent(rules, 0)
+    for record in costly[:PLAYOUT_MOVES]:
+        view = views[record["move"] - 1]
+        totals = player.play_outs(view, [record["best_cell"], record["cell"]], PLAYOUTS)
+        if totals is None:
+            return  # the same for every move of the game
+        gaps = totals[record["best_cell"]] - totals[record["cell"]]
+        record["played_out"] = {"loss": round(float(gaps.mean()), 2), "rounds": PLAYOUTS,
+                                "ci95": round(1.96 * float(gaps.std(ddof=1)) / math.sqrt(PLAYOUTS), 2)}

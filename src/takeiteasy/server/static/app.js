@@ -57,6 +57,9 @@ function callWords(words) {
 // a tile as a caller says it: "9-6-4", or a wildcard by its name
 const tileName = (token) => callWords(S.names[token] || token.split("").join("-"));
 const signed = (x) => `${x >= 0 ? "+" : "−"}${decimal(Math.abs(x))}`;
+// A costly move's cost: played out (with its 95% half-width) where the analysis measured it so, else the search's.
+const costText = (m) => (m.played_out ? `${decimal(m.played_out.loss)} ± ${decimal(m.played_out.ci95)}`
+  : decimal(m.loss, m.loss < 0.1 ? 2 : 1));
 
 // "Ann", "Ann and Bob", "Ann, Bob and Cleo" in the page's language
 function listAnd(names) {
@@ -953,10 +956,12 @@ async function renderAnalysis(bar, info, box) {
       cell.append(go);
       // a tile's name on one line ("1-" over "7-3" was hard to read)
       tr.append(cell, el("td", { class: "word tile-name" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
-        el("td", { class: "num" }, m.best_cell), el("td", { class: "num" }, decimal(m.loss, m.loss < 0.1 ? 2 : 1)));
+        el("td", { class: "num" }, m.best_cell), el("td", { class: "num cost" }, costText(m)));
       tr.addEventListener("click", () => steps.goTo(m.move));  // the whole row: a finger need not hit the number
       rows.push(tr);
     }
+    const measured = mine.worst_moves.find((m) => m.played_out);
+    if (measured) parts.push(el("p", { class: "muted" }, t("an.played_out", { n: measured.played_out.rounds })));
     if (mine.worst_moves.length) {
       // on a narrow phone the table scrolls in its own box, never the page
       const table = el("table", { class: "table worst-moves" });

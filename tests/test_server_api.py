@@ -658,6 +658,15 @@ def test_a_score_entry_of_the_wrong_type_says_what_is_wrong_in_the_projects_word
     assert post(client, code, "entry", token=ann, score=12).json()["state"]["entries"]["0"]["score"] == 12
 
 
+def test_a_room_code_is_ascii_letters_and_digits(client):
+    """str.upper made "ßabcd" the code "SSABCD" of another room; other scripts' letters and digits are refused."""
+    made = create(client, mode="solo")["code"]
+    for code in ("ß" + made[2:].lower(), "٣" + made[1:], made[:-1] + "Ⅻ"):
+        assert refused(client.get(f"/api/rooms/{code}"), 404) == \
+            "room code: expected letters A to Z and digits, like K7QX2M"
+    assert client.get(f"/api/rooms/{made.lower()}").status_code == 200  # lower case is still the same room
+
+
 def test_bad_input_gets_a_one_line_error(tmp_path):
     with TestClient(create_app(MemoryStore(), max_active_rooms=2, rate_limits=UNLIMITED)) as client:
         refused(client.get("/api/rooms/NOPE42"), 404)

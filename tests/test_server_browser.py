@@ -1042,6 +1042,23 @@ def test_creating_or_joining_without_a_name_says_so_before_asking_the_server(ser
     assert not errors
 
 
+def test_a_room_code_with_a_letter_beyond_a_to_z_is_refused_before_upper_casing(server, browser):
+    """"ß".toUpperCase() is "SS": the page sent "ßabcd" typed in the box, or in an invite address, as the code
+    SSABCD, another room's.  It now says the text is no room code and asks the server nothing."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Ann")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/rooms/" in r.url else None)
+    page.fill("#join-code", "ßabcd")
+    page.click("#join")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast").startswith("ßabcd is not a room code")
+    page.evaluate("location.hash = '#room=%C3%9Fabcd'")  # an invite link with the same code
+    page.wait_for_timeout(500)
+    assert page.is_visible("#home") and page.input_value("#join-code") == "ßabcd"
+    assert asked == [] and not errors
+
+
 def test_the_page_lets_through_every_name_the_server_seats_and_its_refusal_speaks(server, browser):
     """The page cut a name before the server cleaned it (core.game.clean_name: spaces collapsed, accents composed):
     the home page's name at 24 characters as typed, so "Ann  Marie  Louise  Smith" (22 once its spaces collapse)
@@ -2695,8 +2712,9 @@ def test_an_invite_link_or_a_spaced_code_typed_in_the_code_box_joins_and_other_t
     stray.fill("#join-code", "http://example.org/")
     stray.click("#join")
     stray.wait_for_selector("#toast:not([hidden])")
-    assert stray.text_content("#toast") == ("HTTP://EXAMPLE.ORG/ is not a room code: a room code is letters and "
-                                            "digits, such as ABC123")
+    # the text as typed, not upper-cased
+    assert stray.text_content("#toast") == ("http://example.org/ is not a room code: a room code is letters A to Z "
+                                            "and digits, such as ABC123")
     assert not errors
 
 

@@ -1221,8 +1221,9 @@ class RoomMaster:
         return room
 
     def _get(self, code, acting: bool) -> Room:
-        if not isinstance(code, str) or not code.isalnum() or len(code) > 16:
-            raise NotFound("room code: expected letters and digits, like K7QX2M", "bad_code")
+        # ASCII only: str.upper turned "ßABCD" into another room's code, "SSABCD"
+        if not isinstance(code, str) or not (code.isascii() and code.isalnum()) or len(code) > 16:
+            raise NotFound("room code: expected letters A to Z and digits, like K7QX2M", "bad_code")
         code = code.upper()
         with self._lock:
             room = self._rooms.get(code)

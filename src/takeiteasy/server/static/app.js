@@ -2003,8 +2003,9 @@ function addressedRoom() { return roomInHash(location.hash); }
 // The room code of an address's "#room=", "#join=" or "#watch=" part; "" if none (no request made).
 function roomInHash(hash) {
   const words = new URLSearchParams(hash.replace(/^#/, ""));
-  const code = (words.get("room") || words.get("join") || words.get("watch") || "").toUpperCase();
-  return /^[A-Z0-9]{4,8}$/.test(code) ? code : "";
+  const code = words.get("room") || words.get("join") || words.get("watch") || "";
+  // checked before upper-casing: "ß".toUpperCase() is "SS", which made "ßabcd" another room's code
+  return /^[A-Za-z0-9]{4,8}$/.test(code) ? code.toUpperCase() : "";
 }
 
 // A code typed in the home page's box: "abc 123" as ABC123, and a whole invite link pasted there as its room;
@@ -2013,10 +2014,10 @@ function typedCode(text) {
   text = (text || "").trim();
   const hash = text.indexOf("#");
   const linked = hash >= 0 ? roomInHash(text.slice(hash)) : "";
-  const code = linked || text.replace(/\s+/g, "").toUpperCase();
+  const code = linked || text.replace(/\s+/g, "");
   if (!code) toast(t("msg.code_first"));
-  else if (!/^[A-Z0-9]{4,8}$/.test(code)) toast(t("msg.bad_code", { code }));
-  else return code;
+  else if (!/^[A-Za-z0-9]{4,8}$/.test(code)) toast(t("msg.bad_code", { code }));  // before upper-casing: ß is SS
+  else return code.toUpperCase();
   return "";
 }
 

@@ -218,6 +218,17 @@ def test_rulebook_004_announce_hints_against_other_boards_rank_by_the_margin():
     assert all(h.rivals is None and "margin" not in h.to_json() for h in alone)
 
 
+def test_rulebook_004_announce_hints_level_on_the_margin_shown_rank_by_the_players_own_board():
+    """Rulebook 004: on empty boards every tile's margin is 0.00; tiles level on the margin as shown (to 0.01)
+    rank by the player's own board, which the web page's hint line says."""
+    rules = Ruleset.from_options(Options(caller=False))
+    empty = rules.empty_board()
+    ranked = announce_hints(rules, empty, agent="fast", others=[empty.copy()])
+    assert {h.to_json()["margin"] for h in ranked} == {0.0}
+    assert [h.expected for h in ranked] == sorted((h.expected for h in ranked), reverse=True)
+    assert len({h.expected for h in ranked}) > 1  # the order is the own board's, not a tie left to the tile id
+
+
 @pytest.mark.parametrize("other, why", [
     (np.full(19, -1, dtype=np.int64), "holds other tiles"),
     (np.full(21, -1, dtype=np.int64), "19 entries, not 21"),

@@ -275,6 +275,26 @@ def test_rulebook_004_no_caller_hint_against_an_opponent_ranks_tiles_by_the_marg
     assert not errors
 
 
+def test_rulebook_004_no_caller_hint_says_when_tiles_are_level_on_the_margin(server, browser):
+    """Rulebook 004: on the first turn every board is empty, so every tile's margin is +0.0, yet one was marked
+    best with nothing said.  The line under the button says it is level with the others on the margin, and the
+    best of them for the player's own board."""
+    errors: list[str] = []
+    page = open_page(browser, server, errors, "Level")
+    page.select_option("#preset", "no-caller")
+    page.select_option(".ai-pick >> nth=0", "greedy")
+    page.click("#solo")
+    page.wait_for_selector("#announce:not([hidden]) svg")  # the host announces first
+    assert board_tokens(page) == ["."] * 19
+    page.keyboard.press("h")
+    page.wait_for_selector("#announce .ann-tile.hint-best")
+    margins = page.eval_on_selector_all("#announce .ann-tile", "spans => spans.map(s => s.dataset.expected)")
+    assert set(margins) == {"0"} and len(margins) == 27
+    assert "; level with 26 other tiles against the others: of them, the best for your own board" in \
+        page.text_content("#hint-info")
+    assert not errors
+
+
 def open_solo(browser, server, errors: list[str], name: str, preset: str):
     """A page (see ``open_page``) that has started a solo game of ``preset``."""
     page = open_page(browser, server, errors, name)

@@ -57,7 +57,7 @@ class AnnounceHint:
         """The hint as ``takeiteasy hint --announce --json`` writes it."""
         out = {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
         if self.rivals is not None:
-            out.update(rivals=round(self.rivals, 2), margin=round(self.expected - self.rivals, 2))
+            out.update(rivals=round(self.rivals, 2), margin=round(self.margin, 2))
         return out
 
 
@@ -245,5 +245,6 @@ def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining:
             rivals = float(np.mean([best_for(other, tile, where).expected
                                     for other, where in zip(others, previous_cells)]))
         hints.append(AnnounceHint(tile, best.cell, best.expected, rivals))
-    hints.sort(key=lambda h: (-(h.expected if h.margin is None else h.margin), -h.expected, h.tile))
+    # margins as shown (to 0.01): tiles level on what the player sees are ranked by the player's own board
+    hints.sort(key=lambda h: (-(h.expected if h.margin is None else round(h.margin, 2)), -h.expected, h.tile))
     return hints

@@ -1093,8 +1093,11 @@ function renderHintBar(key) {
   }
   else if (h.announce) {
     const top = h.hints[0];
+    // tiles level with it on the margin (all of them on an empty board): it leads by the player's own board
+    const tied = top.margin === undefined ? 0 : h.hints.filter((x) => x !== top && x.margin === top.margin).length;
     say(info, t("hint.announce", { tile: tileName(top.tile), cell: top.cell, x: decimal(top.expected) })
-      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`));
+      + (top.margin === undefined ? "" : `, ${t("hint.rivals", { x: decimal(top.rivals), margin: signed(top.margin) })}`)
+      + (tied ? `; ${t("hint.tied", { n: tied })}` : ""));
   } else say(info, t("hint.best", { cell: h.hints[0].cell, x: decimal(h.hints[0].expected) }));
 }
 

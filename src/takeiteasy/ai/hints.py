@@ -57,7 +57,7 @@ class AnnounceHint:
         """The hint as ``takeiteasy hint --announce --json`` writes it."""
         out = {"tile": TOKENS[self.tile], "cell": self.cell, "expected": round(self.expected, 2)}
         if self.rivals is not None:
-            out.update(rivals=round(self.rivals, 2), margin=round(self.margin, 2))
+            out.update(rivals=round(self.rivals, 2), margin=round(self.expected - self.rivals, 2))
         return out
 
 

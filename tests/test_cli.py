@@ -1147,6 +1147,29 @@ def test_vs_takes_a_comma_list_as_players_does(capsys, monkeypatch):
     assert status == 0 and "fast (AI)" in out and "greedy (AI)" in out
 
 
+def test_play_vs_takes_weights_of_ones_own_for_the_learned_opponents(capsys, monkeypatch):
+    """A researcher's own weights could be benchmarked and asked for hints, but not played against."""
+    from importlib.resources import files
+
+    shipped = files("takeiteasy") / "data" / "weights"
+
+    def played(*more):
+        status, out, err = run_cli(capsys, "play", "--seed", "3", "--vs", "fast,greedy", "--players", "",
+                                   "--no-record", *more, stdin="", monkeypatch=monkeypatch)
+        assert status == 0, err
+        return out
+
+    default = played()
+    assert played("--weights", str(shipped / "standard.npz")) == default  # the shipped ones, named
+    assert played("--weights", str(shipped / "standard-adjacent.npz")) != default  # others: other moves
+    status, _, err = run_cli(capsys, "play", "--seed", "3", "--vs", "greedy", "--players", "", "--no-record",
+                             "--weights", str(shipped / "standard.npz"), stdin="", monkeypatch=monkeypatch)
+    assert status == 2 and "--weights: no --vs opponent uses weights; these do: fast," in err
+    status, _, err = run_cli(capsys, "play", "--seed", "3", "--vs", "fast", "--players", "", "--no-record",
+                             "--weights", str(shipped / "daffodil.npz"), stdin="", monkeypatch=monkeypatch)
+    assert status == 2 and "made for the daffodil board, this game is on the standard board" in err
+
+
 def test_unusable_input_gets_one_short_line_and_a_letter_with_one_tile_is_named(capsys, monkeypatch):
     status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", stdin="x\n? b\nq\n", monkeypatch=monkeypatch)
     assert "'x': type a cell number, e.g. 7; '?' for a hint, 'q' to quit" in out

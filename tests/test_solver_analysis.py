@@ -113,7 +113,7 @@ def test_worst_moves_are_only_moves_that_lost_points(monkeypatch):
                 values[18] = values[min(legal)] + 2.5
             return values
 
-    monkeypatch.setattr(analysis, "_evaluator", lambda rules: (OneMistake(), "one-mistake"))
+    monkeypatch.setattr(analysis, "_evaluator", lambda rules, weights=None: (OneMistake(), "one-mistake"))
     monkeypatch.setattr(analysis, "PLAYOUT_FROM", 3.0)  # the cost is the invented evaluator's, not played out
     rules = Ruleset.from_options()
     game = Game(rules, ["ann"], seed=5)
@@ -122,6 +122,32 @@ def test_worst_moves_are_only_moves_that_lost_points(monkeypatch):
     assert [m["loss"] for m in player["moves"]] == [0.0] * 5 + [2.5] + [0.0] * 13
     assert player["worst_moves"] == [{"move": 6, "tile": player["moves"][5]["tile"], "cell": 5, "best_cell": 18,
                                       "loss": 2.5, "played_out": None}]
+
+
+def test_analyse_takes_weights_of_ones_own_as_hint_and_bench_do(saved_game, report, tmp_path, capsys):
+    """A researcher's own weights (takeiteasy train) value the moves, play the deal and play costly moves out; the
+    report names them.  The shipped weights named give the default analysis; others give other values."""
+    from importlib.resources import files
+
+    shipped = files("takeiteasy") / "data" / "weights"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(saved_game))
+
+    def analysed(weights):
+        assert main(["analyse", str(path), "--json", "--weights", str(shipped / weights)]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    same = analysed("standard.npz")
+    assert same["evaluator"] == f"best (weights {shipped / 'standard.npz'})"
+    assert {**same, "evaluator": "best"} == report
+    other = analysed("standard-draw2.npz")
+    assert [m["expected"] for m in other["players"][0]["moves"]] != \
+        [m["expected"] for m in report["players"][0]["moves"]]
+    assert main(["analyse", str(path), "--weights", str(shipped / "daffodil.npz")]) == 2
+    assert "made for the daffodil board, this game is on the standard board" in capsys.readouterr().err
+    assert main(["analyse", str(path), "--weights", str(tmp_path / "none.npz")]) == 2
+    assert capsys.readouterr().err.startswith(f"takeiteasy analyse: error: weights {tmp_path / 'none.npz'}: cannot "
+                                              "read them")
 
 
 def test_analyse_command(saved_game, tmp_path, capsys):

@@ -7,6 +7,7 @@ import numbers
 import sys
 
 
+from ..ai.value import ValueFunction
 from ..core.errors import InputError, shown
 from ..core.files import read_stream, read_text
 from ..core.game import FORMAT_NAME, FORMAT_VERSION, check_names
@@ -27,6 +28,9 @@ def register(sub) -> None:
                                         "and the expected-score loss of every move.")
     parser.add_argument("game", metavar="GAME.json", help="a saved game, or '-' to read it from standard input")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--weights", metavar="FILE", help="weights for the AI that values the moves, plays the deal "
+                                                          "and plays costly moves out, instead of the shipped ones "
+                                                          "(a weights.npz from takeiteasy train)")
     parser.set_defaults(run=run)
 
 
@@ -155,10 +159,14 @@ def _cost(move: dict) -> str:
 
 
 def run(args) -> int:
+    if args.weights is not None:
+        if not args.weights.strip():  # the loader's words were "weights : not a regular file"
+            raise InputError("--weights: give a file name (a weights.npz from takeiteasy train)")
+        ValueFunction.load(args.weights)  # what is wrong with the file, said before the game is read
     game = _load(args.game)
     try:
         _check_fields(game)
-        report = analyse_game(game)
+        report = analyse_game(game, weights=args.weights)
     except InputError as exc:  # name the file: "not a saved game" alone did not say which
         raise InputError(f"{_source(args.game)}: {exc}") from None
     if args.json:

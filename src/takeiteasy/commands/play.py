@@ -46,6 +46,8 @@ def register(sub) -> None:
                              f"{MAX_PLAYERS} players, the AI ones included; names of at most {MAX_NAME} characters)")
     parser.add_argument("--vs", action="append", default=[], metavar="AGENT",
                         help="add AI opponents by agent name (repeatable, or a comma list), e.g. --vs greedy")
+    parser.add_argument("--weights", metavar="FILE", help="weights for the learned --vs opponents instead of the "
+                                                          "shipped ones (a weights.npz from takeiteasy train)")
     parser.add_argument("--seed", type=integer, default=None, help="seed of the deals (default: a fresh random one)")
     parser.add_argument("--db", default=None, metavar="PATH",
                         help="score database (default: $TAKEITEASY_DB or the user data directory)")
@@ -60,7 +62,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..ai import AGENTS, make_agent  # imported here: agents may load weights
+    from ..ai import AGENTS, LEARNED, make_agent  # imported here: agents may load weights
 
     rules = rules_from_args(args)
     if args.db == "":  # Records would take '' for "no path given" and use the default database
@@ -78,6 +80,11 @@ def run(args) -> int:
         raise InputError(f"unknown agent {unknown!r}; expected one of {', '.join(AGENTS)}")
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
+    if args.weights is not None:
+        if not args.weights.strip():  # the loader's words were "weights : not a regular file"
+            raise InputError("--weights: give a file name (a weights.npz from takeiteasy train)")
+        if not any(name in LEARNED for name in args.vs):
+            raise InputError(f"--weights: no --vs opponent uses weights; these do: {', '.join(LEARNED)}")
     if args.seed is None:
         args.seed = fresh_seed()
     names = humans + _ai_names(args.vs)
@@ -88,7 +95,8 @@ def run(args) -> int:
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:
         raise InputError("standard input is closed: play reads the players' moves from it")
-    bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i) for i, name in enumerate(args.vs)}
+    bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i, weights=args.weights if name in LEARNED else None)
+            for i, name in enumerate(args.vs)}
     records = None if args.no_record else Records(args.db)
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)
     console = Console(highlight=False)

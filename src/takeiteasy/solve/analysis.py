@@ -29,6 +29,7 @@ calls both (``GET /api/rooms/{code}/analysis``).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -44,6 +45,8 @@ from ..core.tiles import TOKENS
 from .solver import solve, solve_in_order, solve_round
 
 ANALYSIS_FORMAT = "takeiteasy-analysis"
+#: A weights file for the learned agents, or None for the shipped weights.
+Weights = str | os.PathLike | None
 #: Optimal boards tried in the order drawn under a placement rule, before the best score is called a bound.
 REACHABLE_CANDIDATES = 64
 #: Agents tried, strongest first, for "the agent's score on the same deal".
@@ -89,14 +92,15 @@ class SampledSolverEvaluator:
         return values
 
 
-def _evaluator(rules: Ruleset):
-    """The ``best`` agent when registered, else the stand-in; and a label for the report."""
+def _evaluator(rules: Ruleset, weights: Weights = None):
+    """The ``best`` agent (with ``weights`` if given) when registered, else the stand-in; and a label for the
+    report."""
     from ..ai import AGENTS, make_agent
 
     if "best" in AGENTS:
-        agent = make_agent("best", rules, 0)
+        agent = make_agent("best", rules, 0, weights)
         if hasattr(agent, "evaluate"):
-            return agent, "best"
+            return agent, "best" if weights is None else f"best (weights {os.fspath(weights)})"
     return SampledSolverEvaluator(rules), "sampled-solver (stand-in: no 'best' agent is registered)"
 
 
@@ -107,19 +111,16 @@ def _dealt(rules: Ruleset) -> Ruleset:
     return rules if rules.options.caller else Ruleset.from_options(rules.options.but(caller=True))
 
 
-def _agent_score(rules: Ruleset, deal: list[int]) -> dict:
-    return _agent_game(rules, deal)[0]
-
-
-def _agent_game(rules: Ruleset, deal: list[int]) -> tuple[dict, np.ndarray | None]:
-    """The strongest registered agent's game on the deal: its record for the report, and its board."""
-    from ..ai import AGENTS, make_agent
+def _agent_game(rules: Ruleset, deal: list[int], weights: Weights = None) -> tuple[dict, np.ndarray | None]:
+    """The strongest registered agent's game on the deal (with ``weights`` if given and it learns): its record
+    for the report, and its board."""
+    from ..ai import AGENTS, LEARNED, make_agent
 
     rules = _dealt(rules)
     for name in AGENT_PREFERENCE:
         if name in AGENTS:
             game = Game(rules, [name], deal=list(deal))
-            game.play([make_agent(name, rules, 0)])
+            game.play([make_agent(name, rules, 0, weights if name in LEARNED else None)])
             # the board's own score: alone, the agent would take every Best Sunray bonus (314 beside a best 239)
             score = game.board_scores()[0]
             return {"agent": name, "score": int(score), "board": format_board(game.boards[0])}, game.boards[0]
@@ -130,8 +131,9 @@ def _number(value: float) -> float | None:
     return None if value is None or math.isnan(value) else round(float(value), 2)
 
 
-def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
-    """The analysis record of a finished saved game (see the module docstring).
+def analyse_game(game_json: dict, agent_game: bool = True, weights: Weights = None) -> dict:
+    """The analysis record of a finished saved game (see the module docstring).  ``weights``: a weights file
+    (from ``takeiteasy train``) for the agents instead of the shipped weights.
 
     Raises :class:`InputError` when the record is not a finished game.
     """
@@ -147,15 +149,15 @@ def analyse_game(game_json: dict, agent_game: bool = True) -> dict:
     if not game.finished:
         raise InputError("the saved game is not finished: every player must have placed every tile")
     rules = game.rules  # its draw is the game's draw_size: Game.from_json refuses a record where they differ
-    evaluator, evaluator_label = _evaluator(rules)
+    evaluator, evaluator_label = _evaluator(rules, weights)
     assert game.deal is not None  # Game.__post_init__ made it
     deal = list(game.deal)
-    report = _deal_report(rules, deal, agent_game, floors=game.boards)
+    report = _deal_report(rules, deal, agent_game, floors=game.boards, weights=weights)
     report["evaluator"] = evaluator_label
     best_score = report["best_possible"]["score"]
     for p, name in enumerate(game.players):
         report["players"].append(_analyse_player(rules, name, game.moves[p], deal, evaluator, best_score,
-                                                 game.boards[p], game.releases[p]))
+                                                 game.boards[p], game.releases[p], weights))
     return report
 
 
@@ -259,10 +261,10 @@ def order_refusal(rules: Ruleset, board: np.ndarray, deal: list[int]) -> str | N
     return None
 
 
-def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool, floors=()) -> dict:
+def _deal_report(rules: Ruleset, deal: list[int], agent_game: bool, floors=(), weights: Weights = None) -> dict:
     """The part of a report that depends only on the tiles: the best board and the agent's game (whose board,
     like the players' ``floors``, was laid in draw order: the best board beats it)."""
-    agent, board = _agent_game(rules, deal) if agent_game else (None, None)
+    agent, board = _agent_game(rules, deal, weights) if agent_game else (None, None)
     floors = [*floors, board]
     return {
         "format": ANALYSIS_FORMAT,
@@ -295,7 +297,8 @@ def analyse_called_round(rules: Ruleset, deal: list[int], finals: list[tuple[str
 
 
 def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], deal: list[int], evaluator,
-                    best_score: int, final_board: np.ndarray, releases: Sequence[tuple[int, int]] = ()) -> dict:
+                    best_score: int, final_board: np.ndarray, releases: Sequence[tuple[int, int]] = (),
+                    weights: Weights = None) -> dict:
     """One player's record: the moves judged one by one, and the final board as the game left it (after the held
     tiles moved onto the stamen at the end, ``releases``: daffodil variant 4), which is what scores."""
     from ..ai.hints import every_cell_estimates  # the ai package imports this package's solver
@@ -329,7 +332,7 @@ def _analyse_player(rules: Ruleset, name: str, moves: list[tuple[int, int]], dea
         previous, previous_cell = tile, cell
         placed.add(tile)
     score = rules.score(final_board)
-    _play_out_costly(rules, records, views)
+    _play_out_costly(rules, records, views, weights)
     worst = sorted((r for r in records if _cost(r) > 0), key=lambda r: (-_cost(r), r["move"]))[:3]  # moves that cost
     extra = {}
     if rules.holding_cells and len(moves) == len(deal):  # daffodil variant 4: the end moves, against the best ones
@@ -355,17 +358,20 @@ def _cost(record: dict) -> float:
     return measured["loss"] if measured is not None else record["loss"] or 0.0
 
 
-def _play_out_costly(rules: Ruleset, records: list[dict], views: list[View]) -> None:
+def _play_out_costly(rules: Ruleset, records: list[dict], views: list[View], weights: Weights = None) -> None:
     """Measure the moves the search says cost :data:`PLAYOUT_FROM` points or more (at most :data:`PLAYOUT_MOVES`,
     costliest first) by playing the round out from the chosen cell and from the best one, and set each one's
     ``played_out``: the mean loss over the paired rounds and its 95% half-width.  Left None where no agent can
     play rounds out in this game (no caller, two tiles at a time, the holding area, the best-ray bonus)."""
-    from ..ai.agents import RolloutAgent  # the ai package imports this package's solver
+    from ..ai import make_agent  # the ai package imports this package's solver
+    from ..ai.agents import RolloutAgent
 
     costly = sorted((r for r in records if (r["loss"] or 0.0) >= PLAYOUT_FROM), key=lambda r: (-r["loss"], r["move"]))
     if not costly:
         return
-    player = RolloutAgent(rules, 0)
+    player = make_agent("rollout", rules, 0, weights)
+    if not isinstance(player, RolloutAgent):
+        return
     for record in costly[:PLAYOUT_MOVES]:
         view = views[record["move"] - 1]
         totals = player.play_outs(view, [record["best_cell"], record["cell"]], PLAYOUTS)

@@ -199,7 +199,7 @@ def test_train_command_with_jobs(tmp_path, capsys):
     # the number of jobs decides the weights: a checkpoint made with two is not resumed with three
     assert main(["train", "--out", str(out), "--games", "1000", "--jobs", "3", "--sync", "250", "--quiet"]) == 2
     assert "jobs 2 then, 3 now" in capsys.readouterr().err
-    for bad, reason in ((["--jobs", "0"], "--jobs must be positive"), (["--sync", "-5", "--jobs", "2"], "--sync"),
+    for bad, reason in ((["--jobs", "0"], "--jobs 0: must be at least 1"), (["--sync", "-5", "--jobs", "2"], "--sync"),
                         (["--ray", "local"], "--jobs (2 or more)")):
         assert main(["train", "--out", str(tmp_path / "bad"), "--games", "10", "--quiet", *bad]) == 2
         error = capsys.readouterr().err.strip()

@@ -193,8 +193,8 @@ def test_deals_file_is_played_in_order(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv,message", [
     (["--agent", "no-such-agent"], "unknown agent 'no-such-agent'"),
-    (["--games", "0"], "--games must be at least 1"),
-    (["--jobs", "0"], "--jobs must be 1 to 4096, got 0"),
+    (["--games", "0"], "--games 0: must be at least 1"),
+    (["--jobs", "0"], "--jobs 0: must be 1 to 4096"),
     (["--vs", "nobody"], "unknown agent 'nobody'"),
 ])
 def test_bad_input_is_one_line(capsys, argv, message):

@@ -78,7 +78,7 @@ def _positive(text: str) -> int:
 def check_jobs(jobs: int | None) -> None:
     """Refuse a --jobs outside 1..:data:`MAX_JOBS` (None: not given)."""
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-        raise InputError(f"--jobs must be 1 to {MAX_JOBS}, got {jobs}")
+        raise InputError(f"--jobs {jobs}: must be 1 to {MAX_JOBS}")
 
 
 def _refuse_a_second(parser, namespace, action, value, option_string) -> None:

@@ -775,7 +775,7 @@ def run(args) -> int:
     if games is None:
         games = len(deals) if deals is not None else DEFAULT_GAMES
     if games < 1:
-        raise InputError(f"--games must be at least 1, got {games}")
+        raise InputError(f"--games {games}: must be at least 1")
     if games > MAX_GAMES:
         raise InputError(f"--games {games}: at most {MAX_GAMES:,} (every score is kept in memory)")
     if deals is not None:

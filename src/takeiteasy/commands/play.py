@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..core.deal import fresh_seed
 from ..core.errors import InputError
-from ..core.files import write_whole
+from ..core.files import require_folder, write_whole
 from ..core.game import MAX_NAME, MAX_PLAYERS, Game, IllegalMove, Match, check_players, check_table
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import call_words, format_board, format_tile
@@ -145,6 +145,7 @@ def _check_writable(path: str) -> None:
     """Refuse a --save path that cannot be written now, not after a whole round has been played."""
     if path == "":
         raise InputError("--save: give a file name, e.g. game.json")
+    require_folder(path, "--save")  # in the words of the other commands' missing folders
     target = Path(path)
     existed = target.exists()
     try:

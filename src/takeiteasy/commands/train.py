@@ -87,14 +87,14 @@ def run(args) -> int:
     require_folder(args.out, "--out")  # the run directory is made, not the folders above it: a typo there is refused
     for name in ("games", "eval_games", "eval_every", "checkpoint_every", "jobs", "sync"):
         if getattr(args, name) <= 0:
-            raise InputError(f"--{name.replace('_', '-')} must be positive, not {getattr(args, name)}")
+            raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: must be at least 1")
     for name in ("games", "eval_every", "checkpoint_every", "stop_after"):
         if (getattr(args, name) or 0) > MAX_GAMES:
             raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: at most {MAX_GAMES:,}")
     if args.eval_games > MAX_EVAL_GAMES:
         raise InputError(f"--eval-games {args.eval_games}: at most {MAX_EVAL_GAMES:,}")
     if args.stop_after is not None and args.stop_after < 0:
-        raise InputError(f"--stop-after must be 0 or more, not {args.stop_after}")
+        raise InputError(f"--stop-after {args.stop_after}: must be 0 or more")
     if not 0 < args.alpha <= 1:  # beyond 1 the learned values run off to infinity
         raise InputError(f"--alpha {number_text(args.alpha)}: the step size must be positive and at most 1")
     if not abs(args.init) <= MAX_INIT:

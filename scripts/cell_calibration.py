@@ -25,10 +25,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from takeiteasy.ai import AGENTS  # noqa: E402
+from takeiteasy.ai.agents import RolloutAgent  # noqa: E402
 from takeiteasy.ai.hints import hint  # noqa: E402
-from takeiteasy.ai.rollout import rollout_totals, sample_futures  # noqa: E402
 from takeiteasy.core.deal import deal  # noqa: E402
+from takeiteasy.core.game import View  # noqa: E402
 from takeiteasy.core.rules import Options, Ruleset  # noqa: E402
 from takeiteasy.core.tiles import TILE_VALUES  # noqa: E402
 
@@ -46,8 +46,7 @@ def main() -> int:
 
     rules = Ruleset.from_options(Options())
     moves = {int(m) for m in args.moves.split(",")}
-    playout = AGENTS["fast"](rules, 0)
-    shape, size = rules.layout, rules.layout.num_cells
+    size = rules.layout.num_cells
     rows: list[tuple[float, float, float, int]] = []  # (gap below the top promise, promise, play-out mean, move)
     started = time.perf_counter()
     for game in range(args.games):
@@ -61,14 +60,13 @@ def main() -> int:
                 promises = hint(rules, board, tile, agent=args.agent)
                 fast_hints = promises if args.agent == "fast" else None
                 top = promises[0].expected
-                futures = sample_futures(args.seed * 1_000_003 + game, turn, np.flatnonzero(in_bag), args.rollouts,
-                                         size - 1 - turn)
+                # every cell on the same futures, drawn from (series, game) and the turn
+                playout = RolloutAgent(rules, args.seed * 1_000_003 + game)
+                view = View(rules, board.copy(), tile, (tile, *np.flatnonzero(in_bag)), -1, turn)
+                totals = playout.play_outs(view, [promise.cell for promise in promises], args.rollouts)
+                assert totals is not None  # the standard game: rollouts model it
                 for promise in promises:
-                    totals = np.zeros(args.rollouts)
-                    rollout_totals(board, tile, promise.cell, futures, 0, args.rollouts, 0, in_bag,
-                                   playout.value.weights, *playout.tables, shape.num_cells, shape.neighbours,
-                                   shape.stamen, rules.placement.code, rules.stamen_rule.code, totals)
-                    rows.append((top - promise.expected, promise.expected, float(totals.mean()), turn))
+                    rows.append((top - promise.expected, promise.expected, float(totals[promise.cell].mean()), turn))
             # fast's own move: the positions are its games'
             cell = (fast_hints or hint(rules, board, tile, agent="fast"))[0].cell
             board[cell] = tile

@@ -1023,11 +1023,9 @@ class Room:
             # board's tiles between them.  Only a person among AI players, who choose their own tiles, is ranked.
             return []
         scores, now = self.match.results[-1], time.time()
-        # a round that scored nothing is no best score: on a new server such rounds filled the list
         return [{"code": self.code, "round": self.round, "seat": p, "preset": preset, "name": seat.name,
                  "score": int(scores[p]), "mode": self.mode, "at": now}
-                for p, seat in enumerate(self.seats)
-                if seat.kind == "human" and p not in self.stood_in and scores[p] > 0]
+                for p, seat in enumerate(self.seats) if seat.kind == "human" and p not in self.stood_in]
 
     # -- what a player sees --------------------------------------------------
     def state(self, viewer: int | None = None) -> dict:

@@ -169,6 +169,65 @@ def test_hint_command_json(capsys):
     assert data["hints"][0]["expected"] >= data["hints"][-1]["expected"]
 
 
+def test_hints_with_play_outs_give_each_cell_its_rounds_played_on_by_fast():
+    """``playouts``: each cell also gets the mean final score of rounds played on from it by the fast policy, all
+    cells on the same futures (RolloutAgent.play_outs), with its 95% half-width; the order stays the estimates'.
+    With one tile left to come, and known, every play-out is the same round: the board's score, with no spread."""
+    from takeiteasy.ai.agents import RolloutAgent
+
+    rules = Ruleset.from_options(Options(placement="adjacent"))  # a placement rule: the play-outs keep it too
+    board = rules.empty_board()
+    board[[9, 4]] = [0, 1]
+    plain = hint(rules, board, 2, agent="fast")
+    played = hint(rules, board, 2, agent="fast", playouts=50)
+    assert [(h.cell, h.expected) for h in played] == [(h.cell, h.expected) for h in plain]
+    view = View(rules, board.copy(), 2, tuple(t for t in rules.tile_set if t not in (0, 1)), 1, 2, 4, pending=(2,))
+    totals = RolloutAgent(rules, 0).play_outs(view, [h.cell for h in played], 50)
+    for h in played:
+        assert h.played_out == totals[h.cell].mean()
+        assert h.played_out_ci95 == pytest.approx(1.96 * totals[h.cell].std(ddof=1) / np.sqrt(50))
+        assert set(h.to_json()) == {"cell", "expected", "played_out", "played_out_ci95"}
+    assert "played_out" not in plain[0].to_json()
+    standard = Ruleset.from_options()
+    full = np.array(list(range(17)) + [-1, -1], dtype=np.int64)
+    last_two = hint(standard, full, 17, remaining=[18], agent="fast", playouts=4)
+    assert {h.cell for h in last_two} == {17, 18}
+    for h in last_two:
+        finished = full.copy()
+        finished[h.cell], finished[35 - h.cell] = 17, 18  # the last tile on the other cell
+        assert h.played_out_ci95 == 0 and h.played_out == standard.score(finished)
+
+
+@pytest.mark.parametrize("options, call, why", [
+    (Options(), {"playouts": 1}, "play-outs 1: expected a whole number 2 to 20,000 (0: none)"),
+    (Options(), {"playouts": True}, "play-outs true: expected a whole number 2 to 20,000 (0: none)"),
+    (Options(draw=2), {"playouts": 10, "in_hand": [5]}, "play-outs: the fast AI plays rounds out only with a caller"),
+    (Options(caller=False), {"playouts": 10}, "play-outs: the fast AI plays rounds out only with a caller"),
+    (Options(scoring="best-sunray"), {"playouts": 10}, "play-outs: the fast AI plays rounds out only with a caller"),
+])
+def test_hints_refuse_play_outs_they_cannot_make(options, call, why):
+    rules = Ruleset.from_options(options)
+    with pytest.raises(InputError) as refused:
+        hint(rules, rules.empty_board(), 3, agent="fast", **call)
+    assert str(refused.value).startswith(why)
+
+
+def test_hint_command_plays_cells_out_and_names_its_option_in_refusals(capsys):
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    assert main(["hint", board, "123", "--agent", "fast", "--playouts", "20", "--json"]) == 0
+    hints = json.loads(capsys.readouterr().out)["hints"]
+    assert len(hints) == 18 and all(h["played_out_ci95"] > 0 for h in hints)
+    assert main(["hint", board, "123", "--agent", "fast", "--playouts", "20"]) == 0
+    assert "played out (20 rounds)" in capsys.readouterr().out
+    for argv, why in ((["--playouts", "1"], "--playouts 1: must be 2 to 20,000"),
+                      (["--playouts", "20", "--draw", "2", "--in-hand", "968"],
+                       "--playouts: the fast AI plays rounds out only with a caller, one tile at a time")):
+        assert main(["hint", board, "123", "--agent", "fast", *argv]) == 2
+        assert why in capsys.readouterr().err
+    assert main(["hint", board, "--announce", "--no-caller", "--playouts", "20"]) == 2
+    assert "--playouts is for placing a tile" in capsys.readouterr().err
+
+
 def test_hint_command_rejects_a_tile_on_the_board(capsys):
     assert main(["hint", ". . . . . . . . . 574 . . . . . . . . .", "574"]) == 2
     err = capsys.readouterr().err

@@ -33,10 +33,15 @@ class Hint:
 
     cell: int
     expected: float  # expected final score when the tile goes on ``cell``
+    played_out: float | None = None  # with ``playouts``: the mean final score of rounds played on from the cell
+    played_out_ci95: float | None = None  # ... and the 95% half-width of that mean
 
     def to_json(self) -> dict:
-        """The hint as ``takeiteasy hint --json`` writes it (expected score to 2 decimals)."""
-        return {"cell": self.cell, "expected": round(self.expected, 2)}
+        """The hint as ``takeiteasy hint --json`` writes it (scores to 2 decimals)."""
+        out = {"cell": self.cell, "expected": round(self.expected, 2)}
+        if self.played_out is not None and self.played_out_ci95 is not None:
+            out.update(played_out=round(self.played_out, 2), played_out_ci95=round(self.played_out_ci95, 2))
+        return out
 
 
 @dataclass(frozen=True)
@@ -123,12 +128,15 @@ def every_cell_estimates(player, view: View) -> np.ndarray | None:
 
 def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining: Sequence[int] | None = None,
          previous_tile: int = -1, previous_cell: int = -1, agent: str = "best",
-         in_hand: Sequence[int] = (), weights: str | os.PathLike | None = None) -> list[Hint]:
+         in_hand: Sequence[int] = (), weights: str | os.PathLike | None = None, playouts: int = 0) -> list[Hint]:
     """Every allowed cell for ``tile`` with its expected final score, best first (ties: lower cell first).
 
     ``in_hand`` are other tiles drawn with it (two-tile draw): they are certain to
     come, so each estimate places them after ``tile`` as well as possible.  ``weights``: a weights file from
     ``takeiteasy train`` for the learned agents, instead of the shipped weights (:func:`make_agent`).
+    ``playouts``: also play the round on from every cell that many times with the ``fast`` policy, every cell on
+    the same futures (``played_out``): slower, but honest about poor cells, whose estimates run high (about 2
+    points for a cell more than 5 below the best, docs/BENCHMARKS.md); the order stays the estimates'.
     """
     from . import make_agent
 
@@ -184,13 +192,44 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
         check_remaining(rules, board, remaining, now=(tile, *in_hand))
     view = View(rules, board.copy(), tile, tuple(remaining), previous_tile, int((board >= 0).sum()), previous_cell,
                 pending=(tile, *in_hand))
+    played = _playout_player(rules, playouts, weights)
     estimates = every_cell_estimates(make_agent(agent, rules, weights=weights), view)
     if estimates is None:
         raise InputError(f"agent {agent!r} cannot estimate scores; use best, expectimax, rollout, fast or "
                          f"heuristic")
     cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
     cells.sort(key=lambda c: (-estimates[c], c))
-    return [Hint(c, float(estimates[c])) for c in cells]
+    totals = played.play_outs(view, cells, playouts) if played is not None else None
+    if played is not None and totals is None:
+        raise InputError(f"play-outs: {PLAYOUT_LIMITS}")
+    if totals is None:
+        return [Hint(c, float(estimates[c])) for c in cells]
+    spread = 1.96 / np.sqrt(playouts)
+    return [Hint(c, float(estimates[c]), float(totals[c].mean()), float(totals[c].std(ddof=1)) * spread)
+            for c in cells]
+
+
+#: Where rounds can be played out (:meth:`RolloutAgent.play_outs`), for the refusal of ``playouts`` elsewhere.
+PLAYOUT_LIMITS = ("the fast AI plays rounds out only with a caller, one tile at a time, no holding area, Standard "
+                  "or Sunrays scoring (not Best Sunray/Moonbeam), and learned weights for the game")
+#: The most play-outs a hint takes for each cell (a first tile's 18 cells at this count take about a minute).
+MAX_PLAYOUTS = 20_000
+
+
+def _playout_player(rules: Ruleset, playouts: int, weights: str | os.PathLike | None):
+    """The agent that plays a hint's cells out (None for ``playouts`` 0); InputError where it cannot."""
+    from . import make_agent
+    from .agents import RolloutAgent
+
+    if isinstance(playouts, (bool, np.bool_)) or not isinstance(playouts, (int, np.integer)) \
+            or not (playouts == 0 or 2 <= playouts <= MAX_PLAYOUTS):  # two at least: a spread needs two
+        raise InputError(f"play-outs {shown(playouts)}: expected a whole number 2 to {MAX_PLAYOUTS:,} (0: none)")
+    if playouts == 0:
+        return None
+    player = make_agent("rollout", rules, 0, weights)
+    if not isinstance(player, RolloutAgent) or not player.rollouts:
+        raise InputError(f"play-outs: {PLAYOUT_LIMITS}")
+    return player
 
 
 def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining: Sequence[int] | None = None,

@@ -38,8 +38,9 @@ from live_server import serving  # noqa: E402
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "rooms.db"
-    # compile the hint search before any page waits for it (with a cold numba cache that takes longer than a wait)
-    hint(Ruleset.from_options(), parse_board(" ".join(["."] * 19)), parse_tile("574"))
+    # compile the hint search and the analysis' play-outs before any page waits for them (with a cold numba cache
+    # that takes longer than a wait)
+    hint(Ruleset.from_options(), parse_board(" ".join(["."] * 19)), parse_tile("574"), playouts=2)
     # one server for every test here, all from 127.0.0.1 and faster than people: no rate limits
     # (tests/test_server_limits.py checks them)
     with serving(create_app(SQLiteStore(db), rate_limits=RateLimits.off())) as port:
@@ -2520,6 +2521,13 @@ def test_a_costly_move_shows_the_cost_played_out_and_says_how_it_was_measured(se
     rounds = measured[0]["played_out"]["rounds"]
     assert (f"Costs with ± were measured by playing the round on {rounds} times from both cells with the fast AI"
             in page.text_content("#analysis"))
+    # the move's step says it too
+    move = measured[0]
+    page.locator(f"#analysis .worst-moves tr[data-move='{move['move']}'] .to-move").click()
+    page.wait_for_function(f"document.querySelector('#analysis input[type=range]').value === '{move['move']}'")
+    played = move["played_out"]
+    assert (f"Played out from both cells, the move cost {played['loss']:.1f} ± {played['ci95']:.1f} points."
+            in page.text_content("#analysis .step-caption"))
     assert not errors
 
 

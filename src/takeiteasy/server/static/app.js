@@ -57,9 +57,14 @@ function callWords(words) {
 // a tile as a caller says it: "9-6-4", or a wildcard by its name
 const tileName = (token) => callWords(S.names[token] || token.split("").join("-"));
 const signed = (x) => `${x >= 0 ? "+" : "−"}${decimal(Math.abs(x))}`;
-// A costly move's cost: played out (with its 95% half-width) where the analysis measured it so, else the search's.
-const costText = (m) => (m.played_out ? `${decimal(m.played_out.loss)} ± ${decimal(m.played_out.ci95)}`
-  : decimal(m.loss, m.loss < 0.1 ? 2 : 1));
+// A costly move's cost: played out, with its 95% half-width (a line of its own where a phone is narrow), where
+// the analysis measured it so; else the search's.
+function costCell(m) {
+  if (!m.played_out) return el("td", { class: "num cost" }, decimal(m.loss, m.loss < 0.1 ? 2 : 1));
+  const cell = el("td", { class: "num cost" }, `${decimal(m.played_out.loss)} `);
+  cell.append(el("span", { class: "ci" }, `± ${decimal(m.played_out.ci95)}`));
+  return cell;
+}
 
 // "Ann", "Ann and Bob", "Ann, Bob and Cleo" in the page's language
 function listAnd(names) {
@@ -956,12 +961,10 @@ async function renderAnalysis(bar, info, box) {
       cell.append(go);
       // a tile's name on one line ("1-" over "7-3" was hard to read)
       tr.append(cell, el("td", { class: "word tile-name" }, tileName(m.tile)), el("td", { class: "num" }, m.cell),
-        el("td", { class: "num" }, m.best_cell), el("td", { class: "num cost" }, costText(m)));
+        el("td", { class: "num" }, m.best_cell), costCell(m));
       tr.addEventListener("click", () => steps.goTo(m.move));  // the whole row: a finger need not hit the number
       rows.push(tr);
     }
-    const measured = mine.worst_moves.find((m) => m.played_out);
-    if (measured) parts.push(el("p", { class: "muted" }, t("an.played_out", { n: measured.played_out.rounds })));
     if (mine.worst_moves.length) {
       // on a narrow phone the table scrolls in its own box, never the page
       const table = el("table", { class: "table worst-moves" });
@@ -969,6 +972,9 @@ async function renderAnalysis(bar, info, box) {
       const scroll = el("div", { class: "table-scroll" });
       scroll.append(table);
       parts.push(scroll);
+      // under the table: what its "±" means
+      const measured = mine.worst_moves.find((m) => m.played_out);
+      if (measured) parts.push(el("p", { class: "muted" }, t("an.played_out", { n: measured.played_out.rounds })));
     }
     parts.push(steps);
   } else {  // a table game: no moves, only the boards or scores typed in
@@ -1020,7 +1026,8 @@ function stepThrough(layout, moves, size, evaluator, releases) {
     drawBoard(svg, layout, board, { marked: [m.cell], hints: other ? [{ cell: m.best_cell, expected: m.expected_best }] : [] });
     slider.setAttribute("aria-valuetext", t("step.valuetext", { k, n: moves.length, tile: tileName(m.tile), cell: m.cell }));
     caption.replaceChildren(t("step.move", { k }), tile(m.tile), t("step.placed", { cell: m.cell, x: num(m.expected) }) +
-      (other ? t("step.other", { evaluator, cell: m.best_cell, x: num(m.expected_best) }) : t("step.same")));
+      (other ? t("step.other", { evaluator, cell: m.best_cell, x: num(m.expected_best) }) : t("step.same")) +
+      (m.played_out ? t("step.played_out", { x: decimal(m.played_out.loss), ci: decimal(m.played_out.ci95) }) : ""));
   };
   const step = (d) => { slider.value = Math.min(steps, Math.max(1, +slider.value + d)); show(+slider.value); };
   slider.addEventListener("input", () => show(+slider.value));

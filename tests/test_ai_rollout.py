@@ -121,3 +121,15 @@ def test_play_outs_are_refused_where_rollouts_do_not_model_the_game():
     rules = Ruleset.from_options(Options(draw=2))
     view = View(rules, rules.empty_board(), 0, tuple(rules.tile_set[1:]), -1, 0, pending=(0, 1))
     assert RolloutAgent(rules).play_outs(view, [0, 1], 4) is None
+
+
+def test_play_outs_side_by_side_are_the_same_as_one_after_another():
+    rules = Ruleset.from_options()
+    tiles = deal(4, rules.tile_set, rules.tiles_per_round)
+    board = rules.empty_board()
+    board[[3, 9]] = tiles[:2]
+    view = View(rules, board, tiles[2], tuple(t for t in rules.tile_set if t not in tiles[:2]), tiles[1], 2, 9)
+    cells = [0, 5, 10, 18]
+    alone = RolloutAgent(rules, seed=2).play_outs(view, cells, 30, threads=1)
+    shared = RolloutAgent(rules, seed=2).play_outs(view, cells, 30, threads=3)
+    assert all((alone[cell] == shared[cell]).all() for cell in cells)

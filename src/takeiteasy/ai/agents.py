@@ -18,6 +18,7 @@ weights they fall back to the heuristic estimate.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -30,8 +31,8 @@ from .basic import Agent
 from .features import NO_BONUS, WILD_INDEX, all_line_codes, bag_counts
 from .puzzle import PuzzlePlan, plannable
 from .rollout import rollout_totals, sample_futures
-from .search import (bag_from, best_cell, expectimax_cells, fast_choice, hand_pair_cells, pair_expectimax_cells,
-                     placing_of, third_draw, value_cells)
+from .search import (THREADS, bag_from, best_cell, expectimax_cells, fast_choice, hand_pair_cells,
+                     pair_expectimax_cells, placing_of, third_draw, value_cells)
 from .value import ValueFunction, shipped_for
 
 #: ``expectimax``: cells searched per move, cells searched per drawn tile at the second draw, and the most value
@@ -534,10 +535,12 @@ class RolloutAgent(ExpectimaxAgent):
         candidates = [int(c) for c in ranked[:self.rollout_width]]
         return self.rollout_choice(view, board, in_bag, candidates, left)
 
-    def play_outs(self, view: View, cells: Sequence[int], count: int) -> dict[int, np.ndarray] | None:
+    def play_outs(self, view: View, cells: Sequence[int], count: int,
+                  threads: int = THREADS) -> dict[int, np.ndarray] | None:
         """The final scores of ``count`` rounds played out to the end by the fast policy after ``view.tile`` goes
         on each of ``cells``, all on the same sampled futures (so the differences between cells are paired);
-        None where rollouts cannot model the game."""
+        None where rollouts cannot model the game.  Cells are played side by side by ``threads`` threads (one
+        per core, as the third draw's; the kernel releases the GIL); the totals are the same with one."""
         if not self.rollouts or view.phase != "place":
             return None
         assert self.value is not None and self.tables is not None
@@ -545,8 +548,16 @@ class RolloutAgent(ExpectimaxAgent):
         left = int((board < 0).sum()) - 1
         futures = sample_futures(self.seed, view.turn, np.flatnonzero(in_bag), count, left)
         totals = {cell: np.empty(count) for cell in cells}
-        for cell in cells:
+
+        def play(cell: int) -> None:
             self._roll(view, board, in_bag, cell, futures, 0, count, 0, totals[cell])
+
+        if threads > 1 and len(totals) > 1:
+            with ThreadPoolExecutor(min(threads, len(totals))) as pool:
+                list(pool.map(play, totals))  # list: a kernel's error is raised here
+        else:
+            for cell in totals:
+                play(cell)
         return totals
 
     def _roll(self, view: View, board, in_bag, cell: int, futures, first: int, stop: int, depth: int,

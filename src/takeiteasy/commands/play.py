@@ -95,7 +95,8 @@ def run(args) -> int:
     check_players(rules.options, len(names))  # before the banner: e.g. solitaire for one player
     if humans and sys.stdin is None:
         raise InputError("standard input is closed: play reads the players' moves from it")
-    bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i, weights=args.weights if name in LEARNED else None)
+    bots = {len(humans) + i: make_agent(name, rules, seed=args.seed + i,
+                                        weights=args.weights if name in LEARNED else None)
             for i, name in enumerate(args.vs)}
     records = None if args.no_record else Records(args.db)
     ruleset_key = json.dumps(rules.options.to_json(), sort_keys=True)

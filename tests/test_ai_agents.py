@@ -174,6 +174,7 @@ def test_hints_with_play_outs_give_each_cell_its_rounds_played_on_by_fast():
     cells on the same futures (RolloutAgent.play_outs), with its 95% half-width; the order stays the estimates'.
     With one tile left to come, and known, every play-out is the same round: the board's score, with no spread."""
     from takeiteasy.ai.agents import RolloutAgent
+    from takeiteasy.stats import t95
 
     rules = Ruleset.from_options(Options(placement="adjacent"))  # a placement rule: the play-outs keep it too
     board = rules.empty_board()
@@ -185,7 +186,8 @@ def test_hints_with_play_outs_give_each_cell_its_rounds_played_on_by_fast():
     totals = RolloutAgent(rules, 0).play_outs(view, [h.cell for h in played], 50)
     for h in played:
         assert h.played_out == totals[h.cell].mean()
-        assert h.played_out_ci95 == pytest.approx(1.96 * totals[h.cell].std(ddof=1) / np.sqrt(50))
+        assert h.played_out_ci95 == pytest.approx(t95(49) * totals[h.cell].std(ddof=1) / np.sqrt(50))
+        assert type(h.played_out) is type(h.played_out_ci95) is float
         assert set(h.to_json()) == {"cell", "expected", "played_out", "played_out_ci95"}
     assert "played_out" not in plain[0].to_json()
     standard = Ruleset.from_options()
@@ -201,9 +203,11 @@ def test_hints_with_play_outs_give_each_cell_its_rounds_played_on_by_fast():
 @pytest.mark.parametrize("options, call, why", [
     (Options(), {"playouts": 1}, "play-outs 1: expected a whole number 2 to 20,000 (0: none)"),
     (Options(), {"playouts": True}, "play-outs true: expected a whole number 2 to 20,000 (0: none)"),
-    (Options(draw=2), {"playouts": 10, "in_hand": [5]}, "play-outs: the fast AI plays rounds out only with a caller"),
-    (Options(caller=False), {"playouts": 10}, "play-outs: the fast AI plays rounds out only with a caller"),
-    (Options(scoring="best-sunray"), {"playouts": 10}, "play-outs: the fast AI plays rounds out only with a caller"),
+    (Options(draw=2), {"playouts": 10, "in_hand": [5]}, "play-outs: a played-out round turns over one tile at a time"),
+    (Options(caller=False), {"playouts": 10}, "play-outs: with no caller the players choose the tiles to come"),
+    (Options(scoring="best-sunray"), {"playouts": 10}, "play-outs: a played-out round scores Standard or Sunrays, not "
+                                                       "best-sunray"),
+    (Options(board="daffodil", stamen="holding"), {"playouts": 10}, "play-outs: a played-out round has no holding area"),
 ])
 def test_hints_refuse_play_outs_they_cannot_make(options, call, why):
     rules = Ruleset.from_options(options)
@@ -219,9 +223,10 @@ def test_hint_command_plays_cells_out_and_names_its_option_in_refusals(capsys):
     assert len(hints) == 18 and all(h["played_out_ci95"] > 0 for h in hints)
     assert main(["hint", board, "123", "--agent", "fast", "--playouts", "20"]) == 0
     assert "played out (20 rounds)" in capsys.readouterr().out
-    for argv, why in ((["--playouts", "1"], "--playouts 1: must be 2 to 20,000"),
+    for argv, why in ((["--playouts", "1"], "--playouts 1: must be 2 to 20,000 (0 for none)"),
+                      (["--weights", " "], "--weights: give a file name (a weights.npz from takeiteasy train)"),
                       (["--playouts", "20", "--draw", "2", "--in-hand", "968"],
-                       "--playouts: the fast AI plays rounds out only with a caller, one tile at a time")):
+                       "--playouts: a played-out round turns over one tile at a time, not 2")):
         assert main(["hint", board, "123", "--agent", "fast", *argv]) == 2
         assert why in capsys.readouterr().err
     assert main(["hint", board, "--announce", "--no-caller", "--playouts", "20"]) == 2

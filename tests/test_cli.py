@@ -1170,6 +1170,23 @@ def test_play_vs_takes_weights_of_ones_own_for_the_learned_opponents(capsys, mon
     assert status == 2 and "made for the daffodil board, this game is on the standard board" in err
 
 
+def test_a_weights_file_named_empty_or_missing_is_said_plainly(capsys, tmp_path):
+    """hint --weights "" read "weights : not a regular file" (the empty path is the current folder), train --start ""
+    "--start : not a regular file", and a missing file showed Python's "[Errno 2] ... 'path'"."""
+    from takeiteasy.ai.value import ValueFunction, WeightsError
+
+    board = ". . . . . . . . . 574 . . . . . . . . ."
+    for argv, said in ((["hint", board, "123", "--weights", ""], "--weights: give a file name"),
+                       (["train", "--out", str(tmp_path / "run"), "--start", " "], "--start: give a file name"),
+                       (["hint", board, "123", "--weights", str(tmp_path / "none.npz")],
+                        f"weights {tmp_path / 'none.npz'}: cannot read them (No such file or directory)")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert said in err and "Errno" not in err and len(err.splitlines()) == 1
+    with pytest.raises(WeightsError, match="^weights: no file named; give a weights.npz from takeiteasy train$"):
+        ValueFunction.load("")
+
+
 def test_unusable_input_gets_one_short_line_and_a_letter_with_one_tile_is_named(capsys, monkeypatch):
     status, out, _ = run_cli(capsys, "play", "--seed", "3", "--no-record", stdin="x\n? b\nq\n", monkeypatch=monkeypatch)
     assert "'x': type a cell number, e.g. 7; '?' for a hint, 'q' to quit" in out

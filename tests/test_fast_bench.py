@@ -271,7 +271,7 @@ PRINTED_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2
 
 
 def test_t95_is_the_printed_t_table_and_tends_to_the_normal_quantile():
-    from takeiteasy.commands.bench import Z95, t95
+    from takeiteasy.stats import Z95, t95
 
     assert {df: round(t95(df), 3) for df in PRINTED_T95} == PRINTED_T95
     values = [t95(df) for df in range(1, 2000)]
@@ -283,7 +283,7 @@ def test_t95_is_the_printed_t_table_and_tends_to_the_normal_quantile():
 
 def test_t95_agrees_with_scipy_where_it_is_installed():
     stats = pytest.importorskip("scipy.stats")  # not a dependency: only a cross-check
-    from takeiteasy.commands.bench import t95
+    from takeiteasy.stats import t95
 
     for df in [*range(1, 200), 500, 1000, 10**5]:
         assert t95(df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=1e-6)

@@ -25,6 +25,7 @@ from ..core.game import View
 from ..core.notation import plural, tile_name as _name
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
+from ..stats import t95
 
 
 @dataclass(frozen=True)
@@ -200,18 +201,13 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
     cells = [int(c) for c in np.flatnonzero(~np.isnan(estimates))]
     cells.sort(key=lambda c: (-estimates[c], c))
     totals = played.play_outs(view, cells, playouts) if played is not None else None
-    if played is not None and totals is None:
-        raise InputError(f"play-outs: {PLAYOUT_LIMITS}")
     if totals is None:
         return [Hint(c, float(estimates[c])) for c in cells]
-    spread = 1.96 / np.sqrt(playouts)
-    return [Hint(c, float(estimates[c]), float(totals[c].mean()), float(totals[c].std(ddof=1)) * spread)
+    spread = t95(playouts - 1) / np.sqrt(playouts)  # Student's t: a few play-outs give a wide interval, as they should
+    return [Hint(c, float(estimates[c]), float(totals[c].mean()), float(totals[c].std(ddof=1) * spread))
             for c in cells]
 
 
-#: Where rounds can be played out (:meth:`RolloutAgent.play_outs`), for the refusal of ``playouts`` elsewhere.
-PLAYOUT_LIMITS = ("the fast AI plays rounds out only with a caller, one tile at a time, no holding area, Standard "
-                  "or Sunrays scoring (not Best Sunray/Moonbeam), and learned weights for the game")
 #: The most play-outs a hint takes for each cell (a first tile's 18 cells at this count take about a minute).
 MAX_PLAYOUTS = 20_000
 
@@ -228,8 +224,24 @@ def _playout_player(rules: Ruleset, playouts: int, weights: str | os.PathLike | 
         return None
     player = make_agent("rollout", rules, 0, weights)
     if not isinstance(player, RolloutAgent) or not player.rollouts:
-        raise InputError(f"play-outs: {PLAYOUT_LIMITS}")
+        raise InputError(f"play-outs: {_why_no_playouts(rules, player)}")
     return player
+
+
+def _why_no_playouts(rules: Ruleset, player) -> str:
+    """Which rule keeps the fast AI from playing rounds out (the conditions of ``RolloutAgent.rollouts``)."""
+    options = rules.options
+    if not options.caller:
+        return "with no caller the players choose the tiles to come, which a played-out round cannot know"
+    if options.draw != 1:
+        return f"a played-out round turns over one tile at a time, not {options.draw}"
+    if rules.scoring.name not in ("standard", "sunrays"):
+        return f"a played-out round scores Standard or Sunrays, not {rules.scoring.name}"
+    if rules.holding_cells:
+        return "a played-out round has no holding area"
+    if getattr(player, "value", None) is None:
+        return f"no learned weights for the {rules.layout.name} board: give weights from takeiteasy train"
+    return "the fast AI cannot play this game out"
 
 
 def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining: Sequence[int] | None = None,

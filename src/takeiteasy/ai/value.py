@@ -120,6 +120,8 @@ class ValueFunction:
     @classmethod
     def load(cls, path: str | os.PathLike) -> "ValueFunction":
         """Read weights written by :meth:`save`; :class:`WeightsError` for a file that cannot be used."""
+        if not os.fspath(path).strip():  # Path("") is the current folder: "weights : not a regular file"
+            raise WeightsError("weights: no file named; give a weights.npz from takeiteasy train")
         if Path(path).exists() and not Path(path).is_file():  # a device such as /dev/zero: numpy read it whole
             raise WeightsError(f"weights {path}: not a regular file (takeiteasy train writes weights.npz)")
         if Path(path).is_file():
@@ -142,7 +144,8 @@ class ValueFunction:
         except WeightsError:
             raise
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # EOF: empty; BadZip: cut short
-            raise WeightsError(f"weights {path}: cannot read them ({exc})") from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc  # not "[Errno 2] ...: 'path'"
+            raise WeightsError(f"weights {path}: cannot read them ({why})") from None
         if not isinstance(meta, dict) or not isinstance(meta.get("layout"), str):
             raise WeightsError(f"weights {path}: no layout name in their metadata; not a takeiteasy weights file")
         if meta.get("features_version") != FEATURES_VERSION:

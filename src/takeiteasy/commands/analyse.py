@@ -15,7 +15,7 @@ from ..core.layouts import read_json
 from ..core.notation import NotationError, parse_board, parse_tile, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
-from ..solve.analysis import PLAYOUT_FROM, PLAYOUTS, analyse_game, best_text
+from ..solve.analysis import PLAYOUT_FROM, PLAYOUT_MOVES, PLAYOUTS, analyse_game, best_text
 from ..terminal import Console, board_text
 from ._options import check_option_types, json_kind
 from ._stdin import is_text
@@ -205,8 +205,8 @@ def run(args) -> int:
         console.print(f"  worst moves: {worst or 'none (no move lost points)'}")
         if any(m["played_out"] for m in player["moves"]):
             console.print(f"  (played out: a cost measured by {PLAYOUTS:,} rounds played on from both cells by the "
-                          f"fast AI, for moves the search put at {PLAYOUT_FROM:g} points or more: its values run high "
-                          "for poor cells)")
+                          f"fast AI, for the {PLAYOUT_MOVES} moves at most that the search put highest at "
+                          f"{PLAYOUT_FROM:g} points or more: its values run high for poor cells)")
         best_end = player.get("best_releases")
         if best_end is not None:  # daffodil variant 4: the end moves count too, and the moves above leave them out
             yours = ", ".join(f"{r['tile']} to {r['cell']}" for r in player["releases"]) or "none"

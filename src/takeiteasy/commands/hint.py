@@ -57,6 +57,8 @@ def run(args) -> int:
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
+    if args.weights is not None and not args.weights.strip():  # as bench, play and analyse say it
+        raise InputError("--weights: give a file name (a weights.npz from takeiteasy train)")
     for option, value in (("--previous", args.previous), ("--in-hand", args.in_hand)):
         if value is not None and not value.strip():  # left out silently: the hint was for another position
             raise InputError(f"{option}: empty; give a tile token, or leave the option out")
@@ -64,7 +66,7 @@ def run(args) -> int:
         raise InputError(f"--previous-cell {args.previous_cell}: not a cell of the {rules.layout.name} board "
                          f"(0 to {rules.board_size - 1}, or -1 for none)")
     if not (args.playouts == 0 or 2 <= args.playouts <= MAX_PLAYOUTS):
-        raise InputError(f"--playouts {args.playouts}: must be 2 to {MAX_PLAYOUTS:,}")
+        raise InputError(f"--playouts {args.playouts}: must be 2 to {MAX_PLAYOUTS:,} (0 for none)")
     if args.announce:
         if args.playouts:
             raise InputError("--playouts is for placing a tile; --announce ranks the tiles to announce")

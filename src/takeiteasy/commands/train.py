@@ -136,6 +136,8 @@ def config_from(args):
     if args.start is not None:
         import hashlib
 
+        if not args.start.strip():  # Path("") is the current folder: "--start : not a regular file"
+            raise InputError("--start: give a file name (a weights.npz from takeiteasy train)")
         if Path(args.start).exists() and not Path(args.start).is_file():
             raise InputError(f"--start {args.start}: not a regular file (takeiteasy train writes weights.npz)")
         try:

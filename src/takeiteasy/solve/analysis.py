@@ -42,6 +42,7 @@ from ..core.game import FORMAT_NAME, Game, View, group_sizes
 from ..core.notation import format_board
 from ..core.rules import Ruleset
 from ..core.tiles import TOKENS
+from ..stats import t95
 from .solver import solve, solve_in_order, solve_round
 
 ANALYSIS_FORMAT = "takeiteasy-analysis"
@@ -379,4 +380,4 @@ def _play_out_costly(rules: Ruleset, records: list[dict], views: list[View], wei
             return  # the same for every move of the game
         gaps = totals[record["best_cell"]] - totals[record["cell"]]
         record["played_out"] = {"loss": round(float(gaps.mean()), 2), "rounds": PLAYOUTS,
-                                "ci95": round(1.96 * float(gaps.std(ddof=1)) / math.sqrt(PLAYOUTS), 2)}
+                                "ci95": round(t95(PLAYOUTS - 1) * float(gaps.std(ddof=1)) / math.sqrt(PLAYOUTS), 2)}

@@ -81,7 +81,7 @@ def test_score_stream_skips_blank_lines_as_solve_stream_does(capsys, monkeypatch
     (["score", "--board", "daffodil", EXAMPLE_178], "the daffodil board has 21 cells"),
     (["score", "--scoring", "fancy", EXAMPLE_178], "unknown scoring 'fancy'"),
     (["deal", "--seed", "x"], "'x' is not a whole number"),
-    (["deal", "--seed", "1", "--index", "-1"], "--index -1: expected a game number, 0 or more"),
+    (["deal", "--seed", "1", "--index", "-1"], "--index -1: must be 0 or more (a game's number in the series)"),
 ])
 def test_bad_input_gives_one_line_and_status_2(argv, message):
     result = subprocess.run([sys.executable, "-m", "takeiteasy", *argv], capture_output=True, text=True)
@@ -324,8 +324,8 @@ def test_malformed_weight_files_are_a_one_line_error(capsys, tmp_path):
     (["--alpha", "2"], "--alpha 2: the step size must be positive"),  # as typed, not 2.0
     (["--init", "-1e5"], "--init -100000: a starting value of at most 10,000"),  # argparse took -1e5 for an option
     (["--stop-after", "-1"], "--stop-after -1: must be 0 or more"),
-    (["--games", str(10**23)], f"--games {10**23}: at most 1,000,000,000,000,000"),
-    (["--eval-games", str(10**14)], f"--eval-games {10**14}: at most 10,000,000"),
+    (["--games", str(10**23)], f"--games {10**23}: must be at most 1,000,000,000,000,000"),
+    (["--eval-games", str(10**14)], f"--eval-games {10**14}: must be at most 10,000,000"),
 ])
 def test_train_refuses_settings_it_cannot_run_before_training(capsys, tmp_path, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)  # a refused --out '' must not leave a run in the working directory
@@ -357,7 +357,7 @@ def test_bench_refuses_more_games_than_it_can_hold_at_once(capsys, argv):
     """Not a MemoryError or OverflowError later, nor minutes spent dealing before one."""
     assert main(["bench", *argv]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"takeiteasy bench: error: --games {argv[-1]}: at most 100,000,000") and err.count("\n") == 1
+    assert err.startswith(f"takeiteasy bench: error: --games {argv[-1]}: must be at most 100,000,000") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("damage, message", [

@@ -328,7 +328,7 @@ def test_serve_takes_its_number_options_up_to_the_documented_bounds():
         "idle_hours": 0.1, "standin_seconds": 0.0}
     for beyond in (["--max-rooms", "100001"], ["--idle-hours", "8760.5"], ["--idle-hours", "0.09"],
                    ["--standin-seconds", "86401"], ["--watch-seconds", "3601"]):
-        with pytest.raises(InputError, match=f"^{beyond[0]} .*: expected .*from|^--max-rooms .*: expected 1 to"):
+        with pytest.raises(InputError, match=f"^{beyond[0]} .*: expected .*from|^--max-rooms .*: must be 1 to"):
             app_settings(parser.parse_args(["serve", *beyond]))
 
 

@@ -140,7 +140,7 @@ def test_solve_deals_file_solves_each_line(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--random", "0"], "--random 0: expected 1..10,000,000 draws"),
+    (["--random", "0"], "--random 0: must be 1 to 10,000,000 (draws)"),
     (["--random", "3", "--deals", "x.txt"], "give either --random N or --deals FILE, not both"),
     (["--random", "3", "--tiles", DRAW], "--random and --deals solve whole draws: do not give --tiles"),
     (["--random", "3", "--jobs", "0"], "--jobs 0: must be 1 to 4096"),

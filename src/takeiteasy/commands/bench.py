@@ -751,7 +751,7 @@ def run(args) -> int:
     if games < 1:
         raise InputError(f"--games {games}: must be at least 1")
     if games > MAX_GAMES:
-        raise InputError(f"--games {games}: at most {MAX_GAMES:,} (every score is kept in memory)")
+        raise InputError(f"--games {games}: must be at most {MAX_GAMES:,} (every score is kept in memory)")
     if deals is not None:
         if games > len(deals):
             raise InputError(f"--games {games}, but deals file {args.deals} has only {plural(len(deals), 'deal')}")

@@ -29,7 +29,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     if args.index is not None and args.index < 0:  # bench numbers its games from 0
-        raise InputError(f"--index {args.index}: expected a game number, 0 or more")
+        raise InputError(f"--index {args.index}: must be 0 or more (a game's number in the series)")
     rules = rules_from_args(args)
     if not rules.options.caller:  # as solve --random and bench --deals: these tiles would come in no game
         raise InputError("with no caller nothing is dealt: the players announce the tiles themselves, so there is "

@@ -63,7 +63,7 @@ def app_settings(args) -> dict:
     settings: dict = {}
     if args.max_rooms is not None:
         if not 1 <= args.max_rooms <= MAX_ROOMS:
-            raise InputError(f"--max-rooms {shown(args.max_rooms)}: expected 1 to {MAX_ROOMS:,}")
+            raise InputError(f"--max-rooms {shown(args.max_rooms)}: must be 1 to {MAX_ROOMS:,}")
         settings["max_active_rooms"] = args.max_rooms
     if args.idle_hours is not None:
         low, high = IDLE_HOURS
@@ -149,7 +149,7 @@ def run(args) -> int:
     from ..server.store_postgres import is_postgres_url
 
     if not 0 < args.port < 65536:
-        raise InputError(f"--port {args.port}: expected 1..65535")
+        raise InputError(f"--port {args.port}: must be 1 to 65535")
     if args.db == "":  # not a silent fall back to the default database
         raise InputError("--db: give a file path or a postgresql:// URL (leave --db out for the default database)")
     scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", args.db or "")

@@ -264,7 +264,7 @@ def _many(args, rules: Ruleset) -> int:
     deals = read_deals(args.deals, rules) if args.deals is not None else None
     count = len(deals) if deals is not None else args.random
     if not 1 <= count <= MAX_DRAWS:
-        raise InputError(f"--random {count}: expected 1..{MAX_DRAWS:,} draws")
+        raise InputError(f"--random {count}: must be 1 to {MAX_DRAWS:,} (draws)")
     jobs = args.jobs or (cluster_cpus(args.ray) if args.ray is not None else 1)
     options = rules.options.to_json()
     work = [(options, args.seed, part, None if deals is None else deals[part.start:part.stop])

@@ -90,9 +90,9 @@ def run(args) -> int:
             raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: must be at least 1")
     for name in ("games", "eval_every", "checkpoint_every", "stop_after"):
         if (getattr(args, name) or 0) > MAX_GAMES:
-            raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: at most {MAX_GAMES:,}")
+            raise InputError(f"--{name.replace('_', '-')} {getattr(args, name)}: must be at most {MAX_GAMES:,}")
     if args.eval_games > MAX_EVAL_GAMES:
-        raise InputError(f"--eval-games {args.eval_games}: at most {MAX_EVAL_GAMES:,}")
+        raise InputError(f"--eval-games {args.eval_games}: must be at most {MAX_EVAL_GAMES:,}")
     if args.stop_after is not None and args.stop_after < 0:
         raise InputError(f"--stop-after {args.stop_after}: must be 0 or more")
     if not 0 < args.alpha <= 1:  # beyond 1 the learned values run off to infinity
@@ -106,9 +106,9 @@ def run(args) -> int:
     if not 0 <= args.hold <= 1:
         raise InputError("--hold is a fraction between 0 and 1")
     if args.jobs > MAX_JOBS:
-        raise InputError(f"--jobs {args.jobs}: at most {MAX_JOBS}")
+        raise InputError(f"--jobs {args.jobs}: must be 1 to {MAX_JOBS}")
     if args.sync > MAX_GAMES:
-        raise InputError(f"--sync {args.sync}: at most {MAX_GAMES:,}")
+        raise InputError(f"--sync {args.sync}: must be at most {MAX_GAMES:,}")
     if args.ray is not None:
         from ..cluster import check_address
 

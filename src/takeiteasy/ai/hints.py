@@ -208,7 +208,7 @@ def hint(rules: Ruleset, board: Sequence[int] | np.ndarray, tile: int, remaining
             for c in cells]
 
 
-#: The most play-outs a hint takes for each cell (a first tile's 18 cells at this count take about a minute).
+#: The most play-outs a hint takes for each cell (a second tile's 18 cells at this count: about 40 s on two cores).
 MAX_PLAYOUTS = 20_000
 
 

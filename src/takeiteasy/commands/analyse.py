@@ -205,8 +205,8 @@ def run(args) -> int:
         console.print(f"  worst moves: {worst or 'none (no move lost points)'}")
         if any(m["played_out"] for m in player["moves"]):
             console.print(f"  (played out: a cost measured by {PLAYOUTS:,} rounds played on from both cells by the "
-                          f"fast AI, for the {PLAYOUT_MOVES} moves at most that the search put highest at "
-                          f"{PLAYOUT_FROM:g} points or more: its values run high for poor cells)")
+                          f"fast AI, for up to {PLAYOUT_MOVES} moves the search put at {PLAYOUT_FROM:g} points or more, "
+                          "the costliest first: its values run high for poor cells)")
         best_end = player.get("best_releases")
         if best_end is not None:  # daffodil variant 4: the end moves count too, and the moves above leave them out
             yours = ", ".join(f"{r['tile']} to {r['cell']}" for r in player["releases"]) or "none"

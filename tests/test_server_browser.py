@@ -2515,9 +2515,13 @@ def test_a_costly_move_shows_the_cost_played_out_and_says_how_it_was_measured(se
     measured = [m for m in mine["worst_moves"] if m["played_out"]]
     assert measured, "every tile on the first allowed cell: some move cost 5 points or more"
     costs = page.eval_on_selector_all("#analysis .worst-moves td.cost", "cells => cells.map(c => c.textContent)")
+
+    def fixed(x) -> str:  # as JavaScript rounds it (31.25 is 31.3 there, 31.2 in Python)
+        return page.evaluate(f"({x}).toFixed(1)")
+
     for move, shown in zip(mine["worst_moves"], costs):
         played = move["played_out"]
-        assert shown == (f"{played['loss']:.1f} ± {played['ci95']:.1f}" if played else f"{move['loss']:.1f}")
+        assert shown == (f"{fixed(played['loss'])} ± {fixed(played['ci95'])}" if played else fixed(move["loss"]))
     rounds = measured[0]["played_out"]["rounds"]
     assert (f"Costs with ± were measured by playing the round on {rounds} times from both cells with the fast AI"
             in page.text_content("#analysis"))
@@ -2526,7 +2530,7 @@ def test_a_costly_move_shows_the_cost_played_out_and_says_how_it_was_measured(se
     page.locator(f"#analysis .worst-moves tr[data-move='{move['move']}'] .to-move").click()
     page.wait_for_function(f"document.querySelector('#analysis input[type=range]').value === '{move['move']}'")
     played = move["played_out"]
-    assert (f"Played out from both cells, the move cost {played['loss']:.1f} ± {played['ci95']:.1f} points."
+    assert (f"Played out from both cells, the move cost {fixed(played['loss'])} ± {fixed(played['ci95'])} points."
             in page.text_content("#analysis .step-caption"))
     assert not errors
 

@@ -511,9 +511,23 @@ class RolloutAgent(ExpectimaxAgent):
         self.seed = seed
         self.rollout_width, self.first, self.rounds, self.depth_limit = rollout_width, first, rounds, depth
         self.confidence = confidence
-        options = rules.options
-        self.rollouts = (self.value is not None and options.caller and options.draw == 1
-                         and rules.scoring.name in ("standard", "sunrays") and not self.holding)
+        #: which rule keeps rollouts from modelling the game (None: they model it); said where play-outs are refused
+        self.no_rollouts_because = self._no_rollouts_because()
+        self.rollouts = self.no_rollouts_because is None
+
+    def _no_rollouts_because(self) -> str | None:
+        rules, options = self.rules, self.rules.options
+        if not options.caller:
+            return "with no caller the players choose the tiles to come, which a played-out round cannot know"
+        if options.draw != 1:
+            return f"a played-out round turns over one tile at a time, not {options.draw}"
+        if rules.scoring.name not in ("standard", "sunrays"):
+            return f"a played-out round scores Standard or Sunrays, not {rules.scoring.name}"
+        if self.holding:
+            return "a played-out round has no holding area"
+        if self.value is None:
+            return f"no learned weights for the {rules.layout.name} board: give weights from takeiteasy train"
+        return None
 
     def reseed(self, seed: int) -> None:
         """Start the agent's randomness (the sampled futures) again from ``seed``."""

@@ -223,25 +223,10 @@ def _playout_player(rules: Ruleset, playouts: int, weights: str | os.PathLike | 
     if playouts == 0:
         return None
     player = make_agent("rollout", rules, 0, weights)
-    if not isinstance(player, RolloutAgent) or not player.rollouts:
-        raise InputError(f"play-outs: {_why_no_playouts(rules, player)}")
+    assert isinstance(player, RolloutAgent)
+    if player.no_rollouts_because is not None:
+        raise InputError(f"play-outs: {player.no_rollouts_because}")
     return player
-
-
-def _why_no_playouts(rules: Ruleset, player) -> str:
-    """Which rule keeps the fast AI from playing rounds out (the conditions of ``RolloutAgent.rollouts``)."""
-    options = rules.options
-    if not options.caller:
-        return "with no caller the players choose the tiles to come, which a played-out round cannot know"
-    if options.draw != 1:
-        return f"a played-out round turns over one tile at a time, not {options.draw}"
-    if rules.scoring.name not in ("standard", "sunrays"):
-        return f"a played-out round scores Standard or Sunrays, not {rules.scoring.name}"
-    if rules.holding_cells:
-        return "a played-out round has no holding area"
-    if getattr(player, "value", None) is None:
-        return f"no learned weights for the {rules.layout.name} board: give weights from takeiteasy train"
-    return "the fast AI cannot play this game out"
 
 
 def announce_hints(rules: Ruleset, board: Sequence[int] | np.ndarray, remaining: Sequence[int] | None = None,

@@ -75,6 +75,13 @@ def _positive(text: str) -> int:
     return value
 
 
+def check_weights_name(option: str, path: str | None) -> None:
+    """Refuse an empty weights file name (None: not given): the loader took it for the current folder and said
+    "weights : not a regular file"."""
+    if path is not None and not path.strip():
+        raise InputError(f"{option}: give a file name (a weights.npz from takeiteasy train)")
+
+
 def check_jobs(jobs: int | None) -> None:
     """Refuse a --jobs outside 1..:data:`MAX_JOBS` (None: not given)."""
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:

@@ -17,7 +17,7 @@ from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
 from ..solve.analysis import PLAYOUT_FROM, PLAYOUT_MOVES, PLAYOUTS, analyse_game, best_text
 from ..terminal import Console, board_text
-from ._options import check_option_types, json_kind
+from ._options import check_option_types, check_weights_name, json_kind
 from ._stdin import is_text
 
 
@@ -159,9 +159,8 @@ def _cost(move: dict) -> str:
 
 
 def run(args) -> int:
+    check_weights_name("--weights", args.weights)
     if args.weights is not None:
-        if not args.weights.strip():  # the loader's words were "weights : not a regular file"
-            raise InputError("--weights: give a file name (a weights.npz from takeiteasy train)")
         ValueFunction.load(args.weights)  # what is wrong with the file, said before the game is read
     game = _load(args.game)
     try:

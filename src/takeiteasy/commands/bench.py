@@ -39,7 +39,7 @@ from ..core.game import Game
 from ..core.notation import parse_tiles, plural
 from ..core.rules import Options, Ruleset
 from ..core.tiles import TOKENS
-from ._options import MAX_JOBS, add_rules_arguments, check_jobs, integer, rules_from_args
+from ._options import MAX_JOBS, add_rules_arguments, check_jobs, check_weights_name, integer, rules_from_args
 from ..stats import t95
 
 DEFAULT_GAMES = 1000
@@ -721,8 +721,7 @@ def run(args) -> int:
     elif args.vs_weights is not None:
         raise InputError("--vs-weights needs --vs AGENT")
     for option, weights in (("--weights", args.weights), ("--vs-weights", args.vs_weights)):
-        if weights is not None and not weights.strip():  # the loader's words were "weights : not a regular file"
-            raise InputError(f"{option}: give a file name (a weights.npz from takeiteasy train)")
+        check_weights_name(option, weights)
     for name, weights in ((args.agent, args.weights), (args.vs, args.vs_weights)):
         if weights is not None:
             from ..ai import make_agent

@@ -8,7 +8,7 @@ from ..ai.hints import MAX_PLAYOUTS
 from ..core.errors import InputError
 from ..core.notation import format_board, parse_tile, plural
 from ..core.tiles import TOKENS
-from ._options import add_rules_arguments, integer, rules_from_args
+from ._options import add_rules_arguments, check_weights_name, integer, rules_from_args
 
 
 def register(sub) -> None:
@@ -57,8 +57,7 @@ def run(args) -> int:
     from ..core.notation import parse_tiles
 
     rules = rules_from_args(args)
-    if args.weights is not None and not args.weights.strip():  # as bench, play and analyse say it
-        raise InputError("--weights: give a file name (a weights.npz from takeiteasy train)")
+    check_weights_name("--weights", args.weights)
     for option, value in (("--previous", args.previous), ("--in-hand", args.in_hand)):
         if value is not None and not value.strip():  # left out silently: the hint was for another position
             raise InputError(f"{option}: empty; give a tile token, or leave the option out")

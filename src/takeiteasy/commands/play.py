@@ -26,7 +26,7 @@ from ..core.notation import call_words, format_board, format_tile
 from ..core.tiles import PALETTES
 from ..store import Records, RecordsError
 from ..terminal import Console, board_text, symbol_legend, tile_text
-from ._options import add_rules_arguments, integer, rules_from_args
+from ._options import add_rules_arguments, check_weights_name, integer, rules_from_args
 from ._prompt import Quit, ask, best_possible_line, player_names, round_title
 
 HELP = ("Type a cell number to place the tile there.  With two tiles waiting, 'a 12' or 'b 12' picks the tile.  "
@@ -80,9 +80,8 @@ def run(args) -> int:
         raise InputError(f"unknown agent {unknown!r}; expected one of {', '.join(AGENTS)}")
     if not humans and not args.vs:
         raise InputError("--players: give at least one name")
+    check_weights_name("--weights", args.weights)
     if args.weights is not None:
-        if not args.weights.strip():  # the loader's words were "weights : not a regular file"
-            raise InputError("--weights: give a file name (a weights.npz from takeiteasy train)")
         if not any(name in LEARNED for name in args.vs):
             raise InputError(f"--weights: no --vs opponent uses weights; these do: {', '.join(LEARNED)}")
     if args.seed is None:

@@ -9,7 +9,7 @@ from ..core.files import require_folder
 from ..core.layouts import LAYOUT_NAMES
 from ..core.notation import plural
 from ..core.rules import PLACEMENT_RULES
-from ._options import decimal, integer, number_text
+from ._options import check_weights_name, decimal, integer, number_text
 
 MAX_GAMES = 10**15  # game counters are 64-bit integers in the compiled loop; no run comes near this
 MAX_EVAL_GAMES = 10**7  # every evaluation keeps all its scores in memory
@@ -136,8 +136,7 @@ def config_from(args):
     if args.start is not None:
         import hashlib
 
-        if not args.start.strip():  # Path("") is the current folder: "--start : not a regular file"
-            raise InputError("--start: give a file name (a weights.npz from takeiteasy train)")
+        check_weights_name("--start", args.start)
         if Path(args.start).exists() and not Path(args.start).is_file():
             raise InputError(f"--start {args.start}: not a regular file (takeiteasy train writes weights.npz)")
         try:
